@@ -1,0 +1,155 @@
+//! Command-line arguments (clap derive). This module only records what the user typed;
+//! turning it into settings is the job of each command.
+
+use crate::format::Format;
+use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// kakurod: parallel batch solver for Kakuro, Sudoku and Killer Sudoku.
+#[derive(Debug, Parser)]
+#[command(name = "kakurod", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the daemon: watch the inbox, solve what arrives, write results to the outbox.
+    Serve(ServeArgs),
+    /// Solve puzzle files and print or write the results.
+    Solve(SolveArgs),
+    /// Time the solver on puzzle files (single thread unless --threads is given).
+    Bench(BenchArgs),
+    /// Generate a random solvable Kakuro from a seed.
+    Generate(GenerateArgs),
+}
+
+/// Solver settings shared by `solve` and `bench`.
+#[derive(Debug, Clone, Args)]
+pub struct SolverArgs {
+    /// Propagation: bt (backtracking), fc (forward checking), mac (arc consistency).
+    #[arg(long, value_enum, default_value_t = Algorithm::Mac)]
+    pub algorithm: Algorithm,
+    /// Variable order.
+    #[arg(long, value_enum, default_value_t = VarOrder::FirstFail)]
+    pub var_order: VarOrder,
+    /// Value order.
+    #[arg(long, value_enum, default_value_t = ValOrder::Min)]
+    pub val_order: ValOrder,
+    /// first: any solution; unique: prove uniqueness; count: count solutions.
+    #[arg(long, value_enum, default_value_t = Mode::Unique)]
+    pub mode: Mode,
+    /// In count mode, stop after this many solutions.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Threads per puzzle (0 = all cores).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Give up on a puzzle after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Give up on a puzzle after this many search nodes.
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub format: Option<Format>,
+}
+
+impl SolverArgs {
+    /// The solver options these arguments describe.
+    pub fn solve_options(&self) -> SolveOptions {
+        SolveOptions {
+            algorithm: self.algorithm,
+            var_order: self.var_order,
+            val_order: self.val_order,
+            mode: self.mode,
+            count_limit: self.limit,
+            threads: self.threads,
+            timeout: self.timeout,
+            node_limit: self.node_limit,
+        }
+    }
+}
+
+/// Parses a non-negative number of seconds (fractions allowed).
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text.parse().map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
+        return Err(format!("'{text}' is not a number of seconds between 0 and 1e9"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// `kakurod solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzle files; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Solver settings.
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Write NAME.solution.txt and NAME.json (or NAME.error.json) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the JSON result document instead of the solution.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the solved grid as SVG (NAME.svg with --out, on stdout otherwise).
+    #[arg(long)]
+    pub svg: bool,
+}
+
+/// `kakurod bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files or folders of them.
+    #[arg(required = true, value_name = "DIR_OR_FILE")]
+    pub paths: Vec<PathBuf>,
+    /// Solver settings (threads default to 1 here unless given).
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Runs per puzzle; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// How many of the slowest puzzles to list.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Print machine-readable JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kakurod generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Rows of the grid (the border row included).
+    #[arg(long)]
+    pub rows: usize,
+    /// Columns of the grid (the border column included).
+    #[arg(long)]
+    pub cols: usize,
+    /// Share of black cells, in percent.
+    #[arg(long, default_value_t = 40.0)]
+    pub black: f64,
+    /// Seed of the random generator: the same options and seed give the same puzzle.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the puzzle here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `kakurod serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Configuration file.
+    #[arg(long, default_value = "config.toml", value_name = "PATH")]
+    pub config: PathBuf,
+}

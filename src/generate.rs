@@ -1,0 +1,1 @@
+//! Seeded generator of random solvable Kakuro puzzles.

@@ -1,0 +1,222 @@
+//! One input file from bytes to [`FileReport`]: decode, read (format detection), compile,
+//! solve, verify. Pure apart from the clock; never panics on input. Used by `kakurod solve`
+//! and by the daemon's workers alike.
+
+use crate::format::{self, Format, InputError, Parsed};
+use crate::puzzle::Puzzle;
+use crate::report::{
+    Body, FileReport, PuzzleReport, Settings, Statistics, Status, Summary, Uniqueness,
+};
+use crate::solver::{self, Mode, SolveOptions, StopReason};
+use crate::verify;
+use sha2::{Digest, Sha256};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How to handle one file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PipelineOptions {
+    /// Solver settings (a JSON puzzle may override some of them for itself).
+    pub solve: SolveOptions,
+    /// Read every file as this format instead of detecting it.
+    pub format: Option<Format>,
+    /// Reject puzzles with more cells than this.
+    pub max_cells: usize,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions { solve: SolveOptions::default(), format: None, max_cells: 250_000 }
+    }
+}
+
+/// Processes one file's bytes. `name` is only echoed in the report.
+pub fn process(
+    name: &str,
+    bytes: &[u8],
+    options: &PipelineOptions,
+    cancel: Option<&AtomicBool>,
+) -> FileReport {
+    let started = Instant::now();
+    let checksum = hex(&Sha256::digest(bytes));
+    let reject = |format, error| FileReport {
+        file: name.to_string(),
+        checksum: checksum.clone(),
+        format,
+        body: Body::Rejected { status: Status::Invalid, error },
+    };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return reject(None, utf8_error(bytes, e.valid_up_to())),
+    };
+    let document = match format::read(text, options.format) {
+        Ok(document) => document,
+        Err(error) => return reject(options.format, error),
+    };
+    let parse_time = started.elapsed() / document.entries.len().max(1) as u32;
+    let mut reports: Vec<PuzzleReport> = document
+        .entries
+        .into_iter()
+        .map(|entry| match entry {
+            Ok(parsed) => solve_one(parsed, options, cancel, parse_time),
+            Err(error) => invalid(error.line, error),
+        })
+        .collect();
+    let body = if document.batch {
+        let mut summary = Summary::default();
+        reports.iter().for_each(|r| summary.add(r.status));
+        Body::Batch { puzzles: reports, summary }
+    } else {
+        match reports.pop() {
+            Some(report) => Body::Single(Box::new(report)),
+            None => Body::Rejected {
+                status: Status::Invalid,
+                error: InputError {
+                    line: 1,
+                    column: 1,
+                    message: "no puzzle in the file".into(),
+                    expected: "a puzzle".into(),
+                },
+            },
+        }
+    };
+    FileReport { file: name.to_string(), checksum, format: Some(document.format), body }
+}
+
+/// Compiles, solves and verifies one puzzle.
+fn solve_one(
+    parsed: Parsed,
+    options: &PipelineOptions,
+    cancel: Option<&AtomicBool>,
+    parse_time: Duration,
+) -> PuzzleReport {
+    let started = Instant::now();
+    let Parsed { puzzle, overrides, line } = parsed;
+    let (rows, cols) = puzzle.size();
+    if rows * cols > options.max_cells {
+        let error = InputError {
+            line,
+            column: 1,
+            message: format!(
+                "grid of {rows}x{cols} cells is over the limit of {} cells",
+                options.max_cells
+            ),
+            expected: format!("at most {} cells", options.max_cells),
+        };
+        return invalid(line, error);
+    }
+    let solve_options = options.solve.with_overrides(&overrides);
+    let compiled = puzzle.compile();
+    let outcome = solver::solve(&compiled.model, &solve_options, cancel);
+
+    let mut report = PuzzleReport {
+        line,
+        status: Status::Solved,
+        uniqueness: Uniqueness::NotChecked,
+        kind: Some(puzzle.kind()),
+        rows,
+        cols,
+        solutions_found: outcome.count,
+        stopped_by: outcome.stopped.map(|s| match s {
+            StopReason::Timeout => "timeout",
+            StopReason::NodeLimit => "node_limit",
+            StopReason::Cancelled => "cancelled",
+        }),
+        solution: None,
+        error: None,
+        statistics: Statistics::default(),
+        settings: Some(Settings::from(&solve_options)),
+        grid: None,
+        puzzle: None,
+    };
+    // Every solution the solver kept is checked, not only the one reported.
+    for values in &outcome.solutions {
+        let grid = puzzle.grid_from_values(&compiled, values);
+        if let Err(violation) = verify::check(&puzzle, &grid) {
+            report.status = Status::Failed;
+            report.error = Some(InputError {
+                line,
+                column: 1,
+                message: format!("internal error: the solver's answer breaks a rule: {violation}"),
+                expected: "a solution that satisfies every clue".into(),
+            });
+            report.statistics = statistics(&outcome.stats, parse_time, started, &solve_options);
+            return report;
+        }
+        report.grid.get_or_insert(grid);
+    }
+    report.status = match (&report.grid, outcome.complete) {
+        (Some(_), _) => Status::Solved,
+        (None, true) => Status::Unsatisfiable,
+        (None, false) => Status::Timeout,
+    };
+    report.uniqueness = match solve_options.mode {
+        _ if outcome.count >= 2 => Uniqueness::Multiple,
+        Mode::Unique | Mode::Count if outcome.count == 1 && outcome.complete => Uniqueness::Unique,
+        _ => Uniqueness::NotChecked,
+    };
+    report.solution = report.grid.as_ref().map(|g| g.to_rows());
+    report.statistics = statistics(&outcome.stats, parse_time, started, &solve_options);
+    report.puzzle = Some(puzzle);
+    report
+}
+
+fn statistics(
+    stats: &solver::Stats,
+    parse_time: Duration,
+    started: Instant,
+    options: &SolveOptions,
+) -> Statistics {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    Statistics {
+        nodes: stats.nodes,
+        failures: stats.failures,
+        max_depth: stats.max_depth,
+        propagations: stats.propagations,
+        solutions: stats.solutions,
+        subproblems: stats.subproblems,
+        largest_subproblem_nodes: stats.largest_subproblem_nodes,
+        parse_ms: ms(parse_time),
+        solve_ms: ms(stats.solve_time),
+        total_ms: ms(parse_time + started.elapsed()),
+        threads: solver::parallel::effective_threads(options.threads),
+    }
+}
+
+/// The report of a puzzle that was rejected.
+fn invalid(line: usize, error: InputError) -> PuzzleReport {
+    PuzzleReport {
+        line,
+        status: Status::Invalid,
+        uniqueness: Uniqueness::NotChecked,
+        kind: None,
+        rows: 0,
+        cols: 0,
+        solutions_found: 0,
+        stopped_by: None,
+        solution: None,
+        error: Some(error),
+        statistics: Statistics::default(),
+        settings: None,
+        grid: None,
+        puzzle: None::<Puzzle>,
+    }
+}
+
+/// Locates the first byte that is not UTF-8.
+fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
+    let before = &bytes[..valid_up_to];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    InputError {
+        line,
+        column,
+        message: "the file is not valid UTF-8 text".into(),
+        expected: "a text file".into(),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

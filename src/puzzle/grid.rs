@@ -1,0 +1,56 @@
+//! A solved (or partly filled) grid: a value or nothing for every cell, row-major.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A rectangular grid of optional values; `None` marks a cell that holds no digit (a black
+/// Kakuro cell).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Grid {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+    /// Row-major cells.
+    pub cells: Vec<Option<u32>>,
+}
+
+impl Grid {
+    /// A grid with every cell empty.
+    pub fn blank(rows: usize, cols: usize) -> Grid {
+        Grid { rows, cols, cells: vec![None; rows * cols] }
+    }
+
+    /// The value at `(row, col)`.
+    pub fn get(&self, row: usize, col: usize) -> Option<u32> {
+        self.cells[row * self.cols + col]
+    }
+
+    /// Rows of the grid as vectors, for JSON output.
+    pub fn to_rows(&self) -> Vec<Vec<Option<u32>>> {
+        self.cells.chunks(self.cols.max(1)).map(<[_]>::to_vec).collect()
+    }
+}
+
+/// The `.sol` layout: `R C`, then one line per row with `-` for a cell without a digit and
+/// the digit otherwise, separated by single spaces.
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} {}", self.rows, self.cols)?;
+        for row in self.cells.chunks(self.cols.max(1)) {
+            let mut first = true;
+            for cell in row {
+                if !first {
+                    f.write_str(" ")?;
+                }
+                first = false;
+                match cell {
+                    Some(v) => write!(f, "{v}")?,
+                    None => f.write_str("-")?,
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,140 @@
+//! Kakuro: a grid of black cells (some carrying clues) and white cells. Each maximal
+//! horizontal or vertical stretch of white cells (a run) holds distinct digits 1..9 that add
+//! up to the clue in the black cell just before it.
+
+use super::Compiled;
+use crate::model::Model;
+use crate::solver::domain::Domain;
+
+/// One cell of a Kakuro grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KakuroCell {
+    /// A cell to fill with a digit.
+    White,
+    /// A black cell, with the sum of the run below it (`down`) and/or to its right (`right`).
+    Black {
+        /// Clue for the run going down, if any.
+        down: Option<u32>,
+        /// Clue for the run going right, if any.
+        right: Option<u32>,
+    },
+}
+
+/// The direction of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Left to right.
+    Right,
+    /// Top to bottom.
+    Down,
+}
+
+/// A maximal line of white cells in one direction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Direction of the run.
+    pub direction: Direction,
+    /// Row-major index of the black cell just before the run, if the run does not start at
+    /// the grid's edge.
+    pub clue_cell: Option<usize>,
+    /// The clue in that cell for this direction, if any.
+    pub total: Option<u32>,
+    /// Row-major indices of the run's white cells, in order.
+    pub cells: Vec<usize>,
+}
+
+/// A Kakuro puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kakuro {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+    /// Row-major cells.
+    pub cells: Vec<KakuroCell>,
+}
+
+impl Kakuro {
+    /// The cell at `(row, col)`.
+    pub fn cell(&self, row: usize, col: usize) -> KakuroCell {
+        self.cells[row * self.cols + col]
+    }
+
+    /// All maximal runs of white cells (length 1 included), rows first, then columns.
+    pub fn runs(&self) -> Vec<Run> {
+        let mut runs = Vec::new();
+        for row in 0..self.rows {
+            self.collect_runs(
+                Direction::Right,
+                (0..self.cols).map(|c| row * self.cols + c),
+                &mut runs,
+            );
+        }
+        for col in 0..self.cols {
+            self.collect_runs(
+                Direction::Down,
+                (0..self.rows).map(|r| r * self.cols + col),
+                &mut runs,
+            );
+        }
+        runs
+    }
+
+    /// Splits one line of cells into its runs.
+    fn collect_runs(
+        &self,
+        direction: Direction,
+        line: impl Iterator<Item = usize>,
+        runs: &mut Vec<Run>,
+    ) {
+        let mut current: Option<Run> = None;
+        let mut previous: Option<usize> = None;
+        for index in line {
+            match self.cells[index] {
+                KakuroCell::White => {
+                    let run = current.get_or_insert_with(|| {
+                        let total = previous.and_then(|p| match self.cells[p] {
+                            KakuroCell::Black { down, right } => match direction {
+                                Direction::Down => down,
+                                Direction::Right => right,
+                            },
+                            KakuroCell::White => None,
+                        });
+                        Run { direction, clue_cell: previous, total, cells: Vec::new() }
+                    });
+                    run.cells.push(index);
+                }
+                KakuroCell::Black { .. } => runs.extend(current.take()),
+            }
+            previous = Some(index);
+        }
+        runs.extend(current);
+    }
+
+    /// Builds the model: one variable per white cell (domain 1..9), and for every run with a
+    /// clue a `Sum` and an `AllDifferent` over its cells; a run without a clue (legal only
+    /// for a lone cell) adds nothing.
+    pub fn compile(&self) -> Compiled {
+        let mut model = Model::default();
+        let mut var_of_cell = vec![usize::MAX; self.cells.len()];
+        let mut cell_of_var = Vec::new();
+        for (index, cell) in self.cells.iter().enumerate() {
+            if *cell == KakuroCell::White {
+                var_of_cell[index] = model.new_var(Domain::range(1, 9));
+                cell_of_var.push(index);
+            }
+        }
+        for run in self.runs() {
+            let vars: Vec<usize> = run.cells.iter().map(|&c| var_of_cell[c]).collect();
+            if let Some(total) = run.total {
+                model.sum(vars.clone(), total);
+                if vars.len() > 1 {
+                    model.all_different(vars);
+                }
+            } else if vars.len() > 1 {
+                model.all_different(vars);
+            }
+        }
+        Compiled { model, cell_of_var }
+    }
+}

@@ -1,0 +1,1 @@
+//! Pictures of puzzles and their solutions.

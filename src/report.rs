@@ -1,0 +1,313 @@
+//! The result documents kakurod writes (`NAME.json`, `NAME.error.json`) and the text of
+//! `NAME.solution.txt`, shared by `kakurod solve` and the daemon so both say the same thing.
+
+use crate::format::{Format, InputError};
+use crate::puzzle::{Grid, Kind, Puzzle};
+use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use serde::Serialize;
+
+/// Final state of one puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// A verified solution was found.
+    Solved,
+    /// The search proved there is no solution.
+    Unsatisfiable,
+    /// A time or node limit (or shutdown) stopped the search before any solution.
+    Timeout,
+    /// The input was rejected.
+    Invalid,
+    /// The solver's answer failed verification (a bug; reported, never hidden).
+    Failed,
+}
+
+impl Status {
+    /// Lower-case name, as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsatisfiable => "unsatisfiable",
+            Status::Timeout => "timeout",
+            Status::Invalid => "invalid",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// What is known about the number of solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Uniqueness {
+    /// Exactly one solution (proved).
+    Unique,
+    /// At least two solutions.
+    Multiple,
+    /// Not looked for (mode `first`, or stopped before the proof ended).
+    NotChecked,
+}
+
+/// Statistics of one puzzle, with times in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Statistics {
+    /// Search nodes.
+    pub nodes: u64,
+    /// Failed nodes.
+    pub failures: u64,
+    /// Deepest decision level.
+    pub max_depth: u64,
+    /// Propagator executions.
+    pub propagations: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Subproblems the search was split into.
+    pub subproblems: u64,
+    /// Nodes of the largest subproblem.
+    pub largest_subproblem_nodes: u64,
+    /// Reading and checking the input.
+    pub parse_ms: f64,
+    /// Searching.
+    pub solve_ms: f64,
+    /// Everything for this puzzle, verification included.
+    pub total_ms: f64,
+    /// Threads the search used.
+    pub threads: usize,
+}
+
+/// The solver settings used, echoed in the report.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Settings {
+    /// Propagation strength.
+    pub algorithm: Algorithm,
+    /// Variable order.
+    pub var_order: VarOrder,
+    /// Value order.
+    pub val_order: ValOrder,
+    /// Search mode.
+    pub mode: Mode,
+    /// Count limit in `count` mode.
+    pub count_limit: Option<u64>,
+    /// Time limit in seconds.
+    pub timeout_seconds: Option<f64>,
+    /// Node limit.
+    pub node_limit: Option<u64>,
+}
+
+impl From<&SolveOptions> for Settings {
+    fn from(o: &SolveOptions) -> Settings {
+        Settings {
+            algorithm: o.algorithm,
+            var_order: o.var_order,
+            val_order: o.val_order,
+            mode: o.mode,
+            count_limit: o.count_limit,
+            timeout_seconds: o.timeout.map(|t| t.as_secs_f64()),
+            node_limit: o.node_limit,
+        }
+    }
+}
+
+/// The result for one puzzle.
+#[derive(Clone, Debug, Serialize)]
+pub struct PuzzleReport {
+    /// 1-based line where the puzzle starts in its file.
+    pub line: usize,
+    /// Final state.
+    pub status: Status,
+    /// What is known about other solutions.
+    pub uniqueness: Uniqueness,
+    /// Puzzle kind (absent when the puzzle could not be read).
+    pub kind: Option<Kind>,
+    /// Grid rows.
+    pub rows: usize,
+    /// Grid columns.
+    pub cols: usize,
+    /// Solutions found (exact in `count` mode when the search completed).
+    pub solutions_found: u64,
+    /// Why the search stopped early, if it did: `timeout`, `node_limit` or `cancelled`.
+    pub stopped_by: Option<&'static str>,
+    /// The verified solution, row by row; `null` marks a cell without a digit.
+    pub solution: Option<Vec<Vec<Option<u32>>>>,
+    /// Why the puzzle was rejected (status `invalid` or `failed`).
+    pub error: Option<InputError>,
+    /// Statistics.
+    pub statistics: Statistics,
+    /// Solver settings used.
+    pub settings: Option<Settings>,
+    /// The solved grid, for the text and picture outputs.
+    #[serde(skip)]
+    pub grid: Option<Grid>,
+    /// The puzzle, for the picture output.
+    #[serde(skip)]
+    pub puzzle: Option<Puzzle>,
+}
+
+/// Counts of puzzles by status, for batches and command summaries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Solved puzzles.
+    pub solved: usize,
+    /// Unsatisfiable puzzles.
+    pub unsatisfiable: usize,
+    /// Rejected puzzles.
+    pub invalid: usize,
+    /// Puzzles stopped by a limit.
+    pub timeout: usize,
+    /// Puzzles whose answer failed verification.
+    pub failed: usize,
+}
+
+impl Summary {
+    /// Counts one more puzzle with `status`.
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Solved => self.solved += 1,
+            Status::Unsatisfiable => self.unsatisfiable += 1,
+            Status::Invalid => self.invalid += 1,
+            Status::Timeout => self.timeout += 1,
+            Status::Failed => self.failed += 1,
+        }
+    }
+
+    /// Adds another summary.
+    pub fn merge(&mut self, other: &Summary) {
+        self.solved += other.solved;
+        self.unsatisfiable += other.unsatisfiable;
+        self.invalid += other.invalid;
+        self.timeout += other.timeout;
+        self.failed += other.failed;
+    }
+
+    /// True when every puzzle counted was solved.
+    pub fn all_solved(&self) -> bool {
+        self.unsatisfiable + self.invalid + self.timeout + self.failed == 0
+    }
+}
+
+/// What a file produced.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Body {
+    /// A single-puzzle file.
+    Single(Box<PuzzleReport>),
+    /// A batch file: one report per puzzle, in order, and their summary.
+    Batch {
+        /// One report per puzzle.
+        puzzles: Vec<PuzzleReport>,
+        /// Counts by status.
+        summary: Summary,
+    },
+    /// The file as a whole was rejected.
+    Rejected {
+        /// Always `invalid`.
+        status: Status,
+        /// Why and where.
+        error: InputError,
+    },
+}
+
+/// The result for one input file.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileReport {
+    /// The input's file name.
+    pub file: String,
+    /// SHA-256 of the input's bytes, hex.
+    pub checksum: String,
+    /// The format it was read as (absent when detection failed).
+    pub format: Option<Format>,
+    /// Results.
+    #[serde(flatten)]
+    pub body: Body,
+}
+
+impl FileReport {
+    /// Counts of the puzzles in this file by status.
+    pub fn summary(&self) -> Summary {
+        let mut summary = Summary::default();
+        match &self.body {
+            Body::Single(report) => summary.add(report.status),
+            Body::Batch { summary: s, .. } => summary.merge(s),
+            Body::Rejected { .. } => summary.add(Status::Invalid),
+        }
+        summary
+    }
+
+    /// True when the input is answered with `NAME.error.json` rather than `NAME.json`.
+    pub fn is_rejected(&self) -> bool {
+        matches!(&self.body, Body::Rejected { .. })
+            || matches!(&self.body, Body::Single(r) if r.status == Status::Invalid)
+    }
+
+    /// True when a search was cancelled (daemon shutdown): such a result is not final.
+    pub fn was_cancelled(&self) -> bool {
+        let cancelled = |r: &PuzzleReport| r.stopped_by == Some("cancelled");
+        match &self.body {
+            Body::Single(r) => cancelled(r),
+            Body::Batch { puzzles, .. } => puzzles.iter().any(cancelled),
+            Body::Rejected { .. } => false,
+        }
+    }
+
+    /// The text of `NAME.solution.txt`: the `.sol` layout for one puzzle, or one line per
+    /// puzzle for a batch (a `#` comment line for a puzzle without a solution). `None` when
+    /// there is nothing to write.
+    pub fn solution_text(&self) -> Option<String> {
+        match &self.body {
+            Body::Single(r) => r.grid.as_ref().map(|g| g.to_string()),
+            Body::Batch { puzzles, .. } => {
+                let mut text = String::new();
+                for r in puzzles {
+                    match &r.grid {
+                        Some(grid) => text.push_str(&grid_line(grid)),
+                        None => text.push_str(&format!("# line {}: {}", r.line, r.status.name())),
+                    }
+                    text.push('\n');
+                }
+                Some(text)
+            }
+            Body::Rejected { .. } => None,
+        }
+    }
+
+    /// The JSON document (pretty-printed): the error document for a rejected input, the
+    /// result document otherwise.
+    pub fn to_json(&self) -> String {
+        let value = match &self.body {
+            Body::Single(r) if r.status == Status::Invalid => {
+                let error = r.error.clone().unwrap_or_else(|| InputError {
+                    line: r.line,
+                    column: 1,
+                    message: "invalid puzzle".into(),
+                    expected: "a valid puzzle".into(),
+                });
+                serde_json::to_value(FileReport {
+                    file: self.file.clone(),
+                    checksum: self.checksum.clone(),
+                    format: self.format,
+                    body: Body::Rejected { status: Status::Invalid, error },
+                })
+            }
+            _ => serde_json::to_value(self),
+        };
+        let mut text = value
+            .and_then(|v| serde_json::to_string_pretty(&v))
+            .unwrap_or_else(|e| format!("{{\"status\":\"failed\",\"error\":\"{e}\"}}"));
+        text.push('\n');
+        text
+    }
+}
+
+/// A solved grid as one line of the line format: N*N characters, `1`-`9` then `A`.. for
+/// values above 9.
+pub fn grid_line(grid: &Grid) -> String {
+    grid.cells.iter().map(|c| value_char(c.unwrap_or(0))).collect()
+}
+
+/// The character of `value` in the line format (`.` for none).
+pub fn value_char(value: u32) -> char {
+    match value {
+        1..=9 => char::from(b'0' + value as u8),
+        10..=35 => char::from(b'A' + (value - 10) as u8),
+        _ => '.',
+    }
+}

@@ -1,0 +1,66 @@
+//! The constraint solver: bitset domains, propagators to a fixed point, and depth-first
+//! search with selectable technique, orders and mode. Pure and deterministic: no I/O, no
+//! logging, no globals; cancellation comes in through [`Limits`].
+//!
+//! Brief overview: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns an owned
+//! [`Outcome`]. Internally `state` holds the domains and the trail, `propagators` the
+//! constraint algorithms, `branching` the variable and value orders, `search` the
+//! sequential depth-first loop and `parallel` the split-and-race search over many threads.
+
+pub mod branching;
+pub mod combos;
+pub mod domain;
+pub mod limits;
+pub mod options;
+pub mod parallel;
+pub mod propagators;
+pub mod search;
+pub mod state;
+pub mod stats;
+
+pub use limits::Limits;
+pub use options::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+pub use stats::Stats;
+
+use crate::model::Model;
+use std::sync::atomic::AtomicBool;
+
+/// Why a search ended before exploring everything it was asked to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The wall-clock limit passed.
+    Timeout,
+    /// The node limit was reached.
+    NodeLimit,
+    /// The caller cancelled (daemon shutdown, or another parallel branch won).
+    Cancelled,
+}
+
+/// The result of one solve.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The first solutions found, in order (at most two are kept), one value per variable.
+    pub solutions: Vec<Vec<u32>>,
+    /// How many solutions were found in all.
+    pub count: u64,
+    /// True when the search finished what its mode asked (found the first solution, found
+    /// a second one or proved there is none, counted all or reached the count limit), so
+    /// `count` is as exact as the mode requires.
+    pub complete: bool,
+    /// Set when a limit or cancellation stopped the search early.
+    pub stopped: Option<StopReason>,
+    /// Statistics.
+    pub stats: Stats,
+}
+
+/// Solves `model` as `options` say, stopping early when `cancel` becomes true.
+///
+/// Uses the parallel search when `options.threads` is not 1, the sequential one otherwise.
+pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+    let threads = parallel::effective_threads(options.threads);
+    if threads > 1 {
+        parallel::solve(model, options, threads, cancel)
+    } else {
+        search::solve(model, options, cancel)
+    }
+}

@@ -1,0 +1,167 @@
+//! The knobs of one solve: technique, orders, mode and limits. Shared by the CLI, the
+//! configuration file and per-puzzle overrides in JSON input.
+
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// How much propagation is done at each search node.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// Generic backtracking: assign, then check the constraints of the assigned variable.
+    Bt,
+    /// Forward checking: after each assignment, prune the other variables of its
+    /// constraints once (no cascade).
+    Fc,
+    /// Maintaining arc consistency: propagate every constraint to a fixed point.
+    #[default]
+    Mac,
+}
+
+/// Which variable to branch on next.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum VarOrder {
+    /// The first unfixed variable in model order.
+    #[value(name = "input_order")]
+    InputOrder,
+    /// Minimum remaining values: the unfixed variable with the smallest domain.
+    #[default]
+    #[value(name = "first_fail")]
+    FirstFail,
+    /// The unfixed variable with the smallest value in its domain.
+    #[value(name = "smallest")]
+    Smallest,
+}
+
+/// In which order a branching variable's values are tried.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ValOrder {
+    /// Smallest value first.
+    #[default]
+    Min,
+    /// Largest value first.
+    Max,
+}
+
+/// What the search is asked to find.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Stop at the first solution.
+    First,
+    /// Look for a second solution, to prove the first one unique.
+    #[default]
+    Unique,
+    /// Count all solutions (up to `count_limit`).
+    Count,
+}
+
+/// Everything that steers one solve.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolveOptions {
+    /// Propagation strength.
+    pub algorithm: Algorithm,
+    /// Variable order.
+    pub var_order: VarOrder,
+    /// Value order.
+    pub val_order: ValOrder,
+    /// What to look for.
+    pub mode: Mode,
+    /// In `count` mode, stop after this many solutions.
+    pub count_limit: Option<u64>,
+    /// Threads for this one puzzle's search; 0 means all cores.
+    pub threads: usize,
+    /// Wall-clock limit for the search.
+    #[serde(with = "opt_secs")]
+    pub timeout: Option<Duration>,
+    /// Limit on search nodes.
+    pub node_limit: Option<u64>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            algorithm: Algorithm::Mac,
+            var_order: VarOrder::FirstFail,
+            val_order: ValOrder::Min,
+            mode: Mode::Unique,
+            count_limit: None,
+            threads: 1,
+            timeout: None,
+            node_limit: None,
+        }
+    }
+}
+
+/// Per-puzzle overrides (from a JSON puzzle file); `None` keeps the caller's setting.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveOverrides {
+    /// Overrides [`SolveOptions::algorithm`].
+    pub algorithm: Option<Algorithm>,
+    /// Overrides [`SolveOptions::var_order`].
+    pub var_order: Option<VarOrder>,
+    /// Overrides [`SolveOptions::val_order`].
+    pub val_order: Option<ValOrder>,
+    /// Overrides [`SolveOptions::mode`].
+    pub mode: Option<Mode>,
+    /// Overrides [`SolveOptions::count_limit`].
+    pub count_limit: Option<u64>,
+    /// Overrides [`SolveOptions::threads`].
+    pub threads: Option<usize>,
+    /// Overrides [`SolveOptions::timeout`], in seconds.
+    pub timeout_seconds: Option<f64>,
+    /// Overrides [`SolveOptions::node_limit`].
+    pub node_limit: Option<u64>,
+}
+
+impl SolveOptions {
+    /// These options with `overrides` applied. A puzzle may lower the caller's timeout and
+    /// node limit but never raise them, so a file cannot hold a worker longer than the
+    /// operator allows.
+    pub fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
+        let mut options = self.clone();
+        options.algorithm = overrides.algorithm.unwrap_or(options.algorithm);
+        options.var_order = overrides.var_order.unwrap_or(options.var_order);
+        options.val_order = overrides.val_order.unwrap_or(options.val_order);
+        options.mode = overrides.mode.unwrap_or(options.mode);
+        options.count_limit = overrides.count_limit.or(options.count_limit);
+        options.threads = overrides.threads.unwrap_or(options.threads);
+        if let Some(secs) = overrides.timeout_seconds.filter(|s| s.is_finite() && *s >= 0.0) {
+            let asked = Duration::from_secs_f64(secs.min(1e9));
+            options.timeout = Some(options.timeout.map_or(asked, |t| t.min(asked)));
+        }
+        if let Some(nodes) = overrides.node_limit {
+            options.node_limit = Some(options.node_limit.map_or(nodes, |n| n.min(nodes)));
+        }
+        options
+    }
+}
+
+/// Serialises an optional duration as optional seconds (a float).
+mod opt_secs {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(d) => s.serialize_some(&d.as_secs_f64()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        let secs: Option<f64> = Option::deserialize(d)?;
+        Ok(secs.filter(|s| s.is_finite() && *s >= 0.0).map(|s| Duration::from_secs_f64(s.min(1e9))))
+    }
+}

@@ -1,0 +1,65 @@
+//! Search statistics, in the style of MiniZinc/Gecode: returned by value from every solve
+//! and added up over parallel branches.
+
+use serde::Serialize;
+use std::fmt;
+use std::ops::AddAssign;
+use std::time::Duration;
+
+/// Counters of one search (or the sum over several).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Search nodes (decisions tried), the root included.
+    pub nodes: u64,
+    /// Nodes where propagation or checking failed.
+    pub failures: u64,
+    /// Deepest decision level reached.
+    pub max_depth: u64,
+    /// Propagator executions.
+    pub propagations: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Subproblems the search was split into (1 for a sequential search).
+    pub subproblems: u64,
+    /// Nodes of the largest subproblem.
+    pub largest_subproblem_nodes: u64,
+    /// Wall-clock time of the search.
+    #[serde(serialize_with = "as_millis")]
+    pub solve_time: Duration,
+}
+
+impl AddAssign for Stats {
+    /// Adds counters; depth and largest subproblem take the maximum; time is kept from
+    /// `self` (parallel branches overlap, so the caller measures wall time itself).
+    fn add_assign(&mut self, other: Stats) {
+        self.nodes += other.nodes;
+        self.failures += other.failures;
+        self.max_depth = self.max_depth.max(other.max_depth);
+        self.propagations += other.propagations;
+        self.solutions += other.solutions;
+        self.subproblems += other.subproblems;
+        self.largest_subproblem_nodes =
+            self.largest_subproblem_nodes.max(other.largest_subproblem_nodes);
+    }
+}
+
+fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1e3)
+}
+
+/// One line, `key=value` pairs, as printed on stderr by `kakurod solve`.
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "nodes={} failures={} max_depth={} propagations={} solutions={} subproblems={} solve_ms={:.3}",
+            self.nodes,
+            self.failures,
+            self.max_depth,
+            self.propagations,
+            self.solutions,
+            self.subproblems,
+            self.solve_time.as_secs_f64() * 1e3
+        )
+    }
+}
