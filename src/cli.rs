@@ -141,9 +141,15 @@ pub struct GenerateArgs {
     /// Seed of the random generator: the same options and seed give the same puzzle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write the puzzle here instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    /// Write the puzzle here instead of standard output (a folder when --count is above 1).
+    #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Generate this many puzzles, with seeds SEED, SEED+1, ...; needs --out DIR when above 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub count: u64,
+    /// Also write the planted filling (one of the solutions) beside each puzzle, as `.sol`.
+    #[arg(long, requires = "out")]
+    pub solution: bool,
 }
 
 /// `kakurod serve`.
