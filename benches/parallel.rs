@@ -1,0 +1,204 @@
+//! Benchmark of the parallel search on the hard generated instances listed in
+//! `benches/hard/instances.toml` (generator seeds and options, not puzzle files).
+//!
+//! `cargo bench --bench parallel` generates every instance, solves it `RUNS` times at each
+//! thread count and prints a Markdown table of median wall times, speed-ups and nodes; every
+//! answer is checked (same count or verdict at every thread count, solutions verified).
+//!
+//! Arguments after `--`:
+//! - `--threads 1,2` thread counts to time (default `1,2`);
+//! - `--runs N` runs per cell, the median is reported (default 3);
+//! - `--only NAME` time only the instances whose name contains NAME;
+//! - `--plain` also time the plain sequential search (`solver::search::solve`), the
+//!   baseline the instances were selected with;
+//! - `--scan ROWS COLS BLACK MODE FROM TO` instead of timing the list, time the plain
+//!   sequential search on the seeds FROM..TO of that shape (with a 60 s timeout), to find
+//!   new instances for the list.
+
+use kakurod::generate::{self, GenOptions};
+use kakurod::puzzle::{Grid, Puzzle};
+use kakurod::solver::{self, Mode, Outcome, SolveOptions};
+use kakurod::verify;
+use serde::Deserialize;
+use std::time::{Duration, Instant};
+
+/// One entry of `instances.toml`.
+#[derive(Debug, Deserialize)]
+struct Instance {
+    name: String,
+    rows: usize,
+    cols: usize,
+    black: f64,
+    seed: u64,
+    mode: Mode,
+    #[serde(default)]
+    note: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct InstanceFile {
+    instance: Vec<Instance>,
+}
+
+struct Config {
+    threads: Vec<usize>,
+    runs: usize,
+    only: Option<String>,
+    plain: bool,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if let Some(at) = args.iter().position(|a| a == "--scan") {
+        scan(&args[at + 1..]);
+        return;
+    }
+    let mut config = Config { threads: vec![1, 2], runs: 3, only: None, plain: false };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--threads" => {
+                let list = iter.next().expect("--threads needs a list");
+                config.threads = list.split(',').map(|t| t.parse().expect("thread count")).collect();
+            }
+            "--runs" => config.runs = iter.next().and_then(|r| r.parse().ok()).expect("--runs N"),
+            "--only" => config.only = iter.next().cloned(),
+            "--plain" => config.plain = true,
+            _ => {}
+        }
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/hard/instances.toml");
+    let text = std::fs::read_to_string(path).expect("read benches/hard/instances.toml");
+    let file: InstanceFile = toml::from_str(&text).expect("parse instances.toml");
+    print_header(&config);
+    for instance in &file.instance {
+        if config.only.as_ref().is_some_and(|only| !instance.name.contains(only.as_str())) {
+            continue;
+        }
+        bench_instance(instance, &config);
+    }
+}
+
+fn puzzle_of(rows: usize, cols: usize, black: f64, seed: u64) -> Puzzle {
+    Puzzle::Kakuro(generate::kakuro(&GenOptions { rows, cols, black_percent: black, seed }))
+}
+
+fn options(mode: Mode, threads: usize) -> SolveOptions {
+    SolveOptions { mode, threads, timeout: Some(Duration::from_secs(300)), ..Default::default() }
+}
+
+fn print_header(config: &Config) {
+    let mut head = String::from("| instance | mode | answer |");
+    let mut rule = String::from("|---|---|---|");
+    if config.plain {
+        head.push_str(" plain 1t s | plain nodes |");
+        rule.push_str("---:|---:|");
+    }
+    for t in &config.threads {
+        head.push_str(&format!(" {t}t s | {t}t nodes |"));
+        rule.push_str("---:|---:|");
+    }
+    for t in config.threads.iter().skip(1) {
+        head.push_str(&format!(" speed-up {t}t |"));
+        rule.push_str("---:|");
+    }
+    println!("{head}\n{rule}");
+}
+
+fn bench_instance(instance: &Instance, config: &Config) {
+    let puzzle = puzzle_of(instance.rows, instance.cols, instance.black, instance.seed);
+    let compiled = puzzle.compile();
+    let mut answer: Option<String> = None;
+    let mut row = format!("| {} | {:?} |", instance.name, instance.mode);
+    let mut cells = String::new();
+    let mut times = Vec::new();
+    let mut check = |outcome: &Outcome| {
+        let verdict = verdict(instance.mode, outcome);
+        for values in &outcome.solutions {
+            let grid: Grid = puzzle.grid_from_values(&compiled, values);
+            verify::check(&puzzle, &grid).expect("a reported solution must verify");
+        }
+        match &answer {
+            None => answer = Some(verdict),
+            Some(first) => assert_eq!(first, &verdict, "{}: answers differ", instance.name),
+        }
+    };
+    if config.plain {
+        let (median, outcome) = time_runs(config.runs, || {
+            solver::search::solve(&compiled.model, &options(instance.mode, 1), None)
+        });
+        check(&outcome);
+        cells.push_str(&format!(" {:.3} | {} |", median.as_secs_f64(), outcome.stats.nodes));
+    }
+    for &threads in &config.threads {
+        let (median, outcome) = time_runs(config.runs, || {
+            solver::solve(&compiled.model, &options(instance.mode, threads), None)
+        });
+        check(&outcome);
+        times.push(median);
+        cells.push_str(&format!(" {:.3} | {} |", median.as_secs_f64(), outcome.stats.nodes));
+    }
+    for t in times.iter().skip(1) {
+        cells.push_str(&format!(" {:.2}x |", times[0].as_secs_f64() / t.as_secs_f64()));
+    }
+    row.push_str(&format!(" {} |{cells}", answer.unwrap_or_default()));
+    if !instance.note.is_empty() {
+        row.push_str(&format!(" {}", instance.note));
+    }
+    println!("{row}");
+}
+
+/// The mode's answer in words: the thing that must not depend on the thread count.
+fn verdict(mode: Mode, outcome: &Outcome) -> String {
+    if let Some(reason) = outcome.stopped {
+        return format!("stopped ({reason:?})");
+    }
+    match mode {
+        Mode::First if outcome.count > 0 => "solved".into(),
+        Mode::First => "no solution".into(),
+        Mode::Unique => match outcome.count {
+            0 => "no solution".into(),
+            1 => "unique".into(),
+            _ => "multiple".into(),
+        },
+        Mode::Count => format!("{} solutions", outcome.count),
+    }
+}
+
+/// Runs `solve` `runs` times; the median wall time and the last outcome.
+fn time_runs(runs: usize, mut solve: impl FnMut() -> Outcome) -> (Duration, Outcome) {
+    let mut times = Vec::new();
+    let mut last = Outcome::default();
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        last = solve();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    (times[times.len() / 2], last)
+}
+
+/// `--scan ROWS COLS BLACK MODE FROM TO`: plain sequential times of a range of seeds.
+fn scan(args: &[String]) {
+    let [rows, cols, black, mode, from, to] = args else {
+        panic!("usage: --scan ROWS COLS BLACK MODE FROM TO");
+    };
+    let (rows, cols): (usize, usize) = (rows.parse().expect("rows"), cols.parse().expect("cols"));
+    let black: f64 = black.parse().expect("black");
+    let mode: Mode = serde_json::from_value(serde_json::Value::String(mode.clone())).expect("mode");
+    let (from, to): (u64, u64) = (from.parse().expect("from"), to.parse().expect("to"));
+    for seed in from..to {
+        let puzzle = puzzle_of(rows, cols, black, seed);
+        let compiled = puzzle.compile();
+        let mut opts = options(mode, 1);
+        opts.timeout = Some(Duration::from_secs(60));
+        let start = Instant::now();
+        let outcome = solver::search::solve(&compiled.model, &opts, None);
+        println!(
+            "seed {seed}: {:.3} s, {} nodes, {}",
+            start.elapsed().as_secs_f64(),
+            outcome.stats.nodes,
+            verdict(mode, &outcome)
+        );
+    }
+}

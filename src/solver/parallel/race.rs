@@ -1,0 +1,101 @@
+//! The race: subproblems of one search run as tasks on the rayon pool.
+//!
+//! Work is split on demand rather than up front: one task starts on the root subproblem,
+//! and once the searches have run past a small node budget (so a trivial puzzle is never
+//! split), a running search donates its shallowest open choice point whenever fewer than
+//! `threads` tasks are active; each donation becomes a new task. The first split is
+//! therefore at the root's branching variable, and later ones wherever work remains, so
+//! the threads stay busy however uneven the branches are. Tasks never block, and
+//! `rayon::scope` returns only when every task has finished, so no work outlives the race.
+
+use super::shared::{Found, Goal, Shared, WorkerGuard};
+use crate::model::Model;
+use crate::solver::SolveOptions;
+use crate::solver::search::{Driver, Search, Subproblem};
+use crate::solver::StopReason;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How the race splits its work.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Split {
+    /// At most this many tasks run at once.
+    pub threads: usize,
+    /// Nodes searched (over all tasks) before the first split.
+    pub probe_nodes: u64,
+}
+
+/// The race of one model's subproblems.
+struct Race<'a> {
+    model: &'a Model,
+    options: &'a SolveOptions,
+    split: Split,
+    shared: Shared<'a>,
+    /// Tasks spawned and not yet finished.
+    active: AtomicUsize,
+}
+
+/// Searches `root` of `model` on up to `split.threads` tasks until `goal` is met or the
+/// subproblem is exhausted.
+pub(crate) fn run(
+    model: &Model,
+    options: &SolveOptions,
+    split: Split,
+    goal: Goal<'_>,
+    root: Subproblem,
+) -> Found {
+    let race =
+        Race { model, options, split, shared: Shared::new(goal), active: AtomicUsize::new(1) };
+    rayon::scope(|scope| race.task(scope, root));
+    race.shared.into_found()
+}
+
+impl Race<'_> {
+    /// Searches one subproblem; donations from this search become new tasks on `scope`.
+    fn task<'s>(&'s self, scope: &rayon::Scope<'s>, sub: Subproblem) {
+        let _guard = WorkerGuard::new(&self.shared, Some(&self.active));
+        if self.shared.quitting() {
+            return;
+        }
+        let mut search = Search::new(self.model, self.options);
+        let mut driver = TaskDriver { race: self, scope, reported: 0 };
+        search.run(sub, &mut driver);
+        let mut stats = search.stats();
+        stats.subproblems = 1;
+        stats.largest_subproblem_nodes = stats.nodes;
+        self.shared.add_stats(stats);
+    }
+}
+
+/// The search loop's view of the race, for one task.
+struct TaskDriver<'r, 's, 'a> {
+    race: &'s Race<'a>,
+    scope: &'r rayon::Scope<'s>,
+    /// Nodes of this task's search already added to the shared count.
+    reported: u64,
+}
+
+impl Driver for TaskDriver<'_, '_, '_> {
+    fn on_solution(&mut self, values: &[u32]) -> bool {
+        self.race.shared.record(values)
+    }
+
+    fn poll(&mut self, nodes: u64) -> Option<StopReason> {
+        let delta = nodes.saturating_sub(self.reported);
+        self.reported = self.reported.max(nodes);
+        let total = self.race.shared.add_nodes(delta);
+        self.race.shared.check(total)
+    }
+
+    fn wants_work(&self) -> bool {
+        let race = self.race;
+        race.active.load(Ordering::Relaxed) < race.split.threads
+            && race.shared.nodes() >= race.split.probe_nodes
+            && !race.shared.quitting()
+    }
+
+    fn donate(&mut self, sub: Subproblem) {
+        let race = self.race;
+        race.active.fetch_add(1, Ordering::SeqCst);
+        self.scope.spawn(move |scope| race.task(scope, sub));
+    }
+}

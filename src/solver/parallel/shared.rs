@@ -1,0 +1,189 @@
+//! The state every worker of one parallel solve shares: the solution counter, the first
+//! solutions, the node counter, the quit flag and the summed statistics, with the stop
+//! checks (the caller's cancel flag, deadline and node limit) made against them.
+
+use crate::solver::{Stats, StopReason};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+/// What the workers are asked for and when they must stop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Goal<'a> {
+    /// Stop once this many solutions are found (`u64::MAX`: find them all).
+    pub target: u64,
+    /// Stop when this flag becomes true.
+    pub cancel: Option<&'a AtomicBool>,
+    /// Stop when this instant has passed.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes over all workers.
+    pub node_limit: Option<u64>,
+    /// Counts running workers, so a caller can check that none outlives a solve.
+    pub live: &'a AtomicUsize,
+}
+
+/// What the workers found together.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Found {
+    /// The first solutions found, in order (at most two).
+    pub solutions: Vec<Vec<u32>>,
+    /// Solutions found in all (never above the target).
+    pub count: u64,
+    /// The limit or cancellation that stopped the workers before the target, if any.
+    pub stopped: Option<StopReason>,
+    /// Statistics summed over workers.
+    pub stats: Stats,
+}
+
+/// The shared state.
+pub(crate) struct Shared<'a> {
+    /// The goal.
+    pub goal: Goal<'a>,
+    /// Solutions counted so far; only ever raised up to the target.
+    found: AtomicU64,
+    /// The first two solutions, with their rank in the order of discovery.
+    solutions: Mutex<Vec<(u64, Vec<u32>)>>,
+    /// Set when every worker should stop: target reached, a limit hit, or a panic.
+    quit: AtomicBool,
+    /// The external reason for stopping, when one was seen.
+    reason: Mutex<Option<StopReason>>,
+    /// Nodes reported by all workers so far.
+    nodes: AtomicU64,
+    /// Statistics of the finished searches.
+    totals: Mutex<Stats>,
+}
+
+impl<'a> Shared<'a> {
+    /// Fresh shared state for `goal`.
+    pub fn new(goal: Goal<'a>) -> Self {
+        Shared {
+            goal,
+            found: AtomicU64::new(0),
+            solutions: Mutex::new(Vec::new()),
+            quit: AtomicBool::new(false),
+            reason: Mutex::new(None),
+            nodes: AtomicU64::new(0),
+            totals: Mutex::new(Stats::default()),
+        }
+    }
+
+    /// Counts one solution unless the target is already reached; returns whether the
+    /// worker should go on searching.
+    pub fn record(&self, values: &[u32]) -> bool {
+        let target = self.goal.target;
+        let mut seen = self.found.load(Ordering::SeqCst);
+        loop {
+            if seen >= target {
+                self.quit();
+                return false;
+            }
+            match self.found.compare_exchange(seen, seen + 1, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => break,
+                Err(now) => seen = now,
+            }
+        }
+        if seen < 2 {
+            lock(&self.solutions).push((seen, values.to_vec()));
+        }
+        if seen + 1 >= target {
+            self.quit();
+            return false;
+        }
+        true
+    }
+
+    /// Tells every worker to stop.
+    pub fn quit(&self) {
+        self.quit.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the workers were told to stop.
+    pub fn quitting(&self) -> bool {
+        self.quit.load(Ordering::Relaxed)
+    }
+
+    /// Adds `delta` nodes to the shared count and returns the new total.
+    pub fn add_nodes(&self, delta: u64) -> u64 {
+        self.nodes.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
+    /// Nodes reported so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Whether to stop now, given the total nodes: the quit flag, then the caller's node
+    /// limit, cancel flag and deadline (the first external reason seen is kept).
+    pub fn check(&self, total_nodes: u64) -> Option<StopReason> {
+        if self.quitting() {
+            return Some(StopReason::Cancelled);
+        }
+        let goal = &self.goal;
+        let reason = if goal.node_limit.is_some_and(|limit| total_nodes >= limit) {
+            StopReason::NodeLimit
+        } else if goal.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            StopReason::Cancelled
+        } else if goal.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            StopReason::Timeout
+        } else {
+            return None;
+        };
+        lock(&self.reason).get_or_insert(reason);
+        self.quit();
+        Some(reason)
+    }
+
+    /// Adds the statistics of one finished search.
+    pub fn add_stats(&self, stats: Stats) {
+        *lock(&self.totals) += stats;
+    }
+
+    /// What was found; `stopped` is set only when the target was not reached.
+    pub fn into_found(self) -> Found {
+        let count = self.found.into_inner();
+        let mut solutions = self.solutions.into_inner().unwrap_or_else(PoisonError::into_inner);
+        solutions.sort_by_key(|(rank, _)| *rank);
+        let reason = self.reason.into_inner().unwrap_or_else(PoisonError::into_inner);
+        Found {
+            solutions: solutions.into_iter().map(|(_, values)| values).collect(),
+            count,
+            stopped: if count >= self.goal.target { None } else { reason },
+            stats: self.totals.into_inner().unwrap_or_else(PoisonError::into_inner),
+        }
+    }
+}
+
+/// Marks one worker as running while it lives; on a panic it tells the others to quit, so
+/// nothing waits for a worker that is gone (as ripgrep's parallel walker does).
+pub(crate) struct WorkerGuard<'s, 'a> {
+    shared: &'s Shared<'a>,
+    /// Also decremented on drop, when the worker is counted elsewhere too.
+    extra: Option<&'s AtomicUsize>,
+}
+
+impl<'s, 'a> WorkerGuard<'s, 'a> {
+    /// Counts a worker in `shared.goal.live` (and in `extra`, already incremented by the
+    /// caller, when given) until the guard is dropped.
+    pub fn new(shared: &'s Shared<'a>, extra: Option<&'s AtomicUsize>) -> Self {
+        shared.goal.live.fetch_add(1, Ordering::SeqCst);
+        WorkerGuard { shared, extra }
+    }
+}
+
+impl Drop for WorkerGuard<'_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.shared.quit();
+        }
+        if let Some(extra) = self.extra {
+            extra.fetch_sub(1, Ordering::SeqCst);
+        }
+        self.shared.goal.live.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Locks `mutex`, ignoring poisoning (a panicking worker never leaves these half-written).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,154 @@
+//! The parallel search gives the same answers at every thread count, stops promptly, and
+//! leaves no work running when it returns.
+
+use kakurod::generate::{self, GenOptions};
+use kakurod::model::Model;
+use kakurod::puzzle::{Kakuro, KakuroCell, Puzzle};
+use kakurod::solver::parallel;
+use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
+use kakurod::verify;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+fn generated(rows: usize, cols: usize, black: f64, seed: u64) -> Kakuro {
+    generate::kakuro(&GenOptions { rows, cols, black_percent: black, seed })
+}
+
+fn options(mode: Mode, threads: usize) -> SolveOptions {
+    SolveOptions { mode, threads, ..SolveOptions::default() }
+}
+
+/// Solves at `threads` and checks that every reported solution verifies against the clues.
+fn solve_checked(puzzle: &Kakuro, options: &SolveOptions) -> Outcome {
+    let puzzle = Puzzle::Kakuro(puzzle.clone());
+    let compiled = puzzle.compile();
+    let outcome = solver::solve(&compiled.model, options, None);
+    for values in &outcome.solutions {
+        let grid = puzzle.grid_from_values(&compiled, values);
+        assert_eq!(verify::check(&puzzle, &grid), Ok(()), "a reported solution must verify");
+    }
+    outcome
+}
+
+/// The part of an outcome that must not depend on the thread count.
+fn answer(outcome: &Outcome) -> (u64, bool, Option<StopReason>) {
+    (outcome.count, outcome.complete, outcome.stopped)
+}
+
+/// A Kakuro with no solution that root propagation alone does not refute: a generated
+/// puzzle whose clues in one 2x2 block of white cells are changed so that the block's two
+/// row sums and two column sums disagree (they must add up to the same total).
+fn unsolvable() -> Kakuro {
+    let mut k = generated(12, 12, 30.0, 21);
+    let cols = k.cols;
+    for r in 1..k.rows - 1 {
+        for c in 1..cols - 1 {
+            let block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)];
+            let isolated = k.cell(r, c - 1) != KakuroCell::White
+                && k.cell(r + 1, c - 1) != KakuroCell::White
+                && k.cell(r - 1, c) != KakuroCell::White
+                && k.cell(r - 1, c + 1) != KakuroCell::White
+                && (c + 2 == cols
+                    || (k.cell(r, c + 2) != KakuroCell::White
+                        && k.cell(r + 1, c + 2) != KakuroCell::White))
+                && (r + 2 == k.rows
+                    || (k.cell(r + 2, c) != KakuroCell::White
+                        && k.cell(r + 2, c + 1) != KakuroCell::White));
+            if isolated && block.iter().all(|&(r, c)| k.cell(r, c) == KakuroCell::White) {
+                // Rows of the block sum to 3 and 4, columns to 3 and 3: impossible.
+                set_right(&mut k, r, c - 1, 3);
+                set_right(&mut k, r + 1, c - 1, 4);
+                set_down(&mut k, r - 1, c, 3);
+                set_down(&mut k, r - 1, c + 1, 3);
+                return k;
+            }
+        }
+    }
+    panic!("no isolated 2x2 block in the generated grid");
+}
+
+fn set_right(k: &mut Kakuro, r: usize, c: usize, total: u32) {
+    if let KakuroCell::Black { right, .. } = &mut k.cells[r * k.cols + c] {
+        *right = Some(total);
+    }
+}
+
+fn set_down(k: &mut Kakuro, r: usize, c: usize, total: u32) {
+    if let KakuroCell::Black { down, .. } = &mut k.cells[r * k.cols + c] {
+        *down = Some(total);
+    }
+}
+
+#[test]
+fn count_mode_gives_the_same_exact_count_at_1_2_and_4_threads() {
+    let mut split_somewhere = false;
+    for seed in [3, 4] {
+        let k = generated(9, 9, 25.0, seed);
+        let one = solve_checked(&k, &options(Mode::Count, 1));
+        assert!(one.complete && one.count > 1, "seed {seed}: {one:?}");
+        for threads in [2, 4] {
+            let many = solve_checked(&k, &options(Mode::Count, threads));
+            assert_eq!(answer(&many), answer(&one), "seed {seed}, {threads} threads");
+            split_somewhere |= many.stats.subproblems > 1;
+        }
+        // A count limit is met exactly, whichever branch finds the solutions.
+        let limit = one.count / 2 + 1;
+        for threads in [1, 2, 4] {
+            let opts = SolveOptions { count_limit: Some(limit), ..options(Mode::Count, threads) };
+            let limited = solve_checked(&k, &opts);
+            assert_eq!((limited.count, limited.complete), (limit, true), "{threads} threads");
+        }
+    }
+    assert!(split_somewhere, "the sample is too easy to exercise the split");
+}
+
+#[test]
+fn unique_and_first_verdicts_agree_at_1_2_and_4_threads() {
+    let several = generated(12, 12, 30.0, 5);
+    let none = unsolvable();
+    for threads in [1, 2, 4] {
+        let multiple = solve_checked(&several, &options(Mode::Unique, threads));
+        assert_eq!((multiple.count, multiple.complete), (2, true), "{threads} threads");
+        assert_eq!(multiple.solutions.len(), 2);
+        assert_ne!(multiple.solutions[0], multiple.solutions[1]);
+        let first = solve_checked(&several, &options(Mode::First, threads));
+        assert_eq!((first.count, first.complete, first.solutions.len()), (1, true, 1));
+        for mode in [Mode::First, Mode::Unique, Mode::Count] {
+            let outcome = solve_checked(&none, &options(mode, threads));
+            assert_eq!(answer(&outcome), (0, true, None), "{mode:?}, {threads} threads");
+        }
+    }
+}
+
+/// A long first-mode search on several workers, stopped by `stop`; no worker may be left
+/// running when `solve` returns.
+fn assert_stops_cleanly(model: &Model, opts: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+    let live = AtomicUsize::new(0);
+    let outcome = parallel::solve_observed(model, opts, opts.threads, cancel, &live);
+    assert_eq!(live.load(Ordering::SeqCst), 0, "a worker outlived the solve");
+    outcome
+}
+
+#[test]
+fn limits_and_cancellation_stop_every_worker_before_solve_returns() {
+    let k = generated(20, 20, 20.0, 8);
+    let compiled = Puzzle::Kakuro(k).compile();
+    // A node limit ends a count that would run far longer.
+    let opts = SolveOptions { node_limit: Some(50_000), ..options(Mode::Count, 4) };
+    let outcome = assert_stops_cleanly(&compiled.model, &opts, None);
+    assert_eq!(outcome.stopped, Some(StopReason::NodeLimit));
+    assert!(!outcome.complete);
+    // The caller's cancel flag, raised while the workers run.
+    let cancel = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.store(true, Ordering::SeqCst);
+        });
+        assert_stops_cleanly(&compiled.model, &options(Mode::Count, 4), Some(&cancel))
+    });
+    assert_eq!(outcome.stopped, Some(StopReason::Cancelled));
+    // The first solution found stops the other branches.
+    let outcome = assert_stops_cleanly(&compiled.model, &options(Mode::First, 4), None);
+    assert_eq!((outcome.count, outcome.complete), (1, true));
+}
