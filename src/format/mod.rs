@@ -5,6 +5,21 @@
 //! (clues that cannot be reached, runs without clues, ...) run here too, through
 //! `puzzle::validate`, so an error always names a line and a column of the file.
 
+mod detect;
+mod dzn;
+mod janko;
+mod json;
+mod json_grid;
+mod json_path;
+mod killer;
+mod lines;
+mod matrices;
+pub mod solution;
+mod sudoku;
+mod text;
+
+pub use detect::detect;
+
 use crate::puzzle::Puzzle;
 use crate::solver::SolveOverrides;
 use serde::Serialize;
@@ -95,6 +110,37 @@ pub struct Document {
 
 /// Reads `text` as `forced`, or as the format detected from the content.
 pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> {
-    let _ = (text, forced);
-    todo!("format readers")
+    // A byte-order mark is not content; columns on line 1 count from after it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let format = match forced.or_else(|| detect(text)) {
+        Some(format) => format,
+        None => return Err(unknown_format(text)),
+    };
+    match format {
+        Format::Janko => janko::read(text, ',', Format::Janko),
+        Format::Backslash => janko::read(text, '\\', Format::Backslash),
+        Format::Matrices => matrices::read(text),
+        Format::Sudoku => sudoku::read(text),
+        Format::Lines => lines::read(text),
+        Format::Killer => killer::read(text),
+        Format::Dzn => dzn::read(text),
+        Format::Json => json::read(text),
+    }
+}
+
+/// The error for content that fits no format, placed on its first non-blank character.
+fn unknown_format(text: &str) -> InputError {
+    let offset = text.len() - text.trim_start().len();
+    let message = if text.trim().is_empty() {
+        "the file is empty".to_string()
+    } else {
+        "cannot tell the puzzle format from the content".to_string()
+    };
+    text::error_at(
+        text,
+        offset,
+        message,
+        "a janko, backslash or matrices Kakuro, a Sudoku grid or lines, a Killer grid, \
+         MiniZinc data or JSON (or name the format explicitly)",
+    )
 }

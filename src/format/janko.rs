@@ -1,0 +1,227 @@
+//! The janko Kakuro grid (`R C`, then `-` black, `0` white, `D,R` clue) and, with `\` as
+//! the clue separator, the backslash grid: one reader for both, since they differ only in
+//! that one character.
+//!
+//! This reader is on the hot path of batch benchmarks (hundreds of puzzles per run), so it
+//! scans bytes and slices tokens in place: no per-token `String`, no regex.
+
+use super::text::{self, Line};
+use super::{Document, Format, InputError, Parsed};
+use crate::puzzle::validate::{self, Aspect, Invalid};
+use crate::puzzle::{Kakuro, KakuroCell, Puzzle};
+use crate::solver::SolveOverrides;
+
+/// Reads a janko grid (`separator` = `,`) or a backslash grid (`separator` = `\`).
+pub fn read(text: &str, separator: char, format: Format) -> Result<Document, InputError> {
+    let mut lines = text::lines(text);
+    let (rows, cols, header) = text::header(text, &mut lines)?;
+    let kakuro = read_body(text, &mut lines, header, (rows, cols), separator)?;
+    Ok(Document {
+        format,
+        batch: false,
+        entries: vec![Ok(Parsed {
+            puzzle: Puzzle::Kakuro(kakuro),
+            overrides: SolveOverrides::default(),
+            line: header.number,
+        })],
+    })
+}
+
+/// Reads the grid after the header, checks nothing is left over, and validates it.
+pub(crate) fn read_body<'a>(
+    text: &'a str,
+    lines: &mut impl Iterator<Item = Line<'a>>,
+    header: Line<'a>,
+    (rows, cols): (usize, usize),
+    separator: char,
+) -> Result<Kakuro, InputError> {
+    // Bounded by the text, not by the header's claim.
+    let capacity = (rows * cols).min(text.len() / 2 + 1);
+    let mut cells = Vec::with_capacity(capacity);
+    let mut offsets = Vec::with_capacity(capacity);
+    text::grid(text, lines, header, (rows, cols), "grid", |_, offset, token| {
+        cells.push(cell(text, offset, token, separator)?);
+        offsets.push(offset);
+        Ok(())
+    })?;
+    text::expect_end(text, lines, "nothing after the grid's last row")?;
+    let kakuro = Kakuro { rows, cols, cells };
+    validate::kakuro(&kakuro).map_err(|e| locate(text, &offsets, e, separator))?;
+    Ok(kakuro)
+}
+
+/// Why a token is not a cell: the byte offset in the token, what is wrong, what was expected.
+pub(crate) type TokenError = (usize, String, String);
+
+/// Parses one token: `-`, `0`, or `D<sep>R` with either side possibly empty.
+pub(crate) fn parse_token(token: &str, separator: char) -> Result<KakuroCell, TokenError> {
+    match token {
+        "-" => return Ok(KakuroCell::Black { down: None, right: None }),
+        "0" => return Ok(KakuroCell::White),
+        _ => {}
+    }
+    let Some((down, right)) = token.split_once(separator) else {
+        let expected = format!("`-` (black), `0` (white) or a clue `D{separator}R`");
+        return Err((0, format!("unknown cell `{token}`"), expected));
+    };
+    let part = |part: &str, at: usize, which: &str| -> Result<Option<u32>, TokenError> {
+        if part.is_empty() {
+            return Ok(None);
+        }
+        text::number(part).map(Some).ok_or_else(|| {
+            let message = format!("`{part}` is not a {which} clue in `{token}`");
+            (at, message, "a number, or nothing".into())
+        })
+    };
+    let down = part(down, 0, "down")?;
+    let right = part(right, token.len() - right.len(), "right")?;
+    Ok(KakuroCell::Black { down, right })
+}
+
+/// [`parse_token`] for a token at byte `offset` of `text`.
+fn cell(text: &str, offset: usize, token: &str, separator: char) -> Result<KakuroCell, InputError> {
+    parse_token(token, separator)
+        .map_err(|(at, message, expected)| text::error_at(text, offset + at, message, expected))
+}
+
+/// Byte offset, within a token, of the part a rule speaks of: the text after the separator
+/// for a right clue (when there is one), the token's start otherwise.
+pub(crate) fn aspect_offset(token: &str, aspect: Aspect, separator: char) -> usize {
+    match token.find(separator) {
+        Some(at) if aspect == Aspect::RightClue && at + separator.len_utf8() < token.len() => {
+            at + separator.len_utf8()
+        }
+        _ => 0,
+    }
+}
+
+/// Places a rule violation on its token: a right clue at the text after the separator,
+/// anything else at the token's start.
+fn locate(text: &str, offsets: &[usize], invalid: Invalid, separator: char) -> InputError {
+    let start = offsets.get(invalid.cell).copied().unwrap_or(0);
+    let token = text
+        .get(start..)
+        .and_then(|rest| rest.split(|c: char| c.is_ascii_whitespace()).next())
+        .unwrap_or("");
+    let offset = start + aspect_offset(token, invalid.aspect, separator);
+    text::error_at(text, offset, invalid.message, invalid.expected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kakuro(text: &str) -> Result<Kakuro, InputError> {
+        let doc = read(text, ',', Format::Janko)?;
+        match doc.entries.into_iter().next() {
+            Some(Ok(Parsed { puzzle: Puzzle::Kakuro(k), .. })) => Ok(k),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    const SMALL: &str = "3 3\n- 4, 3,\n,4 0 0\n,3 0 0\n";
+
+    #[test]
+    fn reads_a_small_grid() {
+        let k = kakuro(SMALL).unwrap();
+        assert_eq!((k.rows, k.cols), (3, 3));
+        assert_eq!(k.cell(0, 1), KakuroCell::Black { down: Some(4), right: None });
+        assert_eq!(k.cell(1, 0), KakuroCell::Black { down: None, right: Some(4) });
+        assert_eq!(k.cell(2, 2), KakuroCell::White);
+    }
+
+    #[test]
+    fn tolerates_crlf_trailing_space_and_blank_lines() {
+        let text = "\r\n3 3 \r\n- 4, 3,\r\n\r\n,4 0 0\r\n,3 0 0  \r\n\r\n";
+        assert_eq!(kakuro(text).unwrap(), kakuro(SMALL).unwrap());
+    }
+
+    #[test]
+    fn backslash_separator() {
+        let doc = read("3 3\n- 4\\ 3\\\n\\4 0 0\n\\3 0 0\n", '\\', Format::Backslash).unwrap();
+        assert_eq!(doc.format, Format::Backslash);
+        let Ok(Parsed { puzzle: Puzzle::Kakuro(k), .. }) = &doc.entries[0] else { panic!() };
+        assert_eq!(*k, kakuro(SMALL).unwrap());
+    }
+
+    fn error(text: &str) -> InputError {
+        kakuro(text).unwrap_err()
+    }
+
+    #[test]
+    fn unknown_token() {
+        let e = error("3 3\n- 4, 3,\n,4 0 x\n,3 0 0\n");
+        assert_eq!((e.line, e.column), (3, 6));
+        assert!(e.message.contains("unknown cell `x`"), "{e}");
+        let e = error("3 3\n- 4, 3,\n,4 0 0\n,3a 0 0\n");
+        assert_eq!((e.line, e.column), (4, 2));
+        assert!(e.message.contains("right clue"), "{e}");
+    }
+
+    #[test]
+    fn ragged_rows() {
+        let e = error("3 3\n- 4, 3,\n,4 0\n,3 0 0\n");
+        assert_eq!((e.line, e.column), (3, 5));
+        assert!(e.message.contains("row 2 of the grid has 2 cells"), "{e}");
+        let e = error("3 3\n- 4, 3, -\n,4 0 0\n,3 0 0\n");
+        assert_eq!((e.line, e.column), (2, 9));
+        assert!(e.message.contains("more than 3 cells"), "{e}");
+    }
+
+    #[test]
+    fn wrong_row_count() {
+        let e = error("3 3\n- 4, 3,\n,4 0 0\n");
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("has 2 rows, the header says 3"), "{e}");
+        let e = error("3 3\n- 4, 3,\n,4 0 0\n,3 0 0\n- - -\n");
+        assert_eq!((e.line, e.column), (5, 1));
+        assert!(e.message.contains("after the end"), "{e}");
+    }
+
+    #[test]
+    fn huge_header_is_refused_before_allocating() {
+        let e = error("1000000000 1000000000\n- 0\n");
+        assert_eq!((e.line, e.column), (1, 1));
+        let e = error("1000 2\n- 0\n");
+        assert!(e.message.contains("the header says 1000"), "{e}");
+    }
+
+    #[test]
+    fn unreachable_clue_points_at_its_part_of_the_token() {
+        // 3 over three cells: the smallest sum of three distinct digits is 6.
+        let e = error("2 4\n- 3, 3, 3,\n,3 0 0 0\n");
+        assert_eq!((e.line, e.column), (3, 2));
+        assert!(e.message.contains("clue 3 cannot be made of 3"), "{e}");
+        assert_eq!(e.expected, "a sum from 6 to 24 for 3 cells");
+        // A down clue of 46 is beyond any run.
+        let e = error("3 2\n- 46,\n,4 0\n,3 0\n");
+        assert_eq!((e.line, e.column), (2, 3));
+        // A clue of 0.
+        let e = error("2 2\n- 0,\n,1 0\n");
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e.message.contains("clue 0"), "{e}");
+    }
+
+    #[test]
+    fn run_without_clue() {
+        let e = error("3 3\n- 4, 3,\n- 0 0\n,3 0 0\n");
+        assert_eq!((e.line, e.column), (3, 1));
+        assert!(e.message.contains("run of 2 white cells to the right has no clue"), "{e}");
+    }
+
+    #[test]
+    fn clue_pointing_at_nothing() {
+        let e = error("3 3\n- 4, 3,\n,4 0 0\n,3 0 ,5\n");
+        assert_eq!((e.line, e.column), (4, 7));
+        assert!(e.message.contains("clue 5 points at no white cell"), "{e}");
+    }
+
+    #[test]
+    fn lone_white_cell_clue_fixes_its_digit() {
+        assert!(kakuro("2 2\n- 5,\n,5 0\n").is_ok());
+        assert!(kakuro("2 2\n- -\n- 0\n").is_ok());
+        let e = error("2 2\n- 5,\n,12 0\n");
+        assert_eq!((e.line, e.column), (3, 2));
+        assert_eq!(e.expected, "a sum from 1 to 9 for 1 cells");
+    }
+}

@@ -1,0 +1,265 @@
+//! kakurod's own JSON puzzle format: one object per file.
+//!
+//! | field      | kinds            | meaning |
+//! |------------|------------------|---------|
+//! | `kind`     | all              | `"kakuro"`, `"sudoku"` or `"killer"` (required) |
+//! | `name`     | all              | free text, ignored |
+//! | `grid`     | kakuro, sudoku   | Kakuro: rows as strings of janko tokens (`"- 16, ,23 0"`, `\` also accepted as separator) or as arrays of tokens (`["-", "16,", "0"]`). Sudoku: rows as arrays of numbers, 0 = blank |
+//! | `givens`   | sudoku, killer   | rows as arrays of numbers, 0 = blank (a Sudoku takes `grid` or `givens`; optional for a Killer) |
+//! | `size`     | killer           | side N of the grid (4..25; 6 has 2x3 boxes) |
+//! | `cages`    | killer           | `[{"sum": S, "cells": [[row, col], ...]}]`, rows and columns counted from 0 |
+//! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit` |
+//!
+//! Unknown fields are errors, so a typo never goes unnoticed. Example:
+//!
+//! ```json
+//! {
+//!   "kind": "killer",
+//!   "size": 4,
+//!   "cages": [
+//!     {"sum": 3, "cells": [[0, 0], [0, 1]]},
+//!     {"sum": 7, "cells": [[0, 2], [0, 3]]}
+//!   ],
+//!   "settings": {"mode": "first", "timeout_seconds": 10}
+//! }
+//! ```
+//!
+//! Syntax errors carry serde_json's line and column; rule errors (an unreachable clue, a
+//! cage in two pieces) are placed on the offending value with [`super::json_path`].
+
+use super::json_grid::{self as grid, Item, Row};
+use super::json_path::{self, Step};
+use super::text;
+use super::{Document, Format, InputError, Parsed};
+use crate::puzzle::validate::{self, Aspect, Invalid};
+use crate::puzzle::{Cage, Killer, Kind, Puzzle, Sudoku};
+use crate::solver::SolveOverrides;
+use serde::Deserialize;
+
+/// The JSON object, as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonPuzzle {
+    kind: Kind,
+    #[serde(default)]
+    #[allow(dead_code, reason = "documentation for the reader of the file")]
+    name: Option<String>,
+    grid: Option<Vec<Row>>,
+    givens: Option<Vec<Row>>,
+    size: Option<u64>,
+    cages: Option<Vec<JsonCage>>,
+    settings: Option<SolveOverrides>,
+}
+
+/// One cage, as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonCage {
+    sum: u32,
+    cells: Vec<[u64; 2]>,
+}
+
+/// Reads a JSON puzzle.
+pub fn read(text: &str) -> Result<Document, InputError> {
+    let raw: JsonPuzzle = serde_json::from_str(text).map_err(|e| syntax(text, &e))?;
+    let reader = Reader { text };
+    let puzzle = match raw.kind {
+        Kind::Kakuro => reader.kakuro(&raw)?,
+        Kind::Sudoku => reader.sudoku(&raw)?,
+        Kind::Killer => reader.killer(&raw)?,
+    };
+    let line = text::error_at(text, json_path::locate(text, &[]), "", "").line;
+    Ok(Document {
+        format: Format::Json,
+        batch: false,
+        entries: vec![Ok(Parsed { puzzle, overrides: raw.settings.unwrap_or_default(), line })],
+    })
+}
+
+/// A serde_json error at its own line and column (counted in characters).
+fn syntax(text: &str, error: &serde_json::Error) -> InputError {
+    let full = error.to_string();
+    let message = full.rfind(" at line ").map_or(full.as_str(), |at| &full[..at]).to_string();
+    let line_start =
+        text::lines(text).nth(error.line().saturating_sub(1)).map_or(text.len(), |l| l.start);
+    let mut offset = line_start + error.column().saturating_sub(1);
+    if message.starts_with("unknown field") {
+        // serde_json stops at the key's closing quote; point at its opening one.
+        let before = text.get(..offset).unwrap_or("");
+        offset = before.rfind('"').unwrap_or(offset);
+    }
+    let mut placed = text::error_at(text, offset, message, "a kakurod JSON puzzle (see the docs)");
+    placed.line = placed.line.max(error.line());
+    placed
+}
+
+/// Reading one document; holds the text to place errors.
+struct Reader<'a> {
+    text: &'a str,
+}
+
+impl Reader<'_> {
+    fn at(
+        &self,
+        path: &[Step<'_>],
+        message: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> InputError {
+        text::error_at(self.text, json_path::locate(self.text, path), message, expected)
+    }
+
+    /// Fails when `field` is present: it does not apply to `kind`.
+    fn refuse(&self, present: bool, field: &str, kind: &str) -> Result<(), InputError> {
+        if !present {
+            return Ok(());
+        }
+        let message = format!("`{field}` does not apply to a {kind}");
+        Err(self.at(&[Step::Key(field)], message, format!("only the fields of a {kind}")))
+    }
+
+    fn kakuro(&self, raw: &JsonPuzzle) -> Result<Puzzle, InputError> {
+        self.refuse(raw.givens.is_some(), "givens", "kakuro")?;
+        self.refuse(raw.size.is_some(), "size", "kakuro")?;
+        self.refuse(raw.cages.is_some(), "cages", "kakuro")?;
+        let Some(rows) = &raw.grid else {
+            return Err(self.at(&[], "a kakuro needs `grid`", "`grid`: rows of janko tokens"));
+        };
+        let (kakuro, places) = grid::kakuro(self.text, rows)?;
+        validate::kakuro(&kakuro).map_err(|e| self.place_token(&places, e))?;
+        Ok(Puzzle::Kakuro(kakuro))
+    }
+
+    /// Places a Kakuro rule violation on its token.
+    fn place_token(&self, places: &[grid::Place], e: Invalid) -> InputError {
+        let offset = places.get(e.cell).map_or(0, |p| p.offset(self.text, e.aspect));
+        text::error_at(self.text, offset, e.message, e.expected)
+    }
+
+    fn sudoku(&self, raw: &JsonPuzzle) -> Result<Puzzle, InputError> {
+        self.refuse(raw.size.is_some(), "size", "sudoku")?;
+        self.refuse(raw.cages.is_some(), "cages", "sudoku")?;
+        let (field, rows) = match (&raw.grid, &raw.givens) {
+            (Some(rows), None) => ("grid", rows),
+            (None, Some(rows)) => ("givens", rows),
+            (Some(_), Some(_)) => {
+                let message = "both `grid` and `givens`";
+                return Err(self.at(&[Step::Key("givens")], message, "one of them"));
+            }
+            (None, None) => {
+                return Err(self.at(&[], "a sudoku needs `givens`", "`givens`: rows of numbers"));
+            }
+        };
+        let n = rows.len();
+        let box_size = validate::sudoku_box(n)
+            .map_err(|m| self.at(&[Step::Key(field)], m, "4, 9, 16 or 25 rows"))?;
+        let givens = self.numbers(field, rows, n)?;
+        let sudoku = Sudoku { n, box_size, givens };
+        validate::sudoku(&sudoku).map_err(|e| self.place_cell(field, n, e))?;
+        Ok(Puzzle::Sudoku(sudoku))
+    }
+
+    fn place_cell(&self, field: &str, n: usize, e: Invalid) -> InputError {
+        let path = [Step::Key(field), Step::Index(e.cell / n), Step::Index(e.cell % n)];
+        self.at(&path, e.message, e.expected)
+    }
+
+    /// `n` rows of `n` numbers, row-major.
+    fn numbers(&self, field: &str, rows: &[Row], n: usize) -> Result<Vec<u32>, InputError> {
+        let mut values = Vec::with_capacity(n * n);
+        for (r, row) in rows.iter().enumerate() {
+            let Row::Items(items) = row else {
+                return Err(self.at(
+                    &[Step::Key(field), Step::Index(r)],
+                    "a row as a string",
+                    "an array of numbers",
+                ));
+            };
+            if items.len() != n {
+                let message =
+                    format!("row {} has {} values, the grid has {n} rows", r + 1, items.len());
+                return Err(self.at(
+                    &[Step::Key(field), Step::Index(r)],
+                    message,
+                    format!("{n} numbers per row"),
+                ));
+            }
+            for (c, item) in items.iter().enumerate() {
+                match item {
+                    Item::Number(v) => values.push(u32::try_from(*v).unwrap_or(u32::MAX)),
+                    Item::Token(_) => {
+                        let path = [Step::Key(field), Step::Index(r), Step::Index(c)];
+                        return Err(self.at(
+                            &path,
+                            "a string where a number belongs",
+                            "a number, 0 for a blank",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    fn killer(&self, raw: &JsonPuzzle) -> Result<Puzzle, InputError> {
+        self.refuse(raw.grid.is_some(), "grid", "killer")?;
+        let Some(size) = raw.size else {
+            return Err(self.at(&[], "a killer needs `size`", "`size`: the side of the grid"));
+        };
+        let n = usize::try_from(size).unwrap_or(usize::MAX);
+        let box_size = validate::killer_box(n)
+            .map_err(|m| self.at(&[Step::Key("size")], m, "a side from 4 to 25"))?;
+        let givens = match &raw.givens {
+            Some(rows) if rows.len() != n => {
+                let message = format!("{} rows of givens for a grid of side {n}", rows.len());
+                return Err(self.at(&[Step::Key("givens")], message, format!("{n} rows")));
+            }
+            Some(rows) => self.numbers("givens", rows, n)?,
+            None => vec![0; n * n],
+        };
+        let Some(json_cages) = &raw.cages else {
+            return Err(self.at(
+                &[],
+                "a killer needs `cages`",
+                "`cages`: [{\"sum\": S, \"cells\": [[r, c], ...]}]",
+            ));
+        };
+        let mut cages = Vec::with_capacity(json_cages.len());
+        for (i, cage) in json_cages.iter().enumerate() {
+            if cage.cells.is_empty() {
+                let path = [Step::Key("cages"), Step::Index(i), Step::Key("cells")];
+                return Err(self.at(&path, "a cage without cells", "at least one [row, col]"));
+            }
+            let mut cells = Vec::with_capacity(cage.cells.len());
+            for (j, &[r, c]) in cage.cells.iter().enumerate() {
+                if r >= size || c >= size {
+                    let path =
+                        [Step::Key("cages"), Step::Index(i), Step::Key("cells"), Step::Index(j)];
+                    let message = format!("cell [{r}, {c}] is off the grid");
+                    return Err(self.at(&path, message, format!("rows and columns 0..{}", n - 1)));
+                }
+                cells.push(r as usize * n + c as usize);
+            }
+            cages.push(Cage { total: cage.sum, cells });
+        }
+        let killer = Killer { n, box_size, cages, givens };
+        validate::killer(&killer).map_err(|e| match e.aspect {
+            Aspect::CageSum(i) => self.at(
+                &[Step::Key("cages"), Step::Index(i), Step::Key("sum")],
+                e.message,
+                e.expected,
+            ),
+            Aspect::CageCell(i) => {
+                let listed = killer.cages.get(i).map(|c| &c.cells);
+                let j =
+                    listed.and_then(|cells| cells.iter().rposition(|&c| c == e.cell)).unwrap_or(0);
+                let path = [Step::Key("cages"), Step::Index(i), Step::Key("cells"), Step::Index(j)];
+                self.at(&path, e.message, e.expected)
+            }
+            _ => self.place_cell("givens", n, e),
+        })?;
+        let mut killer = killer;
+        // Listed order served to place errors; the puzzle keeps cells in increasing order.
+        killer.cages.iter_mut().for_each(|cage| cage.cells.sort_unstable());
+        Ok(Puzzle::Killer(killer))
+    }
+}
