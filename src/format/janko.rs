@@ -40,9 +40,14 @@ pub(crate) fn read_body<'a>(
     let mut cells = Vec::with_capacity(capacity);
     let mut offsets = Vec::with_capacity(capacity);
     text::grid(text, lines, header, (rows, cols), "grid", |_, offset, token| {
-        cells.push(cell(text, offset, token, separator)?);
-        offsets.push(offset);
-        Ok(())
+        match parse_token(token, separator) {
+            Ok(cell) => {
+                cells.push(cell);
+                offsets.push(offset);
+                Ok(())
+            }
+            Err(fault) => Err(token_error(text, offset, token, separator, fault)),
+        }
     })?;
     text::expect_end(text, lines, "nothing after the grid's last row")?;
     let kakuro = Kakuro { rows, cols, cells };
@@ -50,38 +55,72 @@ pub(crate) fn read_body<'a>(
     Ok(kakuro)
 }
 
-/// Why a token is not a cell: the byte offset in the token, what is wrong, what was expected.
-pub(crate) type TokenError = (usize, String, String);
+/// Why a token is not a cell. Kept small (no message) so the common, valid path moves
+/// little data; [`TokenFault::describe`] builds the words when an error is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TokenFault {
+    /// Neither `-`, `0` nor a clue.
+    Unknown,
+    /// The part before the separator is not a number.
+    Down,
+    /// The part after the separator (starting at this byte) is not a number.
+    Right(usize),
+}
+
+impl TokenFault {
+    /// Byte offset in the token, message and expectation.
+    pub(crate) fn describe(self, token: &str, separator: char) -> (usize, String, String) {
+        let (down, right) = token.split_once(separator).unwrap_or((token, ""));
+        match self {
+            TokenFault::Unknown => (
+                0,
+                format!("unknown cell `{token}`"),
+                format!("`-` (black), `0` (white) or a clue `D{separator}R`"),
+            ),
+            TokenFault::Down => (
+                0,
+                format!("`{down}` is not a down clue in `{token}`"),
+                "a number, or nothing".into(),
+            ),
+            TokenFault::Right(at) => (
+                at,
+                format!("`{right}` is not a right clue in `{token}`"),
+                "a number, or nothing".into(),
+            ),
+        }
+    }
+}
 
 /// Parses one token: `-`, `0`, or `D<sep>R` with either side possibly empty.
-pub(crate) fn parse_token(token: &str, separator: char) -> Result<KakuroCell, TokenError> {
+#[inline]
+pub(crate) fn parse_token(token: &str, separator: char) -> Result<KakuroCell, TokenFault> {
     match token {
         "-" => return Ok(KakuroCell::Black { down: None, right: None }),
         "0" => return Ok(KakuroCell::White),
         _ => {}
     }
-    let Some((down, right)) = token.split_once(separator) else {
-        let expected = format!("`-` (black), `0` (white) or a clue `D{separator}R`");
-        return Err((0, format!("unknown cell `{token}`"), expected));
+    let (down, right) = token.split_once(separator).ok_or(TokenFault::Unknown)?;
+    let part = |part: &str, fault: TokenFault| match part {
+        "" => Ok(None),
+        _ => text::number(part).map(Some).ok_or(fault),
     };
-    let part = |part: &str, at: usize, which: &str| -> Result<Option<u32>, TokenError> {
-        if part.is_empty() {
-            return Ok(None);
-        }
-        text::number(part).map(Some).ok_or_else(|| {
-            let message = format!("`{part}` is not a {which} clue in `{token}`");
-            (at, message, "a number, or nothing".into())
-        })
-    };
-    let down = part(down, 0, "down")?;
-    let right = part(right, token.len() - right.len(), "right")?;
+    let down = part(down, TokenFault::Down)?;
+    let right = part(right, TokenFault::Right(token.len() - right.len()))?;
     Ok(KakuroCell::Black { down, right })
 }
 
-/// [`parse_token`] for a token at byte `offset` of `text`.
-fn cell(text: &str, offset: usize, token: &str, separator: char) -> Result<KakuroCell, InputError> {
-    parse_token(token, separator)
-        .map_err(|(at, message, expected)| text::error_at(text, offset + at, message, expected))
+/// The error for a token [`parse_token`] refused; out of the hot loop's way.
+#[cold]
+#[inline(never)]
+fn token_error(
+    text: &str,
+    offset: usize,
+    token: &str,
+    separator: char,
+    fault: TokenFault,
+) -> InputError {
+    let (at, message, expected) = fault.describe(token, separator);
+    text::error_at(text, offset + at, message, expected)
 }
 
 /// Byte offset, within a token, of the part a rule speaks of: the text after the separator

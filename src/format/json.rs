@@ -263,3 +263,108 @@ impl Reader<'_> {
         Ok(Puzzle::Killer(killer))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::KakuroCell;
+    use crate::solver::Mode;
+
+    fn puzzle(text: &str) -> Result<(Puzzle, SolveOverrides), InputError> {
+        let doc = read(text)?;
+        assert_eq!((doc.format, doc.batch, doc.entries.len()), (Format::Json, false, 1));
+        let parsed = doc.entries.into_iter().next().unwrap().unwrap();
+        Ok((parsed.puzzle, parsed.overrides))
+    }
+
+    const KAKURO: &str = r#"{
+  "kind": "kakuro",
+  "grid": ["- 4, 3,", ",4 0 0", ",3 0 0"],
+  "settings": {"mode": "first", "node_limit": 1000}
+}"#;
+
+    #[test]
+    fn kakuro_rows_as_strings_or_tokens_and_settings() {
+        let (p, o) = puzzle(KAKURO).unwrap();
+        let Puzzle::Kakuro(k) = &p else { panic!() };
+        assert_eq!(k.cell(0, 1), KakuroCell::Black { down: Some(4), right: None });
+        assert_eq!((o.mode, o.node_limit), (Some(Mode::First), Some(1000)));
+        let tokens = r#"{"kind": "kakuro", "grid": [["-", "4\\", "3\\"], ["\\4", 0, "0"], [",3", "0", "0"]]}"#;
+        assert_eq!(puzzle(tokens).unwrap().0, p);
+    }
+
+    #[test]
+    fn sudoku_from_givens_or_grid() {
+        let rows = "[[1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,4]]";
+        let (p, _) = puzzle(&format!(r#"{{"kind": "sudoku", "givens": {rows}}}"#)).unwrap();
+        let (q, _) = puzzle(&format!(r#"{{"kind": "sudoku", "grid": {rows}}}"#)).unwrap();
+        assert_eq!(p, q);
+        let Puzzle::Sudoku(s) = p else { panic!() };
+        assert_eq!((s.n, s.box_size, s.givens[15]), (4, 2, 4));
+    }
+
+    #[test]
+    fn killer_cells_are_zero_based_and_sorted() {
+        let text =
+            r#"{"kind": "killer", "size": 4, "cages": [{"sum": 3, "cells": [[0, 1], [0, 0]]}]}"#;
+        let Puzzle::Killer(k) = puzzle(text).unwrap().0 else { panic!() };
+        assert_eq!(k.cages, vec![Cage { total: 3, cells: vec![0, 1] }]);
+        assert_eq!(k.givens, vec![0; 16]);
+    }
+
+    fn error(text: &str) -> InputError {
+        puzzle(text).unwrap_err()
+    }
+
+    #[test]
+    fn syntax_and_schema_errors_keep_serde_positions() {
+        let e = error("{\n  \"kind\": \"kakuro\",\n  \"grid\": [\"- 0\",]\n}");
+        assert_eq!(e.line, 3);
+        let e = error("{\"kind\": \"chess\"}");
+        assert!(e.message.contains("unknown variant `chess`"), "{e}");
+        assert_eq!((e.line, e.column), (1, 16));
+        let e = error("{\"kind\": \"sudoku\", \"settings\": {\"mode\": \"first\", \"speed\": 3}}");
+        assert!(e.message.contains("unknown field `speed`"), "{e}");
+        assert_eq!(e.column, 50);
+        let e = error("{\"kind\": \"sudoku\", \"givens\": [[1, -2]]}");
+        assert!(e.message.contains("invalid type: integer `-2`"), "{e}");
+        assert_eq!(e.column, 36);
+    }
+
+    #[test]
+    fn rule_errors_point_into_the_document() {
+        // Clue 3 over three cells, in a row string; the right clue sits after the comma.
+        let e = error(r#"{"kind": "kakuro", "grid": ["- 3, 3, 3,", ",3 0 0 0"]}"#);
+        assert_eq!(e.column, 45);
+        assert!(e.message.contains("clue 3 cannot be made of 3"), "{e}");
+        let e = error(r#"{"kind": "kakuro", "grid": [["-", "4,"], [",4", "x"]]}"#);
+        assert!(e.message.contains("unknown cell `x`"), "{e}");
+        assert_eq!(e.column, 50);
+        let e = error(r#"{"kind": "sudoku", "givens": [[1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,5]]}"#);
+        assert!(e.message.contains("out of range"), "{e}");
+        assert_eq!(e.column, 68);
+        let e = error(
+            r#"{"kind": "killer", "size": 4, "cages": [{"sum": 9, "cells": [[0, 0], [0, 1]]}]}"#,
+        );
+        assert!(e.message.contains("cage sum 9"), "{e}");
+        assert_eq!(e.column, 49);
+        let e = error(
+            r#"{"kind": "killer", "size": 4, "cages": [{"sum": 3, "cells": [[0, 0], [4, 0]]}]}"#,
+        );
+        assert!(e.message.contains("off the grid"), "{e}");
+    }
+
+    #[test]
+    fn missing_and_misplaced_fields() {
+        assert!(error(r#"{"kind": "kakuro"}"#).message.contains("needs `grid`"));
+        assert!(error(r#"{"kind": "killer", "cages": []}"#).message.contains("needs `size`"));
+        assert!(error(r#"{"kind": "killer", "size": 7, "cages": []}"#).message.contains("boxes"));
+        let e = error(r#"{"kind": "kakuro", "grid": ["0"], "size": 4}"#);
+        assert!(e.message.contains("`size` does not apply"), "{e}");
+        assert_eq!(e.column, 43);
+        let e = error(r#"{"kind": "sudoku", "givens": [[1, 2], [3, 4]]}"#);
+        assert!(e.message.contains("side 2"), "{e}");
+        let e = error(r#"{"kind": "kakuro", "grid": ["- 0", "0"]}"#);
+        assert!(e.message.contains("row 2 has 1 cells"), "{e}");
+    }
+}

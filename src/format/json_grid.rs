@@ -146,8 +146,10 @@ pub fn kakuro(text: &str, rows: &[Row]) -> Result<(Kakuro, Vec<Place>), InputErr
         for (mut place, token) in tokens {
             let token = token.as_ref();
             let separator = if token.contains('\\') { '\\' } else { ',' };
-            let cell = janko::parse_token(token, separator)
-                .map_err(|(within, message, expected)| at(place, within, message, expected))?;
+            let cell = janko::parse_token(token, separator).map_err(|fault| {
+                let (within, message, expected) = fault.describe(token, separator);
+                at(place, within, message, expected)
+            })?;
             place.right = place.start + janko::aspect_offset(token, Aspect::RightClue, separator);
             cells.push(cell);
             places.push(place);

@@ -144,3 +144,39 @@ fn unknown_format(text: &str) -> InputError {
          MiniZinc data or JSON (or name the format explicitly)",
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JANKO: &str = "3 3\n- 4, 3,\n,4 0 0\n,3 0 0\n";
+
+    #[test]
+    fn detected_format_is_reported() {
+        assert_eq!(read(JANKO, None).unwrap().format, Format::Janko);
+        let with_bom = format!("\u{feff}{JANKO}");
+        assert_eq!(read(&with_bom, None).unwrap(), read(JANKO, None).unwrap());
+    }
+
+    #[test]
+    fn a_forced_format_always_wins() {
+        let e = read(JANKO, Some(Format::Sudoku)).unwrap_err();
+        assert!(e.message.contains("square"), "{e}");
+        let e = read(JANKO, Some(Format::Killer)).unwrap_err();
+        assert!(e.message.contains("side 3 is outside"), "{e}");
+        let doc = read(JANKO, Some(Format::Lines)).unwrap();
+        assert_eq!((doc.format, doc.batch, doc.entries.len()), (Format::Lines, true, 4));
+        assert!(doc.entries.iter().all(Result::is_err));
+        let e = read(JANKO, Some(Format::Json)).unwrap_err();
+        assert!(e.message.contains("invalid type: integer `3`"), "{e}");
+    }
+
+    #[test]
+    fn unknown_or_empty_content_is_an_error_on_its_first_character() {
+        let e = read("\n\n   hello world\n", None).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 4));
+        assert!(e.message.contains("cannot tell"), "{e}");
+        let e = read("", None).unwrap_err();
+        assert_eq!((e.line, e.column, e.message.as_str()), (1, 1, "the file is empty"));
+    }
+}
