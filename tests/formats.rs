@@ -3,6 +3,7 @@
 //! is also checked against its published `.sol` with the independent verifier, which proves
 //! the reader understood the clues, cages and boxes the way the puzzle's author meant.
 
+use clap::ValueEnum;
 use kakurod::format::solution::read_sol;
 use kakurod::format::{self, Document, Format, Parsed};
 use kakurod::puzzle::{Kind, Puzzle};
@@ -254,15 +255,8 @@ fn every_invalid_fixture_is_refused_at_its_place() {
 
 /// Reading never panics; any error it gives points inside the text (or just past it).
 fn reads_safely(content: &str) {
-    for forced in [
-        None,
-        Some(Format::Janko),
-        Some(Format::Matrices),
-        Some(Format::Killer),
-        Some(Format::Json),
-        Some(Format::Dzn),
-        Some(Format::Lines),
-    ] {
+    let forced = Format::value_variants().iter().copied().map(Some);
+    for forced in std::iter::once(None).chain(forced) {
         let errors = match format::read(content, forced) {
             Err(e) => vec![e],
             Ok(doc) => doc.entries.into_iter().filter_map(Result::err).collect(),

@@ -27,7 +27,7 @@ pub fn detect(text: &str) -> Option<Format> {
         return Some(Format::Matrices);
     }
     if let Some((rows, cols)) = header(first) {
-        return Some(grid_format(text, first, rows, cols, lines.count()));
+        return Some(grid_format(text, first, (rows, cols), lines));
     }
     if text.contains("[|") {
         return Some(Format::Dzn);
@@ -65,21 +65,20 @@ fn header(line: Line<'_>) -> Option<(usize, usize)> {
     }
 }
 
-/// Which grid format follows an `R C` header; `body_lines` counts the non-blank lines
-/// after it.
-fn grid_format(
+/// Which grid format follows an `R C` header; `body_lines` holds the non-blank lines after
+/// it (counted only when the tokens alone do not decide).
+fn grid_format<'a>(
     text: &str,
     header: Line<'_>,
-    rows: usize,
-    cols: usize,
-    body_lines: usize,
+    (rows, cols): (usize, usize),
+    body_lines: impl Iterator<Item = Line<'a>>,
 ) -> Format {
     let body = text.get(header.start + header.text.len()..).unwrap_or("").as_bytes();
     if body.contains(&b'\\') {
         Format::Backslash
     } else if body.contains(&b',') {
         Format::Janko
-    } else if rows == cols && body_lines == rows.saturating_mul(2) {
+    } else if rows == cols && body_lines.count() == rows.saturating_mul(2) {
         Format::Killer
     } else if rows == cols {
         Format::Sudoku

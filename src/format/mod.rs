@@ -4,6 +4,18 @@
 //! an allocation sized by an unchecked number from the input. Semantic checks of the puzzle
 //! (clues that cannot be reached, runs without clues, ...) run here too, through
 //! `puzzle::validate`, so an error always names a line and a column of the file.
+//!
+//! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
+//! `lines`, `killer`, `dzn`, `json` (schema in its module doc); `detect` tells them apart,
+//! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
+//!
+//! Decisions worth knowing:
+//! - grid sides are capped at 1000 rows and columns, and a header is checked against the
+//!   rows actually present before anything of its size is allocated;
+//! - a Sudoku side must be `k*k` from 4 to 25 (a 1x1 grid is refused); a Killer side may
+//!   also have rectangular boxes (6x6 with 2x3 boxes, as in the janko data);
+//! - blank lines inside and around grids are ignored; `\r\n` line endings are accepted;
+//! - columns count characters, not bytes.
 
 mod detect;
 mod dzn;

@@ -220,11 +220,12 @@ pub fn killer(k: &Killer) -> Result<(), Invalid> {
                     ));
                 }
                 Some(&o) if o != usize::MAX => {
-                    return Err(at(
-                        cell,
-                        "cell is in two cages".into(),
-                        "each cell in at most one cage",
-                    ));
+                    let message = if o == id {
+                        "cell is listed twice in its cage"
+                    } else {
+                        "cell is in two cages"
+                    };
+                    return Err(at(cell, message.into(), "each cell in at most one cage, once"));
                 }
                 Some(_) => owner[cell] = id,
             }
