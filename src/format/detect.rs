@@ -8,7 +8,7 @@
 //! 3. an `R C` header: a Kakuro grid when the body has `\` (backslash) or `,` (janko)
 //!    tokens, otherwise a Killer grid when a square header is followed by `2R` lines, a
 //!    Sudoku grid when square, and a janko grid (which will say what is wrong) when not;
-//! 4. MiniZinc data: the text holds a 2-D array literal `[|`;
+//! 4. MiniZinc data: the text holds a 2-D array literal `[|` or names `initial_values`;
 //! 5. two matrices again when a line reads `Horizontal` (the size lines missing);
 //! 6. Sudoku lines: the first line that is not a `#` comment is a single token.
 
@@ -29,7 +29,7 @@ pub fn detect(text: &str) -> Option<Format> {
     if let Some((rows, cols)) = header(first) {
         return Some(grid_format(text, first, (rows, cols), lines));
     }
-    if text.contains("[|") {
+    if text.contains("[|") || text.contains("initial_values") {
         return Some(Format::Dzn);
     }
     if text::lines(text).any(|l| l.text.trim().eq_ignore_ascii_case("horizontal")) {

@@ -355,6 +355,19 @@ mod tests {
     }
 
     #[test]
+    fn killer_givens_are_checked_and_placed() {
+        let cages = r#""cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]"#;
+        let givens = r#""givens": [[1, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]"#;
+        let text = format!(r#"{{"kind": "killer", "size": 4, {cages}, {givens}}}"#);
+        let Puzzle::Killer(k) = puzzle(&text).unwrap().0 else { panic!() };
+        assert_eq!((k.givens[0], k.givens[1], k.givens[15]), (1, 2, 2));
+        let clash = text.replace("[0, 0, 0, 2]", "[1, 0, 0, 0]");
+        let e = error(&clash);
+        assert!(e.message.contains("given 1 repeats in its column"), "{e}");
+        assert_eq!(e.column, clash.find("[1, 0, 0, 0]").unwrap() + 2);
+    }
+
+    #[test]
     fn missing_and_misplaced_fields() {
         assert!(error(r#"{"kind": "kakuro"}"#).message.contains("needs `grid`"));
         assert!(error(r#"{"kind": "killer", "cages": []}"#).message.contains("needs `size`"));

@@ -80,6 +80,9 @@ pub fn killer_box(n: usize) -> Result<usize, String> {
 /// Checks every Kakuro rule, in row-major order of the cells, so the first error is the
 /// first one in the file.
 pub fn kakuro(k: &Kakuro) -> Result<(), Invalid> {
+    if k.rows.checked_mul(k.cols) != Some(k.cells.len()) {
+        return Err(shape(format!("{} cells in a {}x{} grid", k.cells.len(), k.rows, k.cols)));
+    }
     for index in 0..k.cells.len() {
         let (row, col) = (index / k.cols, index % k.cols);
         match k.cells[index] {
@@ -103,6 +106,11 @@ pub fn kakuro(k: &Kakuro) -> Result<(), Invalid> {
         }
     }
     Ok(())
+}
+
+/// A puzzle value whose parts do not fit together (only a reader bug builds one).
+fn shape(message: String) -> Invalid {
+    Invalid { cell: 0, aspect: Aspect::Cell, message, expected: "a consistent grid".into() }
 }
 
 /// Number of white cells after `index`, stepping by `step`, at most `room` steps.
@@ -157,7 +165,11 @@ pub fn sudoku(s: &Sudoku) -> Result<(), Invalid> {
 
 /// The givens rules shared by Sudoku and Killer Sudoku. `box_size` is the box height.
 pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> {
-    let (height, width) = (box_size.max(1), n / box_size.max(1));
+    if n.checked_mul(n) != Some(givens.len()) || box_size == 0 || !n.is_multiple_of(box_size) {
+        let message = format!("{} givens, side {n}, boxes of {box_size} rows", givens.len());
+        return Err(shape(message));
+    }
+    let (height, width) = (box_size, n / box_size);
     // first[unit * (n + 1) + value]: the first cell holding `value` in `unit` (+1; 0 = none).
     let mut first = vec![0usize; 3 * n * (n + 1)];
     for (index, &value) in givens.iter().enumerate() {
