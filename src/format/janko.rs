@@ -36,14 +36,11 @@ pub(crate) fn read_body<'a>(
     separator: char,
 ) -> Result<Kakuro, InputError> {
     // Bounded by the text, not by the header's claim.
-    let capacity = (rows * cols).min(text.len() / 2 + 1);
-    let mut cells = Vec::with_capacity(capacity);
-    let mut offsets = Vec::with_capacity(capacity);
+    let mut cells = Vec::with_capacity((rows * cols).min(text.len() / 2 + 1));
     text::grid(text, lines, header, (rows, cols), "grid", |_, offset, token| {
         match parse_token(token, separator) {
             Ok(cell) => {
                 cells.push(cell);
-                offsets.push(offset);
                 Ok(())
             }
             Err(fault) => Err(token_error(text, offset, token, separator, fault)),
@@ -51,7 +48,7 @@ pub(crate) fn read_body<'a>(
     })?;
     text::expect_end(text, lines, "nothing after the grid's last row")?;
     let kakuro = Kakuro { rows, cols, cells };
-    validate::kakuro(&kakuro).map_err(|e| locate(text, &offsets, e, separator))?;
+    validate::kakuro(&kakuro).map_err(|e| locate(text, header, (rows, cols), e, separator))?;
     Ok(kakuro)
 }
 
@@ -91,22 +88,38 @@ impl TokenFault {
     }
 }
 
-/// Parses one token: `-`, `0`, or `D<sep>R` with either side possibly empty.
+/// Parses one token: `-`, `0`, or `D<sep>R` with either side possibly empty. Works on
+/// bytes in one pass; the separator is ASCII.
 #[inline]
 pub(crate) fn parse_token(token: &str, separator: char) -> Result<KakuroCell, TokenFault> {
-    match token {
-        "-" => return Ok(KakuroCell::Black { down: None, right: None }),
-        "0" => return Ok(KakuroCell::White),
+    let bytes = token.as_bytes();
+    match bytes {
+        [b'-'] => return Ok(KakuroCell::Black { down: None, right: None }),
+        [b'0'] => return Ok(KakuroCell::White),
         _ => {}
     }
-    let (down, right) = token.split_once(separator).ok_or(TokenFault::Unknown)?;
-    let part = |part: &str, fault: TokenFault| match part {
-        "" => Ok(None),
-        _ => text::number(part).map(Some).ok_or(fault),
-    };
-    let down = part(down, TokenFault::Down)?;
-    let right = part(right, TokenFault::Right(token.len() - right.len()))?;
+    let sep = u8::try_from(separator).map_err(|_| TokenFault::Unknown)?;
+    let (down, used) = digits(bytes);
+    if bytes.get(used) != Some(&sep) {
+        return Err(if bytes.contains(&sep) { TokenFault::Down } else { TokenFault::Unknown });
+    }
+    let (right, used_right) = digits(&bytes[used + 1..]);
+    if used + 1 + used_right != bytes.len() {
+        return Err(TokenFault::Right(used + 1));
+    }
     Ok(KakuroCell::Black { down, right })
+}
+
+/// The number at the start of `bytes` (`None` when there is none, or when it is longer than
+/// 9 digits, in which case no digit is taken) and how many bytes it took.
+#[inline]
+fn digits(bytes: &[u8]) -> (Option<u32>, usize) {
+    let count = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if count == 0 || count > 9 {
+        return (None, 0);
+    }
+    let value = bytes[..count].iter().fold(0, |n, &b| n * 10 + u32::from(b - b'0'));
+    (Some(value), count)
 }
 
 /// The error for a token [`parse_token`] refused; out of the hot loop's way.
@@ -135,13 +148,25 @@ pub(crate) fn aspect_offset(token: &str, aspect: Aspect, separator: char) -> usi
 }
 
 /// Places a rule violation on its token: a right clue at the text after the separator,
-/// anything else at the token's start.
-fn locate(text: &str, offsets: &[usize], invalid: Invalid, separator: char) -> InputError {
-    let start = offsets.get(invalid.cell).copied().unwrap_or(0);
-    let token = text
-        .get(start..)
-        .and_then(|rest| rest.split(|c: char| c.is_ascii_whitespace()).next())
-        .unwrap_or("");
+/// anything else at the token's start. The grid is scanned again to find the token (only
+/// on this error path, so the reading pass keeps no table of offsets).
+fn locate(
+    text: &str,
+    header: Line<'_>,
+    size: (usize, usize),
+    invalid: Invalid,
+    separator: char,
+) -> InputError {
+    let mut lines = text::lines(text).skip(header.number);
+    let mut found = (header.start, "");
+    // The grid was read once already, so this pass cannot fail before the cell.
+    let _ = text::grid(text, &mut lines, header, size, "grid", |index, offset, token| {
+        if index == invalid.cell {
+            found = (offset, token);
+        }
+        Ok(())
+    });
+    let (start, token) = found;
     let offset = start + aspect_offset(token, invalid.aspect, separator);
     text::error_at(text, offset, invalid.message, invalid.expected)
 }

@@ -83,24 +83,27 @@ pub fn kakuro(k: &Kakuro) -> Result<(), Invalid> {
     if k.rows.checked_mul(k.cols) != Some(k.cells.len()) {
         return Err(shape(format!("{} cells in a {}x{} grid", k.cells.len(), k.rows, k.cols)));
     }
-    for index in 0..k.cells.len() {
-        let (row, col) = (index / k.cols, index % k.cols);
-        match k.cells[index] {
-            KakuroCell::Black { down, right } => {
-                let across = run_length(k, index, 1, k.cols - 1 - col);
-                check_clue(index, right, across, Aspect::RightClue)?;
-                let below = run_length(k, index, k.cols, k.rows - 1 - row);
-                check_clue(index, down, below, Aspect::DownClue)?;
-            }
-            KakuroCell::White => {
-                // Runs that start at the grid's edge have no cell to hold a clue.
-                if col == 0 {
-                    let len = 1 + run_length(k, index, 1, k.cols - 1);
-                    edge_run(index, len, "to the right")?;
+    // Nested loops rather than `index / cols`: this runs for every puzzle of a batch.
+    for row in 0..k.rows {
+        for col in 0..k.cols {
+            let index = row * k.cols + col;
+            match k.cells[index] {
+                KakuroCell::Black { down, right } => {
+                    let across = run_length(k, index, 1, k.cols - 1 - col);
+                    check_clue(index, right, across, Aspect::RightClue)?;
+                    let below = run_length(k, index, k.cols, k.rows - 1 - row);
+                    check_clue(index, down, below, Aspect::DownClue)?;
                 }
-                if row == 0 {
-                    let len = 1 + run_length(k, index, k.cols, k.rows - 1);
-                    edge_run(index, len, "downwards")?;
+                KakuroCell::White => {
+                    // Runs that start at the grid's edge have no cell to hold a clue.
+                    if col == 0 {
+                        let len = 1 + run_length(k, index, 1, k.cols - 1);
+                        edge_run(index, len, "to the right")?;
+                    }
+                    if row == 0 {
+                        let len = 1 + run_length(k, index, k.cols, k.rows - 1);
+                        edge_run(index, len, "downwards")?;
+                    }
                 }
             }
         }
@@ -118,7 +121,24 @@ fn run_length(k: &Kakuro, index: usize, step: usize, room: usize) -> usize {
     (1..=room).take_while(|i| k.cells.get(index + i * step) == Some(&KakuroCell::White)).count()
 }
 
+#[inline]
 fn check_clue(index: usize, clue: Option<u32>, len: usize, aspect: Aspect) -> Result<(), Invalid> {
+    // The common case first, without building any message.
+    if let Some(total) = clue
+        && let Some((low, high)) = sum_range(len, 9)
+        && (low..=high).contains(&total)
+    {
+        return Ok(());
+    }
+    if clue.is_none() && len < 2 {
+        return Ok(());
+    }
+    clue_error(index, clue, len, aspect)
+}
+
+#[cold]
+#[inline(never)]
+fn clue_error(index: usize, clue: Option<u32>, len: usize, aspect: Aspect) -> Result<(), Invalid> {
     let way = if aspect == Aspect::RightClue { "to the right" } else { "downwards" };
     let fail =
         |message: String, expected: String| Invalid { cell: index, aspect, message, expected };
