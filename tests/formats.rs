@@ -1,5 +1,5 @@
 //! Every reader on real files: the fixture set in `tests/fixtures`, and, when the shared
-//! puzzle data sits next to the repository (`../shared/data`), every file of it. Each puzzle
+//! puzzle data is found (`$KAKUROD_DATA`, else `../shared/data`), every file of it. Each puzzle
 //! is also checked against its published `.sol` with the independent verifier, which proves
 //! the reader understood the clues, cages and boxes the way the puzzle's author meant.
 
@@ -16,9 +16,12 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// The shared data folder, when present.
+/// The shared data folder (`$KAKUROD_DATA`, else `../shared/data` beside the package), when
+/// present.
 fn data() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let dir = std::env::var_os("KAKUROD_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
     if dir.is_dir() {
         Some(dir)
     } else {
