@@ -10,7 +10,32 @@
 //! | `cages`    | killer           | `[{"sum": S, "cells": [[row, col], ...]}]`, rows and columns counted from 0 |
 //! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit` |
 //!
-//! Unknown fields are errors, so a typo never goes unnoticed. Example:
+//! Unknown fields are errors, so a typo never goes unnoticed. Examples, one per kind:
+//!
+//! ```json
+//! {
+//!   "kind": "kakuro",
+//!   "name": "a 3x3 Kakuro",
+//!   "grid": [
+//!     "-  4,  3,",
+//!     ",4  0   0",
+//!     ",3  0   0"
+//!   ],
+//!   "settings": {"mode": "unique", "timeout_seconds": 30}
+//! }
+//! ```
+//!
+//! ```json
+//! {
+//!   "kind": "sudoku",
+//!   "givens": [
+//!     [1, 0, 0, 0],
+//!     [0, 0, 3, 0],
+//!     [0, 4, 0, 0],
+//!     [0, 0, 0, 2]
+//!   ]
+//! }
+//! ```
 //!
 //! ```json
 //! {
@@ -365,6 +390,25 @@ mod tests {
         let e = error(&clash);
         assert!(e.message.contains("given 1 repeats in its column"), "{e}");
         assert_eq!(e.column, clash.find("[1, 0, 0, 0]").unwrap() + 2);
+    }
+
+    #[test]
+    fn the_documented_examples_read() {
+        let mut examples = Vec::new();
+        let mut current: Option<Vec<&str>> = None;
+        for line in include_str!("json.rs").lines().filter_map(|l| l.strip_prefix("//!")) {
+            let line = line.strip_prefix(' ').unwrap_or(line);
+            match (line, current.as_mut()) {
+                ("```json", None) => current = Some(Vec::new()),
+                ("```", Some(_)) => examples.extend(current.take().map(|b| b.join("\n"))),
+                (_, Some(block)) => block.push(line),
+                (_, None) => {}
+            }
+        }
+        let kinds: Vec<Kind> = examples.iter().map(|e| puzzle(e).unwrap().0.kind()).collect();
+        assert_eq!(kinds, vec![Kind::Kakuro, Kind::Sudoku, Kind::Killer]);
+        let (_, settings) = puzzle(&examples[2]).unwrap();
+        assert_eq!((settings.mode, settings.timeout_seconds), (Some(Mode::First), Some(10.0)));
     }
 
     #[test]
