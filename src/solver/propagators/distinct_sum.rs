@@ -158,15 +158,10 @@ impl DistinctSum {
                 }
             }
         }
-        let mut product = 1u32;
-        for i in 0..n {
-            if allowed[i] == 0 {
-                return Err(Conflict);
-            }
-            if i + 1 < n {
-                product = product.saturating_mul(allowed[i].count_ones());
-            }
+        if allowed[..n].contains(&0) {
+            return Err(Conflict);
         }
+        let product = allowed[..n - 1].iter().fold(1u32, |p, a| p.saturating_mul(a.count_ones()));
         // Then exactness (Hall sets inside the run): enumerate when few assignments are
         // left, else walk the mask sets.
         if product <= ENUMERATION_LIMIT {
