@@ -11,9 +11,9 @@
 //! - `--only NAME` time only the instances whose name contains NAME;
 //! - `--plain` also time the plain sequential search (`solver::search::solve`), the
 //!   baseline the instances were selected with;
-//! - `--scan ROWS COLS BLACK MODE FROM TO` instead of timing the list, time the plain
-//!   sequential search on the seeds FROM..TO of that shape (with a 60 s timeout), to find
-//!   new instances for the list.
+//! - `--scan ROWS COLS BLACK MODE FROM TO [SECONDS]` instead of timing the list, time the
+//!   plain sequential search on the seeds FROM..TO of that shape (timeout 60 s unless
+//!   given), to find new instances for the list.
 
 use kakurod::generate::{self, GenOptions};
 use kakurod::puzzle::{Grid, Puzzle};
@@ -59,7 +59,8 @@ fn main() {
         match arg.as_str() {
             "--threads" => {
                 let list = iter.next().expect("--threads needs a list");
-                config.threads = list.split(',').map(|t| t.parse().expect("thread count")).collect();
+                config.threads =
+                    list.split(',').map(|t| t.parse().expect("thread count")).collect();
             }
             "--runs" => config.runs = iter.next().and_then(|r| r.parse().ok()).expect("--runs N"),
             "--only" => config.only = iter.next().cloned(),
@@ -180,8 +181,12 @@ fn time_runs(runs: usize, mut solve: impl FnMut() -> Outcome) -> (Duration, Outc
 
 /// `--scan ROWS COLS BLACK MODE FROM TO`: plain sequential times of a range of seeds.
 fn scan(args: &[String]) {
+    let (args, limit) = match args {
+        [head @ .., secs] if args.len() == 7 => (head, secs.parse().expect("timeout seconds")),
+        _ => (args, 60.0),
+    };
     let [rows, cols, black, mode, from, to] = args else {
-        panic!("usage: --scan ROWS COLS BLACK MODE FROM TO");
+        panic!("usage: --scan ROWS COLS BLACK MODE FROM TO [TIMEOUT_SECONDS]");
     };
     let (rows, cols): (usize, usize) = (rows.parse().expect("rows"), cols.parse().expect("cols"));
     let black: f64 = black.parse().expect("black");
@@ -191,7 +196,7 @@ fn scan(args: &[String]) {
         let puzzle = puzzle_of(rows, cols, black, seed);
         let compiled = puzzle.compile();
         let mut opts = options(mode, 1);
-        opts.timeout = Some(Duration::from_secs(60));
+        opts.timeout = Some(Duration::from_secs_f64(limit));
         let start = Instant::now();
         let outcome = solver::search::solve(&compiled.model, &opts, None);
         println!(

@@ -3,7 +3,8 @@
 
 use kakurod::generate::{self, GenOptions};
 use kakurod::model::Model;
-use kakurod::puzzle::{Kakuro, KakuroCell, Puzzle};
+use kakurod::puzzle::{Kakuro, Puzzle};
+use kakurod::solver::domain::Domain;
 use kakurod::solver::parallel;
 use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
 use kakurod::verify;
@@ -35,55 +36,27 @@ fn answer(outcome: &Outcome) -> (u64, bool, Option<StopReason>) {
     (outcome.count, outcome.complete, outcome.stopped)
 }
 
-/// A Kakuro with no solution that root propagation alone does not refute: a generated
-/// puzzle whose clues in one 2x2 block of white cells are changed so that the block's two
-/// row sums and two column sums disagree (they must add up to the same total).
-fn unsolvable() -> Kakuro {
-    let mut k = generated(12, 12, 30.0, 21);
-    let cols = k.cols;
-    for r in 1..k.rows - 1 {
-        for c in 1..cols - 1 {
-            let block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)];
-            let isolated = k.cell(r, c - 1) != KakuroCell::White
-                && k.cell(r + 1, c - 1) != KakuroCell::White
-                && k.cell(r - 1, c) != KakuroCell::White
-                && k.cell(r - 1, c + 1) != KakuroCell::White
-                && (c + 2 == cols
-                    || (k.cell(r, c + 2) != KakuroCell::White
-                        && k.cell(r + 1, c + 2) != KakuroCell::White))
-                && (r + 2 == k.rows
-                    || (k.cell(r + 2, c) != KakuroCell::White
-                        && k.cell(r + 2, c + 1) != KakuroCell::White));
-            if isolated && block.iter().all(|&(r, c)| k.cell(r, c) == KakuroCell::White) {
-                // Rows of the block sum to 3 and 4, columns to 3 and 3: impossible.
-                set_right(&mut k, r, c - 1, 3);
-                set_right(&mut k, r + 1, c - 1, 4);
-                set_down(&mut k, r - 1, c, 3);
-                set_down(&mut k, r - 1, c + 1, 3);
-                return k;
-            }
+/// A problem with no solution that propagation alone does not refute: eight variables over
+/// 1..=7, pairwise different through two-variable constraints (pigeonhole), so the search
+/// must try every partial colouring (thousands of nodes, enough to be split).
+fn pigeonhole() -> Model {
+    let mut model = Model::default();
+    for _ in 0..8 {
+        model.new_var(Domain::range(1, 7));
+    }
+    for a in 0..8 {
+        for b in a + 1..8 {
+            model.all_different(vec![a, b]);
         }
     }
-    panic!("no isolated 2x2 block in the generated grid");
-}
-
-fn set_right(k: &mut Kakuro, r: usize, c: usize, total: u32) {
-    if let KakuroCell::Black { right, .. } = &mut k.cells[r * k.cols + c] {
-        *right = Some(total);
-    }
-}
-
-fn set_down(k: &mut Kakuro, r: usize, c: usize, total: u32) {
-    if let KakuroCell::Black { down, .. } = &mut k.cells[r * k.cols + c] {
-        *down = Some(total);
-    }
+    model
 }
 
 #[test]
 fn count_mode_gives_the_same_exact_count_at_1_2_and_4_threads() {
     let mut split_somewhere = false;
-    for seed in [3, 4] {
-        let k = generated(9, 9, 25.0, seed);
+    for seed in [2, 4] {
+        let k = generated(6, 6, 40.0, seed);
         let one = solve_checked(&k, &options(Mode::Count, 1));
         assert!(one.complete && one.count > 1, "seed {seed}: {one:?}");
         for threads in [2, 4] {
@@ -105,7 +78,9 @@ fn count_mode_gives_the_same_exact_count_at_1_2_and_4_threads() {
 #[test]
 fn unique_and_first_verdicts_agree_at_1_2_and_4_threads() {
     let several = generated(12, 12, 30.0, 5);
-    let none = unsolvable();
+    let none = pigeonhole();
+    let plain = solver::search::solve(&none, &options(Mode::Count, 1), None);
+    assert!(plain.complete && plain.count == 0 && plain.stats.nodes > 2_000, "{plain:?}");
     for threads in [1, 2, 4] {
         let multiple = solve_checked(&several, &options(Mode::Unique, threads));
         assert_eq!((multiple.count, multiple.complete), (2, true), "{threads} threads");
@@ -114,15 +89,20 @@ fn unique_and_first_verdicts_agree_at_1_2_and_4_threads() {
         let first = solve_checked(&several, &options(Mode::First, threads));
         assert_eq!((first.count, first.complete, first.solutions.len()), (1, true, 1));
         for mode in [Mode::First, Mode::Unique, Mode::Count] {
-            let outcome = solve_checked(&none, &options(mode, threads));
+            let outcome = solver::solve(&none, &options(mode, threads), None);
             assert_eq!(answer(&outcome), (0, true, None), "{mode:?}, {threads} threads");
+            assert!(outcome.solutions.is_empty());
         }
     }
 }
 
 /// A long first-mode search on several workers, stopped by `stop`; no worker may be left
 /// running when `solve` returns.
-fn assert_stops_cleanly(model: &Model, opts: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+fn assert_stops_cleanly(
+    model: &Model,
+    opts: &SolveOptions,
+    cancel: Option<&AtomicBool>,
+) -> Outcome {
     let live = AtomicUsize::new(0);
     let outcome = parallel::solve_observed(model, opts, opts.threads, cancel, &live);
     assert_eq!(live.load(Ordering::SeqCst), 0, "a worker outlived the solve");
@@ -131,7 +111,7 @@ fn assert_stops_cleanly(model: &Model, opts: &SolveOptions, cancel: Option<&Atom
 
 #[test]
 fn limits_and_cancellation_stop_every_worker_before_solve_returns() {
-    let k = generated(20, 20, 20.0, 8);
+    let k = generated(9, 9, 25.0, 3);
     let compiled = Puzzle::Kakuro(k).compile();
     // A node limit ends a count that would run far longer.
     let opts = SolveOptions { node_limit: Some(50_000), ..options(Mode::Count, 4) };

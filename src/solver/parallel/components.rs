@@ -66,7 +66,12 @@ pub(crate) fn split(model: &Model, domains: &[Domain]) -> Vec<Component> {
 }
 
 /// The model of one component: its open variables first, then the fixed ones it needs.
-fn build(model: &Model, domains: &[Domain], open_vars: Vec<VarId>, constraints: &[usize]) -> Component {
+fn build(
+    model: &Model,
+    domains: &[Domain],
+    open_vars: Vec<VarId>,
+    constraints: &[usize],
+) -> Component {
     let open = open_vars.len();
     let mut local = vec![usize::MAX; domains.len()];
     let mut vars = open_vars;
@@ -161,7 +166,10 @@ mod tests {
             assert_eq!(part.open, 2);
             // The fixed variable comes along as a single-value variable.
             assert!(part.vars.contains(&2));
-            assert_eq!(part.model.domains[part.vars.iter().position(|&v| v == 2).unwrap()], Domain::single(3));
+            assert_eq!(
+                part.model.domains[part.vars.iter().position(|&v| v == 2).unwrap()],
+                Domain::single(3)
+            );
         }
         let (a, b) = (&parts[0], &parts[1]);
         assert_eq!(a.vars[..2], [0, 1]);

@@ -11,8 +11,8 @@
 use super::shared::{Found, Goal, Shared, WorkerGuard};
 use crate::model::Model;
 use crate::solver::SolveOptions;
-use crate::solver::search::{Driver, Search, Subproblem};
 use crate::solver::StopReason;
+use crate::solver::search::{Driver, Search, Subproblem};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the race splits its work.

@@ -79,8 +79,13 @@ fn restart_loop(
         let end = match search.root() {
             None => Some(RunEnd::Exhausted),
             Some(root) => {
-                let mut driver =
-                    RestartDriver { shared, renumbered: &renumbered, budget, reported: 0, over: false };
+                let mut driver = RestartDriver {
+                    shared,
+                    renumbered: &renumbered,
+                    budget,
+                    reported: 0,
+                    over: false,
+                };
                 let end = search.run(root, &mut driver);
                 (!driver.over).then_some(end)
             }
@@ -139,7 +144,9 @@ impl Renumbered {
             .constraints
             .iter()
             .map(|c| match c {
-                Constraint::Sum { vars, total } => Constraint::Sum { vars: map(vars), total: *total },
+                Constraint::Sum { vars, total } => {
+                    Constraint::Sum { vars: map(vars), total: *total }
+                }
                 Constraint::AllDifferent { vars } => Constraint::AllDifferent { vars: map(vars) },
             })
             .collect();

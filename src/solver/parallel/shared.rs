@@ -77,8 +77,7 @@ impl<'a> Shared<'a> {
                 self.quit();
                 return false;
             }
-            match self.found.compare_exchange(seen, seen + 1, Ordering::SeqCst, Ordering::SeqCst)
-            {
+            match self.found.compare_exchange(seen, seen + 1, Ordering::SeqCst, Ordering::SeqCst) {
                 Ok(_) => break,
                 Err(now) => seen = now,
             }
