@@ -11,6 +11,9 @@
 //! - `--only NAME` time only the instances whose name contains NAME;
 //! - `--plain` also time the plain sequential search (`solver::search::solve`), the
 //!   baseline the instances were selected with;
+//! - `--files DIR` instead of the list, solve every `*.txt` puzzle in DIR (e.g. the janko
+//!   Kakuro set) in the configured mode (`--mode`, default unique) at each thread count and
+//!   print the total of the median times: splitting must not slow down easy puzzles;
 //! - `--scan ROWS COLS BLACK MODE FROM TO [SECONDS]` instead of timing the list, time the
 //!   plain sequential search on the seeds FROM..TO of that shape (timeout 60 s unless
 //!   given), to find new instances for the list.
@@ -54,6 +57,8 @@ fn main() {
         return;
     }
     let mut config = Config { threads: vec![1, 2], runs: 3, only: None, plain: false };
+    let mut files: Option<String> = None;
+    let mut mode = Mode::Unique;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
@@ -65,8 +70,14 @@ fn main() {
             "--runs" => config.runs = iter.next().and_then(|r| r.parse().ok()).expect("--runs N"),
             "--only" => config.only = iter.next().cloned(),
             "--plain" => config.plain = true,
+            "--files" => files = iter.next().cloned(),
+            "--mode" => mode = parse_mode(iter.next().expect("--mode NAME")),
             _ => {}
         }
+    }
+    if let Some(dir) = files {
+        bench_files(&dir, mode, &config);
+        return;
     }
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/hard/instances.toml");
     let text = std::fs::read_to_string(path).expect("read benches/hard/instances.toml");
@@ -190,7 +201,7 @@ fn scan(args: &[String]) {
     };
     let (rows, cols): (usize, usize) = (rows.parse().expect("rows"), cols.parse().expect("cols"));
     let black: f64 = black.parse().expect("black");
-    let mode: Mode = serde_json::from_value(serde_json::Value::String(mode.clone())).expect("mode");
+    let mode = parse_mode(mode);
     let (from, to): (u64, u64) = (from.parse().expect("from"), to.parse().expect("to"));
     for seed in from..to {
         let puzzle = puzzle_of(rows, cols, black, seed);
@@ -204,6 +215,54 @@ fn scan(args: &[String]) {
             start.elapsed().as_secs_f64(),
             outcome.stats.nodes,
             verdict(mode, &outcome)
+        );
+    }
+}
+
+fn parse_mode(name: &str) -> Mode {
+    serde_json::from_value(serde_json::Value::String(name.to_owned())).expect("mode name")
+}
+
+/// `--files DIR`: total median time over every puzzle file in DIR, per thread count.
+fn bench_files(dir: &str, mode: Mode, config: &Config) {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("read the folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    paths.sort();
+    let mut puzzles = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path).expect("read a puzzle");
+        let document = kakurod::format::read(&text, None).expect("a readable puzzle");
+        for parsed in document.entries.into_iter().flatten() {
+            puzzles.push(parsed.puzzle);
+        }
+    }
+    println!("{} puzzles from {dir}, mode {mode:?}", puzzles.len());
+    let mut verdicts: Option<Vec<String>> = None;
+    for &threads in &config.threads {
+        let mut total = Duration::ZERO;
+        let mut nodes = 0;
+        let mut split = 0;
+        let mut these = Vec::new();
+        for puzzle in &puzzles {
+            let compiled = puzzle.compile();
+            let (median, outcome) = time_runs(config.runs, || {
+                solver::solve(&compiled.model, &options(mode, threads), None)
+            });
+            total += median;
+            nodes += outcome.stats.nodes;
+            split += u64::from(outcome.stats.subproblems > 1);
+            these.push(verdict(mode, &outcome));
+        }
+        match &verdicts {
+            None => verdicts = Some(these),
+            Some(first) => assert_eq!(first, &these, "answers differ at {threads} threads"),
+        }
+        println!(
+            "{threads} threads: total of medians {:.3} s, {nodes} nodes, {split} puzzles split",
+            total.as_secs_f64()
         );
     }
 }

@@ -96,6 +96,17 @@ fn unique_and_first_verdicts_agree_at_1_2_and_4_threads() {
     }
 }
 
+#[test]
+fn first_mode_solves_a_heavy_tailed_grid_at_1_2_and_4_threads() {
+    // The plain depth-first search runs for minutes on this grid (a wrong early choice
+    // leaves it in a huge failing subtree); randomized restarts find a solution at once.
+    let heavy = generated(30, 30, 35.0, 3);
+    for threads in [1, 2, 4] {
+        let first = solve_checked(&heavy, &options(Mode::First, threads));
+        assert_eq!((first.count, first.complete, first.solutions.len()), (1, true, 1));
+    }
+}
+
 /// A long first-mode search on several workers, stopped by `stop`; no worker may be left
 /// running when `solve` returns.
 fn assert_stops_cleanly(

@@ -55,10 +55,12 @@ pub struct Outcome {
 
 /// Solves `model` as `options` say, stopping early when `cancel` becomes true.
 ///
-/// Uses the parallel search when `options.threads` is not 1, the sequential one otherwise.
+/// Uses the parallel search when `options.threads` is not 1, and in `first` mode (whose
+/// decomposition and randomized restarts pay on one thread too); the plain sequential
+/// search otherwise.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
     let threads = parallel::effective_threads(options.threads);
-    if threads > 1 {
+    if threads > 1 || options.mode == Mode::First {
         parallel::solve(model, options, threads, cancel)
     } else {
         search::solve(model, options, cancel)

@@ -76,6 +76,8 @@ pub fn solve_observed(
     let threads = threads.max(1);
     let mut found = solve_model(model, options, threads, goal, true);
     found.stats.solve_time = start.elapsed();
+    // Searches stopped by the target may have met solutions that were not counted.
+    found.stats.solutions = found.count;
     Outcome {
         complete: found.stopped.is_none(),
         solutions: found.solutions,
