@@ -114,6 +114,8 @@ fn print_header(config: &Config) {
         head.push_str(&format!(" speed-up {t}t |"));
         rule.push_str("---:|");
     }
+    head.push_str(" note |");
+    rule.push_str("---|");
     println!("{head}\n{rule}");
 }
 
@@ -148,14 +150,20 @@ fn bench_instance(instance: &Instance, config: &Config) {
         });
         check(&outcome);
         times.push(median);
-        cells.push_str(&format!(" {:.3} | {} |", median.as_secs_f64(), outcome.stats.nodes));
+        let stats = &outcome.stats;
+        cells.push_str(&format!(
+            " {:.3} | {} ({} sub) |",
+            median.as_secs_f64(),
+            stats.nodes,
+            stats.subproblems
+        ));
     }
     for t in times.iter().skip(1) {
         cells.push_str(&format!(" {:.2}x |", times[0].as_secs_f64() / t.as_secs_f64()));
     }
     row.push_str(&format!(" {} |{cells}", answer.unwrap_or_default()));
     if !instance.note.is_empty() {
-        row.push_str(&format!(" {}", instance.note));
+        row.push_str(&format!(" {} |", instance.note));
     }
     println!("{row}");
 }

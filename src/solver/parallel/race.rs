@@ -57,8 +57,9 @@ impl Race<'_> {
             return;
         }
         let mut search = Search::new(self.model, self.options);
-        let mut driver = TaskDriver { race: self, scope, reported: 0 };
+        let mut driver = TaskDriver { race: self, scope, reported: 0, local: 0 };
         search.run(sub, &mut driver);
+        self.shared.add_found(driver.local);
         let mut stats = search.stats();
         stats.subproblems = 1;
         stats.largest_subproblem_nodes = stats.nodes;
@@ -72,11 +73,13 @@ struct TaskDriver<'r, 's, 'a> {
     scope: &'r rayon::Scope<'s>,
     /// Nodes of this task's search already added to the shared count.
     reported: u64,
+    /// Solutions counted here and not yet added to the shared count.
+    local: u64,
 }
 
 impl Driver for TaskDriver<'_, '_, '_> {
     fn on_solution(&mut self, values: &[u32]) -> bool {
-        self.race.shared.record(values)
+        self.race.shared.record_batched(values, &mut self.local)
     }
 
     fn poll(&mut self, nodes: u64) -> Option<StopReason> {

@@ -92,6 +92,23 @@ impl<'a> Shared<'a> {
         true
     }
 
+    /// Counts one solution like [`Shared::record`], but without touching the shared
+    /// counter once two solutions are kept and the target is unlimited: the worker adds
+    /// its `local` count with [`Shared::add_found`] when it ends. Counting all solutions
+    /// of a big space then costs no contention between threads.
+    pub fn record_batched(&self, values: &[u32], local: &mut u64) -> bool {
+        if self.goal.target == u64::MAX && self.found.load(Ordering::Relaxed) >= 2 {
+            *local += 1;
+            return true;
+        }
+        self.record(values)
+    }
+
+    /// Adds solutions counted by [`Shared::record_batched`].
+    pub fn add_found(&self, local: u64) {
+        self.found.fetch_add(local, Ordering::SeqCst);
+    }
+
     /// Tells every worker to stop.
     pub fn quit(&self) {
         self.quit.store(true, Ordering::SeqCst);
