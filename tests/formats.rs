@@ -9,7 +9,6 @@ use kakurod::format::{self, Document, Format, Parsed};
 use kakurod::puzzle::{Kind, Puzzle};
 use kakurod::verify;
 use proptest::prelude::*;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 mod common;
