@@ -137,21 +137,22 @@ fn draw_kakuro(canvas: &mut Canvas, kakuro: &Kakuro, grid: Option<&Grid>) {
 }
 
 fn draw_sudoku(canvas: &mut Canvas, sudoku: &Sudoku, grid: Option<&Grid>) {
-    sudoku_cells(canvas, sudoku.n, &sudoku.givens, grid);
+    sudoku_cells(canvas, sudoku.n, &sudoku.givens, grid, "#aaa");
     box_lines(canvas, sudoku.n, sudoku.box_size);
 }
 
 fn draw_killer(canvas: &mut Canvas, killer: &Killer, grid: Option<&Grid>) {
-    sudoku_cells(canvas, killer.n, &killer.givens, grid);
+    // Fainter cell lines, so the cage outlines stand out.
+    sudoku_cells(canvas, killer.n, &killer.givens, grid, "#d0d0d0");
     cages(canvas, killer);
     box_lines(canvas, killer.n, killer.box_size);
 }
 
 /// Cell squares and digits of a Sudoku-like grid: givens bold, solved digits lighter.
-fn sudoku_cells(canvas: &mut Canvas, n: usize, givens: &[u32], grid: Option<&Grid>) {
+fn sudoku_cells(canvas: &mut Canvas, n: usize, givens: &[u32], grid: Option<&Grid>, lines: &str) {
     let size = if n <= 9 { 22.0 } else { 16.0 };
     for index in 0..n * n {
-        canvas.cell(index, "#fff", "#aaa");
+        canvas.cell(index, "#fff", lines);
         let given = givens.get(index).copied().filter(|&v| v != 0);
         match (given, grid.and_then(|g| g.cells[index])) {
             (Some(value), _) => {
