@@ -7,24 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The puzzle data folder: `$KAKUROD_DATA`, else `../shared/data` beside the package.
-fn data() -> PathBuf {
-    std::env::var_os("KAKUROD_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-/// Copies `rel` (and its `.sol` when there is one) from the data folder into `dir`, and
-/// returns the copy's path.
-fn copy(rel: &str, dir: &Path) -> PathBuf {
-    let from = data().join(rel);
-    let to = dir.join(from.file_name().unwrap());
-    fs::copy(&from, &to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
-    let sol = from.with_extension("sol");
-    if sol.exists() {
-        fs::copy(&sol, to.with_extension("sol")).unwrap();
-    }
-    to
+/// A file of `tests/fixtures`.
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
 }
 
 fn kakurod(args: &[&str], stdin: Option<&[u8]>) -> Output {
@@ -70,8 +55,7 @@ fn listing(dir: &Path) -> Vec<String> {
 
 #[test]
 fn kakuro_solution_on_stdout_equals_the_sol_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = copy("kakuro/janko/1_10x12.txt", dir.path());
+    let file = fixture("kakuro/1_10x12.txt");
     let out = kakurod(&["solve", path_str(&file)], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let expected = fs::read_to_string(file.with_extension("sol")).unwrap();
@@ -81,21 +65,26 @@ fn kakuro_solution_on_stdout_equals_the_sol_file() {
 }
 
 #[test]
-fn sudoku_and_killer_solutions_equal_their_sol_files() {
-    let dir = tempfile::tempdir().unwrap();
-    for rel in ["sudoku/janko/1051_16x16.txt", "killer-sudoku/janko/101_4x4.txt"] {
-        let file = copy(rel, dir.path());
-        let out = kakurod(&["solve", path_str(&file)], None);
+fn every_kind_and_format_prints_its_sol_file() {
+    let cases = [
+        ("sudoku/1051_16x16.txt", "sudoku/1051_16x16.sol"),
+        ("sudoku/1_9x9.dzn", "sudoku/1_9x9.sol"),
+        ("killer/111_9x9.txt", "killer/111_9x9.sol"),
+        ("killer/101_4x4.json", "killer/101_4x4.sol"),
+        ("formats/960_31x46.matrices.txt", "formats/960_31x46.sol"),
+        ("formats/1_10x12.backslash.txt", "formats/1_10x12.sol"),
+    ];
+    for (rel, sol) in cases {
+        let out = kakurod(&["solve", path_str(&fixture(rel))], None);
         assert_eq!(out.status.code(), Some(0), "{rel}: {}", text(&out.stderr));
-        let expected = fs::read_to_string(file.with_extension("sol")).unwrap();
+        let expected = fs::read_to_string(fixture(sol)).unwrap();
         assert_eq!(lines(&text(&out.stdout)), lines(&expected), "{rel}");
     }
 }
 
 #[test]
 fn json_output_is_a_solved_unique_document() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = copy("kakuro/janko/1_10x12.txt", dir.path());
+    let file = fixture("kakuro/1_10x12.txt");
     let out = kakurod(&["solve", "--json", path_str(&file)], None);
     assert_eq!(out.status.code(), Some(0));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -109,8 +98,7 @@ fn json_output_is_a_solved_unique_document() {
 
 #[test]
 fn a_puzzle_with_two_solutions_is_solved_and_reported_multiple() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = copy("kakuro/janko/257_24x28.txt", dir.path());
+    let file = fixture("kakuro/257_24x28.txt");
     let out = kakurod(&["solve", "--json", path_str(&file)], None);
     assert_eq!(out.status.code(), Some(0));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -120,8 +108,8 @@ fn a_puzzle_with_two_solutions_is_solved_and_reported_multiple() {
 
 #[test]
 fn standard_input_is_read_with_a_dash() {
-    let sol = fs::read_to_string(data().join("kakuro/janko/1_10x12.sol")).unwrap();
-    let puzzle = fs::read(data().join("kakuro/janko/1_10x12.txt")).unwrap();
+    let sol = fs::read_to_string(fixture("kakuro/1_10x12.sol")).unwrap();
+    let puzzle = fs::read(fixture("kakuro/1_10x12.txt")).unwrap();
     let out = kakurod(&["solve", "-"], Some(&puzzle));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(lines(&text(&out.stdout)), lines(&sol));
@@ -133,17 +121,13 @@ fn standard_input_is_read_with_a_dash() {
     assert_eq!(json_file(&dir.path().join("stdin.json"))["file"], "stdin");
 }
 
-/// A Kakuro whose third line holds a token that is neither `-`, `0` nor a clue.
-const BAD_KAKURO: &str = "3 3\n- 4, 6,\n,3 0 x7\n,7 0 0\n";
-
 #[test]
 fn out_writes_results_and_error_documents_atomically() {
-    let inputs = tempfile::tempdir().unwrap();
-    let kakuro = copy("kakuro/janko/1_10x12.txt", inputs.path());
-    let sudoku = copy("sudoku/janko/1051_16x16.txt", inputs.path());
-    let bad = inputs.path().join("bad.txt");
-    fs::write(&bad, BAD_KAKURO).unwrap();
-    let out_dir = inputs.path().join("out/nested");
+    let dir = tempfile::tempdir().unwrap();
+    let kakuro = fixture("kakuro/1_10x12.txt");
+    let sudoku = fixture("sudoku/1051_16x16.txt");
+    let bad = fixture("invalid/unknown-token.txt");
+    let out_dir = dir.path().join("out/nested");
     let out = kakurod(
         &[
             "solve",
@@ -163,7 +147,7 @@ fn out_writes_results_and_error_documents_atomically() {
             "1051_16x16.solution.txt",
             "1_10x12.json",
             "1_10x12.solution.txt",
-            "bad.error.json",
+            "unknown-token.error.json",
         ],
         "no temporary file is left behind"
     );
@@ -171,10 +155,10 @@ fn out_writes_results_and_error_documents_atomically() {
     let sol = fs::read_to_string(kakuro.with_extension("sol")).unwrap();
     assert_eq!(lines(&solution), lines(&sol));
     assert_eq!(json_file(&out_dir.join("1051_16x16.json"))["status"], "solved");
-    let error = json_file(&out_dir.join("bad.error.json"));
+    let error = json_file(&out_dir.join("unknown-token.error.json"));
     assert_eq!(error["status"], "invalid");
     assert_eq!(error["error"]["line"], 3);
-    assert!(error["error"]["column"].as_u64().unwrap() >= 1);
+    assert_eq!(error["error"]["column"], 6);
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains("3 files, 3 puzzles: 2 solved, 0 unsatisfiable, 1 invalid"),
@@ -184,14 +168,12 @@ fn out_writes_results_and_error_documents_atomically() {
 
 #[test]
 fn an_invalid_file_reports_file_line_and_column_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.txt");
-    fs::write(&bad, BAD_KAKURO).unwrap();
+    let bad = fixture("invalid/unknown-token.txt");
     let out = kakurod(&["solve", path_str(&bad)], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let stderr = text(&out.stderr);
-    let prefix = format!("{}:3:", bad.display());
+    let prefix = format!("{}:3:6: ", bad.display());
     assert!(stderr.starts_with(&prefix) && stderr.contains("(expected "), "{stderr}");
 }
 
@@ -239,11 +221,11 @@ fn solves(puzzle: &str, line: &str) -> bool {
 
 #[test]
 fn a_batch_of_sudoku_lines_gives_one_line_per_puzzle_in_order() {
-    let all = fs::read_to_string(data().join("sudoku/lines/top1465.txt")).unwrap();
-    let puzzles: Vec<&str> = all.lines().filter(|l| !l.starts_with('#')).take(25).collect();
+    let file = fixture("sudoku/top1465-first20.txt");
+    let all = fs::read_to_string(&file).unwrap();
+    let puzzles: Vec<&str> = all.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(puzzles.len(), 20);
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("batch.txt");
-    fs::write(&file, puzzles.join("\n") + "\n").unwrap();
     let out = kakurod(&["solve", path_str(&file)], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let answers = lines(&text(&out.stdout));
@@ -251,22 +233,22 @@ fn a_batch_of_sudoku_lines_gives_one_line_per_puzzle_in_order() {
     for (puzzle, answer) in puzzles.iter().zip(&answers) {
         assert!(solves(puzzle, answer), "{answer} does not solve {puzzle}");
     }
-    assert!(text(&out.stderr).contains("batch of 25 puzzles: 25 solved"));
+    assert!(text(&out.stderr).contains("batch of 20 puzzles: 20 solved"));
 
     let out_dir = dir.path().join("out");
     let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&file)], None);
     assert_eq!(out.status.code(), Some(0));
-    let written = fs::read_to_string(out_dir.join("batch.solution.txt")).unwrap();
+    let written = fs::read_to_string(out_dir.join("top1465-first20.solution.txt")).unwrap();
     assert_eq!(lines(&written), answers);
-    let doc = json_file(&out_dir.join("batch.json"));
-    assert_eq!(doc["puzzles"].as_array().unwrap().len(), 25);
-    assert_eq!(doc["summary"]["solved"], 25);
+    let doc = json_file(&out_dir.join("top1465-first20.json"));
+    assert_eq!(doc["puzzles"].as_array().unwrap().len(), 20);
+    assert_eq!(doc["summary"]["solved"], 20);
 }
 
 #[test]
 fn svg_goes_to_stdout_or_beside_the_results() {
     let dir = tempfile::tempdir().unwrap();
-    let file = copy("kakuro/janko/1_10x12.txt", dir.path());
+    let file = fixture("kakuro/1_10x12.txt");
     let out = kakurod(&["solve", "--svg", path_str(&file)], None);
     assert_eq!(out.status.code(), Some(0));
     let svg = text(&out.stdout);
@@ -281,9 +263,8 @@ fn svg_goes_to_stdout_or_beside_the_results() {
 
 #[test]
 fn several_files_print_in_order_and_json_forms_an_array() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = copy("kakuro/janko/1_10x12.txt", dir.path());
-    let b = copy("killer-sudoku/janko/101_4x4.txt", dir.path());
+    let a = fixture("kakuro/1_10x12.txt");
+    let b = fixture("killer/101_4x4.txt");
     let out = kakurod(&["solve", "--json", path_str(&a), path_str(&b)], None);
     assert_eq!(out.status.code(), Some(0));
     let docs: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -299,24 +280,44 @@ fn several_files_print_in_order_and_json_forms_an_array() {
 
 #[test]
 fn bench_reports_medians_and_the_slowest() {
-    let dir = tempfile::tempdir().unwrap();
-    copy("kakuro/janko/1_10x12.txt", dir.path());
-    copy("killer-sudoku/janko/101_4x4.txt", dir.path());
-    let out =
-        kakurod(&["bench", "--runs", "3", "--top", "1", "--json", path_str(dir.path())], None);
+    let dir = fixture("killer");
+    let out = kakurod(&["bench", "--runs", "3", "--top", "1", "--json", path_str(&dir)], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["files"].as_array().unwrap().len(), 2, "the .sol files are skipped");
+    // 101_4x4.json, 101_4x4.txt, 111_9x9.txt, 574_6x6.txt: the .sol files are skipped.
+    assert_eq!(doc["files"].as_array().unwrap().len(), 4);
     assert_eq!(doc["threads"], 1);
     assert_eq!(doc["runs"], 3);
-    assert_eq!(doc["summary"]["solved"], 2);
+    assert_eq!(doc["summary"]["solved"], 4);
     assert_eq!(doc["slowest"].as_array().unwrap().len(), 1);
     let total = doc["total_median_ms"].as_f64().unwrap();
     let sum: f64 =
         doc["files"].as_array().unwrap().iter().map(|f| f["median_ms"].as_f64().unwrap()).sum();
     assert!((total - sum).abs() < 1e-6);
 
-    let out = kakurod(&["bench", "--runs", "1", "--threads", "2", path_str(dir.path())], None);
+    let out = kakurod(&["bench", "--runs", "1", "--threads", "2", path_str(&dir)], None);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("threads=2") && stdout.contains("total of medians:"), "{stdout}");
+}
+
+#[test]
+fn an_unsatisfiable_puzzle_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unsat.txt");
+    // 4x4: the first row needs a 4 in its last cell, and that column already has one.
+    fs::write(&file, concat!("123.", "....", "...4", "....", "\n")).unwrap();
+    let out = kakurod(&["solve", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(lines(&text(&out.stdout)), ["# line 1: unsatisfiable"]);
+    assert!(text(&out.stderr).contains("0 solved, 1 unsatisfiable"));
+}
+
+#[test]
+fn a_batch_with_a_bad_line_answers_the_others_and_exits_1() {
+    let out = kakurod(&["solve", path_str(&fixture("invalid/lines-bad-line.txt"))], None);
+    assert_eq!(out.status.code(), Some(1));
+    let answers = lines(&text(&out.stdout));
+    assert_eq!(answers.len(), 3);
+    assert_eq!(answers[1], "# line 3: invalid");
+    assert!(text(&out.stderr).contains("lines-bad-line.txt:3:1: "));
 }
