@@ -164,14 +164,19 @@ fn sudoku_cells(canvas: &mut Canvas, n: usize, givens: &[u32], grid: Option<&Gri
     }
 }
 
-/// Thick lines between boxes and around the grid.
-fn box_lines(canvas: &mut Canvas, n: usize, box_size: usize) {
+/// Thick lines between boxes and around the grid. A box is `box_rows` rows by
+/// `n / box_rows` columns (2x3 in a 6x6 Killer).
+fn box_lines(canvas: &mut Canvas, n: usize, box_rows: usize) {
+    let (height, width) = (box_rows.max(1), n / box_rows.max(1));
     let span = n as f64 * CELL;
-    for k in (box_size..n).step_by(box_size.max(1)) {
-        let at = MARGIN + k as f64 * CELL;
-        let style = "stroke=\"#000\" stroke-width=\"2.5\"";
-        canvas.line((at, MARGIN), (at, MARGIN + span), style);
+    let style = "stroke=\"#000\" stroke-width=\"2.5\"";
+    for row in (height..n).step_by(height) {
+        let at = MARGIN + row as f64 * CELL;
         canvas.line((MARGIN, at), (MARGIN + span, at), style);
+    }
+    for col in (width..n).step_by(width.max(1)) {
+        let at = MARGIN + col as f64 * CELL;
+        canvas.line((at, MARGIN), (at, MARGIN + span), style);
     }
     canvas.border(3.0);
 }
@@ -372,6 +377,21 @@ mod tests {
         // Outer sides per cell: 2 for cell 0, 3 each for cells 1 and 4, 4 for the lone cell.
         assert_eq!(count(&svg, "stroke-dasharray"), 2 + 3 + 3 + 4);
         assert_eq!(names.iter().filter(|n| *n == "text").count(), 2);
+    }
+
+    #[test]
+    fn a_six_by_six_grid_has_two_by_three_boxes() {
+        let sudoku = Sudoku { n: 6, box_size: 2, givens: vec![0; 36] };
+        let svg = svg(&Puzzle::Sudoku(sudoku), None);
+        // Horizontal box lines after rows 2 and 4, one vertical line after column 3.
+        let thick: Vec<&str> = svg.lines().filter(|l| l.contains("stroke-width=\"2.5\"")).collect();
+        assert_eq!(thick.len(), 3);
+        let x = MARGIN + 3.0 * CELL;
+        assert!(
+            thick.iter().any(|l| l.contains(&format!("x1=\"{x}\" y1=\"{MARGIN}\" x2=\"{x}\"")))
+        );
+        let y = MARGIN + 4.0 * CELL;
+        assert!(thick.iter().any(|l| l.contains(&format!("x1=\"{MARGIN}\" y1=\"{y}\""))));
     }
 
     #[test]
