@@ -53,7 +53,7 @@ fn kakuro(c: &mut Criterion) {
             group.bench_function(name.as_str(), |b| b.iter(|| solve(name, bytes, &options)));
         }
     }
-    group.measurement_time(Duration::from_secs(20));
+    group.measurement_time(Duration::from_secs(10));
     group.bench_function(format!("all_{}", all.len()), |b| {
         b.iter(|| all.iter().for_each(|(name, bytes)| solve(name, bytes, &options)))
     });
