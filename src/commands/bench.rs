@@ -245,12 +245,13 @@ fn text(report: &BenchReport) -> String {
         s.node_limit.map_or("none".into(), |n| n.to_string()),
         report.runs,
     );
+    let width = report.files.iter().map(|f| f.file.chars().count()).max().unwrap_or(0).max(4);
     out.push_str(&format!(
-        "{:<40} {:>12} {:>12} {:>12} {:>10}  status\n",
+        "{:<width$} {:>12} {:>12} {:>12} {:>10}  status\n",
         "file", "median_ms", "min_ms", "max_ms", "nodes"
     ));
     for f in &report.files {
-        out.push_str(&line(f));
+        out.push_str(&line(f, width));
     }
     let sum = &report.summary;
     out.push_str(&format!(
@@ -266,20 +267,20 @@ fn text(report: &BenchReport) -> String {
     ));
     out.push_str(&format!("slowest {}:\n", report.slowest.len()));
     for &k in &report.slowest {
-        out.push_str(&line(&report.files[k]));
+        out.push_str(&line(&report.files[k], width));
     }
     out
 }
 
-/// One file's row of the table.
-fn line(f: &FileTiming) -> String {
+/// One file's row of the table, the name padded to `width`.
+fn line(f: &FileTiming, width: usize) -> String {
     let status = match (f.puzzles, f.uniqueness) {
         (1, Some(u)) if f.summary.solved == 1 => format!("solved {u}"),
         (1, _) => status_name(&f.summary).to_string(),
         (n, _) => format!("batch of {n}: {} solved", f.summary.solved),
     };
     format!(
-        "{:<40} {:>12.3} {:>12.3} {:>12.3} {:>10}  {status}\n",
+        "{:<width$} {:>12.3} {:>12.3} {:>12.3} {:>10}  {status}\n",
         f.file, f.median_ms, f.min_ms, f.max_ms, f.nodes
     )
 }
