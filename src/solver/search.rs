@@ -124,19 +124,23 @@ impl<'m> Search<'m> {
         let mut children = Vec::with_capacity(remaining.len() as usize);
         while let Some(value) = select_value(self.val_order, remaining) {
             remaining = remaining.remove(value);
-            self.state.load(&sub.domains);
-            self.stats.nodes += 1;
-            self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
-            if self.assign(var, value) {
-                children.push(Subproblem {
-                    domains: self.state.domains().to_vec(),
-                    depth: sub.depth + 1,
-                });
-            } else {
-                self.stats.failures += 1;
-            }
+            children.extend(self.decide(sub, var, value));
         }
         children
+    }
+
+    /// The child of `sub` where `var` takes `value`, propagated; `None` (a counted failure)
+    /// when that decision fails at once.
+    pub fn decide(&mut self, sub: &Subproblem, var: VarId, value: u32) -> Option<Subproblem> {
+        self.state.load(&sub.domains);
+        self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
+        if self.assign(var, value) {
+            Some(Subproblem { domains: self.state.domains().to_vec(), depth: sub.depth + 1 })
+        } else {
+            self.stats.failures += 1;
+            None
+        }
     }
 
     /// Searches `sub` depth-first, reporting solutions to `driver`.
@@ -258,14 +262,22 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// One forward-checking pass over the constraints of the fixed variable `var`.
+    /// One forward-checking pass over the constraints of the fixed variable `var`. A
+    /// variable that the pass narrows to one value counts as assigned too, so its own
+    /// constraints are checked the same way (otherwise constraints whose variables were all
+    /// fixed by pruning would never be checked).
     fn forward_check(&mut self, var: usize) -> bool {
-        for &p in &self.watchers[var] {
-            self.stats.propagations += 1;
-            if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
-                self.state.clear_queue();
-                return false;
+        let mut pending = vec![var];
+        while let Some(var) = pending.pop() {
+            let mark = self.state.mark();
+            for &p in &self.watchers[var] {
+                self.stats.propagations += 1;
+                if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
+                    self.state.clear_queue();
+                    return false;
+                }
             }
+            pending.extend(self.state.fixed_since(mark));
         }
         self.state.clear_queue();
         true

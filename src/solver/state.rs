@@ -123,6 +123,18 @@ impl State {
         domains
     }
 
+    /// Variables that became fixed after `mark`, each once.
+    pub fn fixed_since(&self, mark: usize) -> Vec<usize> {
+        let mut fixed: Vec<usize> = self.trail[mark..]
+            .iter()
+            .filter(|&&(var, old)| !old.is_fixed() && self.domains[var as usize].is_fixed())
+            .map(|&(var, _)| var as usize)
+            .collect();
+        fixed.sort_unstable();
+        fixed.dedup();
+        fixed
+    }
+
     /// The propagators watching `var`.
     pub fn watchers(&self, var: usize) -> &[u32] {
         &self.watch_list[self.watch_start[var] as usize..self.watch_start[var + 1] as usize]

@@ -244,13 +244,17 @@ impl DistinctSum {
     /// other cells keep only digits that leave a reachable remainder.
     pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
         let Some(value) = state.dom(var).value() else { return Ok(()) };
-        let (mut fixed_sum, mut open) = (0u32, 0u32);
         for &v in self.vars.iter() {
             let v = v as usize;
-            if v != var && !state.dom(v).is_fixed() {
-                state.set(v, state.dom(v).remove(value))?;
+            if v != var {
+                let d = state.dom(v);
+                if d.is_fixed() && d.contains(value) {
+                    return Err(Conflict);
+                }
+                state.set(v, d.remove(value))?;
             }
         }
+        let (mut fixed_sum, mut open) = (0u32, 0u32);
         for &v in self.vars.iter() {
             match state.dom(v as usize).value() {
                 Some(x) => fixed_sum += x,
