@@ -7,9 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 /// A file of `tests/fixtures`.
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+    common::fixtures().join(rel)
 }
 
 fn kakurod(args: &[&str], stdin: Option<&[u8]>) -> Output {
