@@ -9,7 +9,7 @@ use super::branching::{select_value, select_var};
 use super::domain::Domain;
 use super::limits::Limits;
 use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use super::propagators::{self, Propagator};
+use super::propagators::{self, Propagator, Watches};
 use super::state::State;
 use super::stats::Stats;
 use super::{Outcome, StopReason};
@@ -66,7 +66,7 @@ struct Frame {
 pub struct Search<'m> {
     model: &'m Model,
     props: Vec<Propagator>,
-    watchers: Vec<Vec<u32>>,
+    watches: Watches,
     state: State,
     algorithm: Algorithm,
     var_order: VarOrder,
@@ -79,11 +79,12 @@ impl<'m> Search<'m> {
     /// Compiles `model` into propagators and prepares an empty search.
     pub fn new(model: &'m Model, options: &SolveOptions) -> Search<'m> {
         let compiled = propagators::build(model);
-        let state = State::new(model.domains.clone(), &compiled.watchers, compiled.list.len());
+        let levels = compiled.list.iter().map(Propagator::priority).collect();
+        let state = State::new(model.domains.clone(), compiled.watches.clone(), levels);
         Search {
             model,
             props: compiled.list,
-            watchers: compiled.watchers,
+            watches: compiled.watches,
             state,
             algorithm: options.algorithm,
             var_order: options.var_order,
@@ -256,8 +257,8 @@ impl<'m> Search<'m> {
                 self.state.clear_queue();
                 let props = &self.props;
                 let state = &self.state;
-                self.stats.propagations += self.watchers[var].len() as u64;
-                self.watchers[var].iter().all(|&p| props[p as usize].check(state))
+                self.stats.propagations += self.watches.of(var).len() as u64;
+                self.watches.of(var).iter().all(|&p| props[p as usize].check(state))
             }
         }
     }
@@ -270,7 +271,7 @@ impl<'m> Search<'m> {
         let mut pending = vec![var];
         while let Some(var) = pending.pop() {
             let mark = self.state.mark();
-            for &p in &self.watchers[var] {
+            for &p in self.watches.of(var) {
                 self.stats.propagations += 1;
                 if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
                     self.state.clear_queue();

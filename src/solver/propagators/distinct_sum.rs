@@ -307,9 +307,12 @@ mod tests {
 
     fn run(domains: &[Domain], total: u32) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
-        let watchers = vec![vec![0]; domains.len()];
-        let mut state = State::new(domains.to_vec(), &watchers, 1);
-        DistinctSum::new(&vars, total).propagate(&mut state).ok()?;
+        let prop = DistinctSum::new(&vars, total);
+        let mut state = State::for_test(
+            domains,
+            &crate::solver::propagators::Propagator::DistinctSum(prop.clone()),
+        );
+        prop.propagate(&mut state).ok()?;
         Some(state.domains().to_vec())
     }
 
