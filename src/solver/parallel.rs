@@ -4,9 +4,9 @@
 //! 1. root propagation, then a short sequential *probe* (a few thousand nodes): most
 //!    puzzles are solved there, and are never split, so they cost no more than on one
 //!    thread;
-//! 2. otherwise the propagated problem is cut into independent parts (`components`: the
-//!    connected components of the open variables through the constraints), solved one
-//!    after the other, each with all threads, and put back together;
+//! 2. otherwise, except in `count` mode, the propagated problem is cut into independent
+//!    parts (`components`: the connected components of the open variables through the
+//!    constraints), solved one after the other, each with all threads, and put together;
 //! 3. each part is searched either by the `race` (one task on the root, which donates its
 //!    shallowest open choice point whenever a thread is idle; exhaustive, so it serves
 //!    `unique` and `count` and proves the absence of solutions) or, for `first` on a
@@ -87,24 +87,31 @@ pub fn solve_observed(
     }
 }
 
-/// Root propagation, probe, then the parts or the whole, as the module docs say.
+/// Root propagation, then for the `whole` problem the probe and the parts (or the whole
+/// at once), as the module docs say; a part (`whole` false) is searched directly.
 fn solve_model(
     model: &Model,
     options: &SolveOptions,
     threads: usize,
     goal: Goal<'_>,
-    decompose: bool,
+    whole: bool,
 ) -> Found {
     let mut search = Search::new(model, options);
     let Some(root) = search.root() else {
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
+    if !whole {
+        // The whole problem was probed already.
+        let mut found = search_whole(model, options, threads, goal, root);
+        found.stats += search.stats();
+        return found;
+    }
     let (probe, mut stats) = probe(&mut search, root.clone(), goal);
     if let Some(found) = probe {
         return found;
     }
     let goal = Goal { node_limit: goal.node_limit.map(|n| n.saturating_sub(stats.nodes)), ..goal };
-    let mut found = if decompose && options.mode != Mode::Count {
+    let mut found = if options.mode != Mode::Count {
         let parts = components::split(model, &root.domains);
         if parts.len() > 1 {
             solve_parts(model, options, threads, goal, &root.domains, &parts)

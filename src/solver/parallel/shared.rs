@@ -203,3 +203,65 @@ impl Drop for WorkerGuard<'_, '_> {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::panic::AssertUnwindSafe;
+
+    fn goal(live: &AtomicUsize, target: u64) -> Goal<'_> {
+        Goal { target, cancel: None, deadline: None, node_limit: None, live }
+    }
+
+    #[test]
+    fn a_panicking_worker_stops_the_others_and_nothing_hangs() {
+        let live = AtomicUsize::new(0);
+        let shared = Shared::new(goal(&live, u64::MAX));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool");
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            pool.install(|| {
+                rayon::scope(|scope| {
+                    // A worker that would run forever unless told to quit.
+                    scope.spawn(|_| {
+                        let _guard = WorkerGuard::new(&shared, None);
+                        while shared.check(0).is_none() {
+                            std::thread::yield_now();
+                        }
+                    });
+                    scope.spawn(|_| {
+                        let _guard = WorkerGuard::new(&shared, None);
+                        panic!("a worker fails");
+                    });
+                });
+            });
+        }));
+        assert!(result.is_err(), "the panic reaches the caller");
+        assert!(shared.quitting());
+        assert_eq!(live.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn the_count_stops_exactly_at_the_target_and_keeps_the_first_two() {
+        let live = AtomicUsize::new(0);
+        let shared = Shared::new(goal(&live, 3));
+        assert!(shared.record(&[1]));
+        assert!(shared.record(&[2]));
+        assert!(!shared.record(&[3]), "the third solution meets the target");
+        assert!(!shared.record(&[4]), "past the target nothing is counted");
+        let found = shared.into_found();
+        assert_eq!(
+            (found.count, found.solutions, found.stopped),
+            (3, vec![vec![1], vec![2]], None)
+        );
+    }
+
+    #[test]
+    fn an_external_limit_is_reported_unless_the_target_was_met() {
+        let live = AtomicUsize::new(0);
+        let shared = Shared::new(Goal { node_limit: Some(10), ..goal(&live, 2) });
+        assert_eq!(shared.check(5), None);
+        assert_eq!(shared.check(10), Some(StopReason::NodeLimit));
+        assert_eq!(shared.check(0), Some(StopReason::Cancelled), "the others just quit");
+        assert_eq!(shared.into_found().stopped, Some(StopReason::NodeLimit));
+    }
+}
