@@ -356,6 +356,18 @@ mod tests {
     }
 
     #[test]
+    fn written_puzzle_reads_back_as_the_same_kakuro() {
+        for seed in 1..=5 {
+            let k = kakuro(&options(20, 25, 35.0, seed));
+            let document = crate::format::read(&to_janko(&k), None).expect("readable");
+            assert_eq!(document.format, crate::format::Format::Janko);
+            assert_eq!(document.entries.len(), 1);
+            let parsed = document.entries[0].as_ref().expect("a valid puzzle");
+            assert_eq!(parsed.puzzle, Puzzle::Kakuro(k));
+        }
+    }
+
+    #[test]
     fn writer_uses_janko_tokens() {
         let g = generate(&options(6, 6, 30.0, 5));
         let text = to_janko(&g.puzzle);
