@@ -1,0 +1,282 @@
+//! The only writer of the outbox. For one input it writes `STEM.solution.txt`, `STEM.svg`
+//! and, last, `STEM.json` (or `STEM.error.json` for a rejected input), each through a
+//! temporary file in the outbox that is fsynced and then renamed into place, followed by an
+//! fsync of the folder. The JSON document is the commit mark: a result is complete exactly
+//! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
+//!
+//! Names never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
+//! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
+//! Companion files without their JSON are leftovers of a crash before the commit and are
+//! overwritten.
+
+use super::claim::sync_dir;
+use crate::report::FileReport;
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
+const TEMP_PREFIX: &str = ".kakurod-tmp.";
+
+/// Where a result set went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The stem used (`NAME`, or `NAME-2`, ...).
+    pub stem: String,
+    /// The JSON document written (`.json` or `.error.json`).
+    pub json: PathBuf,
+}
+
+/// The outbox writer, shared by all workers.
+#[derive(Debug)]
+pub struct Outbox {
+    dir: PathBuf,
+    fsync: bool,
+    svg: bool,
+    /// Stems being written right now, so two workers never pick the same one.
+    reserved: Mutex<HashSet<String>>,
+    counter: AtomicU64,
+}
+
+impl Outbox {
+    /// A writer for `dir`.
+    pub fn new(dir: PathBuf, fsync: bool, svg: bool) -> Outbox {
+        Outbox { dir, fsync, svg, reserved: Mutex::new(HashSet::new()), counter: AtomicU64::new(0) }
+    }
+
+    /// Removes temporary files left by a crashed run. Call before any job starts.
+    pub fn remove_stale_temporaries(&self) -> io::Result<usize> {
+        let mut removed = 0;
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
+                continue;
+            };
+            // Another live process (a daemon on another inbox sharing this outbox) may be
+            // writing it; only orphans of dead processes are removed.
+            let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
+            let alive = pid.is_some_and(|p| {
+                p != std::process::id() && std::path::Path::new(&format!("/proc/{p}")).exists()
+            });
+            if !alive {
+                std::fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Writes the result set for `report`, durably, and returns where it went.
+    pub fn write(&self, input_name: &str, report: &FileReport) -> io::Result<Written> {
+        let base = stem_of(input_name);
+        let rejected = report.is_rejected();
+        let mut files: Vec<(&str, String)> = Vec::new();
+        if !rejected {
+            if let Some(text) = report.solution_text() {
+                files.push((".solution.txt", text));
+            }
+            if self.svg
+                && let Some(picture) = picture(report)
+            {
+                files.push((".svg", picture));
+            }
+        }
+        let json_suffix = if rejected { ".error.json" } else { ".json" };
+        files.push((json_suffix, report.to_json()));
+
+        // Temporary files first (outside the reservation: this is the slow part).
+        let mut temps = Vec::with_capacity(files.len());
+        for (suffix, content) in &files {
+            temps.push((*suffix, self.write_temp(content)?));
+        }
+        let stem = self.reserve(&base);
+        let result = self.commit(&stem, &temps);
+        self.release(&stem);
+        if result.is_err() {
+            for (_, temp) in &temps {
+                let _ = std::fs::remove_file(temp);
+            }
+        }
+        result?;
+        Ok(Written { json: self.dir.join(format!("{stem}{json_suffix}")), stem })
+    }
+
+    /// Looks for a complete result of an input with this name and checksum (the work of an
+    /// earlier run that stopped before it moved the input on). Returns its JSON path.
+    pub fn find_result(&self, input_name: &str, checksum: &str) -> Option<PathBuf> {
+        let base = stem_of(input_name);
+        for n in 1..=100_000u32 {
+            let stem = numbered_stem(&base, n);
+            let mut any = false;
+            for suffix in [".json", ".error.json"] {
+                let path = self.dir.join(format!("{stem}{suffix}"));
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                any = true;
+                let doc: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+                let matches = doc.as_ref().is_some_and(|d| {
+                    d["checksum"].as_str() == Some(checksum)
+                        && d["file"].as_str() == Some(input_name)
+                });
+                if matches {
+                    return Some(path);
+                }
+            }
+            if !any {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn write_temp(&self, content: &str) -> io::Result<PathBuf> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{n}", std::process::id()));
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&path)?;
+        let written = file
+            .write_all(content.as_bytes())
+            .and_then(|()| if self.fsync { file.sync_data() } else { Ok(()) });
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        Ok(path)
+    }
+
+    /// Renames the temporary files into place (the JSON last) and syncs the folder.
+    fn commit(&self, stem: &str, temps: &[(&str, PathBuf)]) -> io::Result<()> {
+        for (suffix, temp) in temps {
+            std::fs::rename(temp, self.dir.join(format!("{stem}{suffix}")))?;
+        }
+        if self.fsync { sync_dir(&self.dir) } else { Ok(()) }
+    }
+
+    /// The first free stem for `base`: no committed result on disk and none being written.
+    fn reserve(&self, base: &str) -> String {
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        let mut n = 1;
+        loop {
+            let stem = numbered_stem(base, n);
+            let taken = reserved.contains(&stem)
+                || [".json", ".error.json"]
+                    .iter()
+                    .any(|s| self.dir.join(format!("{stem}{s}")).symlink_metadata().is_ok());
+            if !taken {
+                reserved.insert(stem.clone());
+                return stem;
+            }
+            n += 1;
+        }
+    }
+
+    fn release(&self, stem: &str) {
+        self.reserved.lock().unwrap_or_else(|e| e.into_inner()).remove(stem);
+    }
+}
+
+/// The stem of the outputs for an input: its name without the last extension.
+pub fn stem_of(input_name: &str) -> String {
+    match input_name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
+        _ => input_name.to_string(),
+    }
+}
+
+fn numbered_stem(base: &str, n: u32) -> String {
+    if n <= 1 { base.to_string() } else { format!("{base}-{n}") }
+}
+
+/// The SVG picture of a solved single puzzle.
+///
+/// The picture is drawn by `render::svg`, which is not part of this build yet; until it is,
+/// no `.svg` is written even with the switch on.
+fn picture(report: &FileReport) -> Option<String> {
+    let _ = report;
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::InputError;
+    use crate::report::{Body, Status};
+
+    fn rejected(file: &str, checksum: &str) -> FileReport {
+        FileReport {
+            file: file.into(),
+            checksum: checksum.into(),
+            format: None,
+            body: Body::Rejected {
+                status: Status::Invalid,
+                error: InputError {
+                    line: 1,
+                    column: 1,
+                    message: "bad".into(),
+                    expected: "good".into(),
+                },
+            },
+        }
+    }
+
+    fn names(dir: &std::path::Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_name_clash_gives_a_numbered_stem_and_keeps_the_earlier_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), true, true);
+        let first = outbox.write("p.txt", &rejected("p.txt", "aa")).unwrap();
+        let second = outbox.write("p.dzn", &rejected("p.dzn", "bb")).unwrap();
+        assert_eq!(first.stem, "p");
+        assert_eq!(second.stem, "p-2");
+        assert_eq!(names(dir.path()), vec!["p-2.error.json", "p.error.json"]);
+        let text = std::fs::read_to_string(&first.json).unwrap();
+        assert!(text.contains("\"aa\""), "{text}");
+    }
+
+    #[test]
+    fn an_earlier_result_is_found_by_name_and_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        outbox.write("q.txt", &rejected("q.txt", "11")).unwrap();
+        let second = outbox.write("q.txt", &rejected("q.txt", "22")).unwrap();
+        assert_eq!(outbox.find_result("q.txt", "22"), Some(second.json));
+        assert_eq!(outbox.find_result("q.txt", "33"), None);
+        assert_eq!(outbox.find_result("r.txt", "11"), None);
+    }
+
+    #[test]
+    fn leftover_companions_without_json_are_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("z.solution.txt"), "half").unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(outbox.write("z", &rejected("z", "0")).unwrap().stem, "z");
+    }
+
+    #[test]
+    fn stale_temporaries_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(format!("{TEMP_PREFIX}{}.0", u32::MAX));
+        std::fs::write(&stale, "x").unwrap();
+        std::fs::write(dir.path().join("keep.json"), "{}").unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 1);
+        assert_eq!(names(dir.path()), vec!["keep.json"]);
+    }
+
+    #[test]
+    fn stems_drop_only_the_last_extension() {
+        assert_eq!(stem_of("a.txt"), "a");
+        assert_eq!(stem_of("a.b.txt"), "a.b");
+        assert_eq!(stem_of("plain"), "plain");
+    }
+}
