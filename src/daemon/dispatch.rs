@@ -1,13 +1,15 @@
 //! From "this file is ready" to a worker: a crossbeam channel carries jobs from the intake
-//! thread to a dispatcher thread, which drops duplicates (a file already queued or running)
-//! and spawns each job on the rayon worker pool. The pool is shared with the solver, so a
+//! thread to a dispatcher thread, which drops duplicates (a file already queued, running or
+//! being committed) and spawns each job on the rayon worker pool; a finished job's result
+//! goes to the committer (`commit`), which completes it. The pool is shared with the solver, so a
 //! puzzle searched on several threads (`solver.threads` > 1) borrows idle workers.
 //!
 //! Shutdown happens in two steps: [`Dispatcher::stop_intake`] makes jobs that have not yet
 //! started return at once (their files stay in the inbox or the claim folder), then
 //! [`Dispatcher::drain`] waits for the running ones.
 
-use super::job::{self, Context, Job, Outcome};
+use super::commit::Committer;
+use super::job::{self, Context, Job, Outcome, Step};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,6 +31,7 @@ pub struct Counters {
 
 struct Shared {
     ctx: Arc<Context>,
+    committer: Committer,
     stopping: AtomicBool,
     /// Names queued or running; a name is in here from submission to the end of its job.
     pending: Mutex<HashSet<String>>,
@@ -52,8 +55,10 @@ impl Dispatcher {
             .panic_handler(|_| tracing::error!("a worker panicked outside a job"))
             .build()
             .map_err(std::io::Error::other)?;
+        let committer = Committer::start(Arc::clone(&ctx))?;
         let shared = Arc::new(Shared {
             ctx,
+            committer,
             stopping: AtomicBool::new(false),
             pending: Mutex::new(HashSet::new()),
             idle: Condvar::new(),
@@ -118,14 +123,39 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
         }
         let shared = Arc::clone(shared);
         pool.spawn(move || {
-            if !shared.stopping.load(Ordering::SeqCst) {
-                count(&shared.counters, &job, job::run(&shared.ctx, &job));
+            if shared.stopping.load(Ordering::SeqCst) {
+                return settle(&shared, &job.name);
             }
-            let mut pending = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
-            pending.remove(&job.name);
-            shared.idle.notify_all();
+            match job::run(&shared.ctx, &job) {
+                Ok(Step::Commit(prepared, answer)) => {
+                    let for_commit = Arc::clone(&shared);
+                    shared.committer.submit(
+                        prepared,
+                        Box::new(move |written| {
+                            let outcome = job::finish(&for_commit.ctx, answer, written);
+                            count(&for_commit.counters, &job, outcome);
+                            settle(&for_commit, &job.name);
+                        }),
+                    );
+                }
+                Ok(Step::Finished(outcome)) => {
+                    count(&shared.counters, &job, Ok(outcome));
+                    settle(&shared, &job.name);
+                }
+                Err(error) => {
+                    count(&shared.counters, &job, Err(error));
+                    settle(&shared, &job.name);
+                }
+            }
         });
     }
+}
+
+/// The job for `name` has ended: it may be submitted again, and the drain may be over.
+fn settle(shared: &Shared, name: &str) {
+    let mut pending = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
+    pending.remove(name);
+    shared.idle.notify_all();
 }
 
 fn count(c: &Counters, job: &Job, outcome: Result<Outcome, super::error::JobError>) {

@@ -1,12 +1,13 @@
-//! One input file, start to finish, on a worker thread: claim it, read it (within the size
-//! limit), run the pipeline, write the result set, and only then move the input to `done/`
-//! (or delete it) or, when it was rejected, to `failed/`. A search cancelled by shutdown
+//! One input file, start to finish: on a worker thread, claim it, read it (within the size
+//! limit), run the pipeline and prepare the result files ([`run`]); on the committer thread,
+//! once the result set is durable, move the input to `done/` (or delete it) or, when it was
+//! rejected, to `failed/` ([`finish`]). A search cancelled by shutdown
 //! writes nothing and leaves the input claimed, so the next start requeues it.
 
 use super::claim::{self, sync_dir};
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
-use super::outbox::Outbox;
+use super::outbox::{Outbox, Prepared, Written};
 use crate::format::InputError;
 use crate::pipeline;
 use crate::report::{Body, FileReport, Status};
@@ -66,16 +67,42 @@ pub struct Context {
     pub cancel: AtomicBool,
 }
 
-/// Handles one job.
-pub fn run(ctx: &Context, job: &Job) -> Result<Outcome, JobError> {
+/// The first half of a job's result: what the committer needs to finish it.
+#[derive(Debug)]
+pub struct Answer {
+    /// The input's name.
+    pub name: String,
+    /// Where the input is now.
+    claimed: PathBuf,
+    /// True for an error result.
+    rejected: bool,
+    /// The fields of the log line.
+    line: LogLine,
+}
+
+/// Where a job stands after its worker half.
+#[derive(Debug)]
+pub enum Step {
+    /// Nothing more to do.
+    Finished(Outcome),
+    /// The result set is prepared; commit it, then call [`finish`].
+    Commit(Prepared, Answer),
+}
+
+/// The worker half of a job: claim, read, solve, and prepare the result files.
+pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
     let started = Instant::now();
     let folders = &ctx.settings.folders;
     let claimed = match job.source {
         Source::Requeued => folders.claim.join(&job.name),
         Source::Inbox => match claim::claim(&folders.inbox, &folders.claim, &job.name) {
             Ok(path) => path,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Outcome::Gone),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Ok(Outcome::Busy),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Step::Finished(Outcome::Gone));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Ok(Step::Finished(Outcome::Busy));
+            }
             Err(e) => return Err(JobError::io("cannot claim", folders.inbox.join(&job.name), e)),
         },
     };
@@ -85,10 +112,10 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Outcome, JobError> {
                 let checksum = hex(&Sha256::digest(&bytes));
                 if let Some(json) = ctx.outbox.find_result(&job.name, &checksum) {
                     let rejected = json.to_string_lossy().ends_with(".error.json");
-                    archive(ctx, &claimed, &job.name, rejected)?;
+                    archive(ctx, &claimed, &job.name, rejected, ctx.settings.fsync)?;
                     tracing::info!(file = %job.name, result = %json.display(),
                         "already answered by an earlier run; input moved on");
-                    return Ok(Outcome::AlreadyAnswered);
+                    return Ok(Step::Finished(Outcome::AlreadyAnswered));
                 }
             }
             (solve(ctx, &job.name, &bytes), bytes.len() as u64)
@@ -100,16 +127,33 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Outcome, JobError> {
     };
     if report.was_cancelled() {
         tracing::info!(file = %job.name, "search cancelled by shutdown; left claimed for requeue");
-        return Ok(Outcome::LeftClaimed);
+        return Ok(Step::Finished(Outcome::LeftClaimed));
     }
-    let written = ctx
+    let prepared = ctx
         .outbox
-        .write(&job.name, &report)
+        .prepare(&job.name, &report)
         .map_err(|e| JobError::io("cannot write the result of", &claimed, e))?;
-    let rejected = report.is_rejected();
-    archive(ctx, &claimed, &job.name, rejected)?;
-    log_result(&job.name, size, &report, &written.stem, started);
-    Ok(Outcome::Answered { rejected })
+    let answer = Answer {
+        name: job.name.clone(),
+        claimed,
+        rejected: report.is_rejected(),
+        line: LogLine::new(size, &report, started),
+    };
+    Ok(Step::Commit(prepared, answer))
+}
+
+/// The committer half: once the result set is durable (`written`), move the input on and
+/// log the result. The folder syncs of the move are left to the committer's batch.
+pub fn finish(
+    ctx: &Context,
+    answer: Answer,
+    written: io::Result<Written>,
+) -> Result<Outcome, JobError> {
+    let written =
+        written.map_err(|e| JobError::io("cannot write the result of", &answer.claimed, e))?;
+    archive(ctx, &answer.claimed, &answer.name, answer.rejected, false)?;
+    answer.line.log(&answer.name, &written.stem);
+    Ok(Outcome::Answered { rejected: answer.rejected })
 }
 
 enum Input {
@@ -210,7 +254,13 @@ fn rejection(name: &str, checksum: String, status: Status, error: InputError) ->
 }
 
 /// Moves the claimed input on once its result is durable.
-fn archive(ctx: &Context, claimed: &Path, name: &str, rejected: bool) -> Result<(), JobError> {
+fn archive(
+    ctx: &Context,
+    claimed: &Path,
+    name: &str,
+    rejected: bool,
+    sync: bool,
+) -> Result<(), JobError> {
     let folders = &ctx.settings.folders;
     let target: Option<&PathBuf> = match (rejected, ctx.settings.after_success) {
         (true, _) => Some(&folders.failed),
@@ -221,7 +271,7 @@ fn archive(ctx: &Context, claimed: &Path, name: &str, rejected: bool) -> Result<
         Some(dir) => {
             claim::move_unique(claimed, dir, name)
                 .map_err(|e| JobError::io("cannot move on", claimed, e))?;
-            if ctx.settings.fsync {
+            if sync {
                 sync_dir(dir).map_err(|e| JobError::io("cannot sync", dir, e))?;
             }
         }
@@ -229,41 +279,58 @@ fn archive(ctx: &Context, claimed: &Path, name: &str, rejected: bool) -> Result<
             std::fs::remove_file(claimed).map_err(|e| JobError::io("cannot delete", claimed, e))?;
         }
     }
-    if ctx.settings.fsync {
+    if sync {
         sync_dir(&folders.claim).map_err(|e| JobError::io("cannot sync", &folders.claim, e))?;
     }
     Ok(())
 }
 
-/// The one log line per input.
-fn log_result(name: &str, size: u64, report: &FileReport, stem: &str, started: Instant) {
-    let ms = started.elapsed().as_secs_f64() * 1e3;
-    let (kind, grid, status, nodes) = match &report.body {
-        Body::Single(r) => (
-            r.kind.map_or("-", |k| k.name()).to_string(),
-            format!("{}x{}", r.rows, r.cols),
-            r.status.name().to_string(),
-            r.statistics.nodes,
-        ),
-        Body::Batch { puzzles, summary } => (
-            puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
-            format!("batch of {}", puzzles.len()),
-            format!(
-                "solved={} unsatisfiable={} timeout={} invalid={} failed={}",
-                summary.solved,
-                summary.unsatisfiable,
-                summary.timeout,
-                summary.invalid,
-                summary.failed
+/// The fields of the one log line per input, taken from the report before it is dropped.
+#[derive(Debug)]
+struct LogLine {
+    bytes: u64,
+    kind: String,
+    grid: String,
+    status: String,
+    nodes: u64,
+    ms: f64,
+}
+
+impl LogLine {
+    fn new(bytes: u64, report: &FileReport, started: Instant) -> LogLine {
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let (kind, grid, status, nodes) = match &report.body {
+            Body::Single(r) => (
+                r.kind.map_or("-", |k| k.name()).to_string(),
+                format!("{}x{}", r.rows, r.cols),
+                r.status.name().to_string(),
+                r.statistics.nodes,
             ),
-            puzzles.iter().map(|p| p.statistics.nodes).sum(),
-        ),
-        Body::Rejected { status, error } => {
-            ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
-        }
-    };
-    tracing::info!(file = %name, kind = %kind, grid = %grid, bytes = size, status = %status,
-        ms = format_args!("{ms:.2}"), nodes, result = %stem, "answered");
+            Body::Batch { puzzles, summary } => (
+                puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
+                format!("batch of {}", puzzles.len()),
+                format!(
+                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}",
+                    summary.solved,
+                    summary.unsatisfiable,
+                    summary.timeout,
+                    summary.invalid,
+                    summary.failed
+                ),
+                puzzles.iter().map(|p| p.statistics.nodes).sum(),
+            ),
+            Body::Rejected { status, error } => {
+                ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
+            }
+        };
+        LogLine { bytes, kind, grid, status, nodes, ms }
+    }
+
+    fn log(&self, name: &str, stem: &str) {
+        tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
+            status = %self.status, ms = format_args!("{:.2}", self.ms), nodes = self.nodes,
+            result = %stem, "answered");
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -1,9 +1,11 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
-//! pool (`dispatch`, `job`), and answered in the outbox (`outbox`); SIGTERM drains the work
-//! (`signals`). This module wires the parts together and owns start-up and shutdown.
+//! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
+//! (`commit`); SIGTERM drains the work (`signals`). This module wires the parts together and
+//! owns start-up and shutdown.
 
 pub mod claim;
+pub mod commit;
 pub mod config;
 pub mod dispatch;
 pub mod error;

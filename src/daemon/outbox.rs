@@ -1,7 +1,10 @@
 //! The only writer of the outbox. For one input it writes `STEM.solution.txt`, `STEM.svg`
 //! and, last, `STEM.json` (or `STEM.error.json` for a rejected input), each through a
 //! temporary file in the outbox that is fsynced and then renamed into place, followed by an
-//! fsync of the folder. The JSON document is the commit mark: a result is complete exactly
+//! fsync of the folder. Writing is split in two so that durability is paid per batch, not
+//! per file: workers [`Outbox::prepare`] the temporary files, and the committer thread
+//! [`Outbox::commit`]s whatever has accumulated (parallel data syncs, renames, one folder
+//! sync). The JSON document is the commit mark: a result is complete exactly
 //! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
 //!
 //! Names never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
@@ -20,6 +23,29 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
 const TEMP_PREFIX: &str = ".kakurod-tmp.";
+
+/// A result set written to temporary files, waiting for [`Outbox::commit`].
+#[derive(Debug)]
+pub struct Prepared {
+    /// The stem the set would like (`NAME` for `NAME.ext`).
+    base: String,
+    /// `(suffix, temporary file)`, the JSON document last.
+    temps: Vec<(&'static str, PathBuf)>,
+}
+
+impl Prepared {
+    /// Flushes the temporary files' data to disk.
+    fn sync(&self) -> io::Result<()> {
+        self.temps.iter().try_for_each(|(_, temp)| std::fs::File::open(temp)?.sync_data())
+    }
+
+    /// Removes the temporary files (after a failure).
+    pub fn discard(&self) {
+        for (_, temp) in &self.temps {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
 
 /// Where a result set went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,9 +98,15 @@ impl Outbox {
 
     /// Writes the result set for `report`, durably, and returns where it went.
     pub fn write(&self, input_name: &str, report: &FileReport) -> io::Result<Written> {
-        let base = stem_of(input_name);
+        let prepared = self.prepare(input_name, report)?;
+        self.commit(vec![prepared], None).pop().unwrap_or_else(|| Err(io::Error::other("lost")))
+    }
+
+    /// First half of a write, done on the worker: the result files are written to temporary
+    /// files in the outbox (not yet synced, not yet visible under their names).
+    pub fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
         let rejected = report.is_rejected();
-        let mut files: Vec<(&str, String)> = Vec::new();
+        let mut files: Vec<(&'static str, String)> = Vec::new();
         if !rejected {
             if let Some(text) = report.solution_text() {
                 files.push((".solution.txt", text));
@@ -87,22 +119,79 @@ impl Outbox {
         }
         let json_suffix = if rejected { ".error.json" } else { ".json" };
         files.push((json_suffix, report.to_json()));
-
-        // Temporary files first (outside the reservation: this is the slow part).
-        let mut temps = Vec::with_capacity(files.len());
+        let mut prepared =
+            Prepared { base: stem_of(input_name), temps: Vec::with_capacity(files.len()) };
         for (suffix, content) in &files {
-            temps.push((*suffix, self.write_temp(content)?));
-        }
-        let stem = self.reserve(&base);
-        let result = self.commit(&stem, &temps);
-        self.release(&stem);
-        if result.is_err() {
-            for (_, temp) in &temps {
-                let _ = std::fs::remove_file(temp);
+            match self.write_temp(content) {
+                Ok(temp) => prepared.temps.push((suffix, temp)),
+                Err(e) => {
+                    prepared.discard();
+                    return Err(e);
+                }
             }
         }
-        result?;
-        Ok(Written { json: self.dir.join(format!("{stem}{json_suffix}")), stem })
+        Ok(prepared)
+    }
+
+    /// Second half, for a whole batch at once (group commit): syncs every temporary file
+    /// (in parallel on `pool` when given, so the filesystem can merge the flushes), renames
+    /// each set into place with its JSON last, then syncs the outbox folder once for the
+    /// batch. Returns one result per prepared set, in order.
+    pub fn commit(
+        &self,
+        batch: Vec<Prepared>,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<io::Result<Written>> {
+        let synced: Vec<io::Result<()>> = if !self.fsync {
+            batch.iter().map(|_| Ok(())).collect()
+        } else if let Some(pool) = pool {
+            use rayon::prelude::*;
+            pool.install(|| batch.par_iter().map(Prepared::sync).collect())
+        } else {
+            batch.iter().map(Prepared::sync).collect()
+        };
+        let mut results: Vec<io::Result<Written>> = batch
+            .into_iter()
+            .zip(synced)
+            .map(|(prepared, synced)| {
+                let committed = synced.and_then(|()| self.place(&prepared));
+                if committed.is_err() {
+                    prepared.discard();
+                }
+                committed
+            })
+            .collect();
+        if self.fsync
+            && results.iter().any(Result::is_ok)
+            && let Err(e) = sync_dir(&self.dir)
+        {
+            // In place but not known to be durable: report failure, so the inputs stay
+            // claimed (the next start finds these results by checksum).
+            let kind = e.kind();
+            for result in &mut results {
+                if result.is_ok() {
+                    *result = Err(io::Error::new(kind, format!("syncing the outbox: {e}")));
+                }
+            }
+        }
+        results
+    }
+
+    /// Renames one prepared set into place under a free stem, its JSON last.
+    fn place(&self, prepared: &Prepared) -> io::Result<Written> {
+        let stem = self.reserve(&prepared.base);
+        let mut json = PathBuf::new();
+        let mut renamed = Ok(());
+        for (suffix, temp) in &prepared.temps {
+            let target = self.dir.join(format!("{stem}{suffix}"));
+            renamed = std::fs::rename(temp, &target);
+            if renamed.is_err() {
+                break;
+            }
+            json = target;
+        }
+        self.release(&stem);
+        renamed.map(|()| Written { stem, json })
     }
 
     /// Looks for a complete result of an input with this name and checksum (the work of an
@@ -136,22 +225,11 @@ impl Outbox {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let path = self.dir.join(format!("{TEMP_PREFIX}{}.{n}", std::process::id()));
         let mut file = OpenOptions::new().write(true).create_new(true).open(&path)?;
-        let written = file
-            .write_all(content.as_bytes())
-            .and_then(|()| if self.fsync { file.sync_data() } else { Ok(()) });
-        if let Err(e) = written {
+        if let Err(e) = file.write_all(content.as_bytes()) {
             let _ = std::fs::remove_file(&path);
             return Err(e);
         }
         Ok(path)
-    }
-
-    /// Renames the temporary files into place (the JSON last) and syncs the folder.
-    fn commit(&self, stem: &str, temps: &[(&str, PathBuf)]) -> io::Result<()> {
-        for (suffix, temp) in temps {
-            std::fs::rename(temp, self.dir.join(format!("{stem}{suffix}")))?;
-        }
-        if self.fsync { sync_dir(&self.dir) } else { Ok(()) }
     }
 
     /// The first free stem for `base`: no committed result on disk and none being written.
