@@ -260,3 +260,40 @@ fn a_second_input_of_the_same_name_gets_a_numbered_result() {
     assert_eq!(by_file["same.txt"].len(), 2);
     assert!(Path::new(&outbox.join("same-2.json")).exists());
 }
+
+#[test]
+fn the_service_manager_hears_ready_and_stopping_and_json_logs_are_json() {
+    let mut d = Daemon::new("");
+    let socket_path = d.path("notify.sock");
+    let socket = std::os::unix::net::UnixDatagram::bind(&socket_path).unwrap();
+    socket.set_read_timeout(Some(LONG)).unwrap();
+    d.start_with_env(&["--log-format", "json"], &[("NOTIFY_SOCKET", &socket_path)]);
+    let mut buffer = [0u8; 4096];
+    let n = socket.recv(&mut buffer).unwrap();
+    let message = String::from_utf8_lossy(&buffer[..n]).into_owned();
+    assert!(message.lines().any(|l| l == "READY=1"), "{message}");
+
+    let inputs = batch(2);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("2 results", LONG, Some(&d), || answered(&d, 2));
+    d.signal("TERM");
+    let n = socket.recv(&mut buffer).unwrap();
+    let message = String::from_utf8_lossy(&buffer[..n]).into_owned();
+    assert!(message.lines().any(|l| l == "STOPPING=1"), "{message}");
+    assert!(d.wait_exit().success());
+
+    let log = d.log();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let answered_lines: Vec<_> = lines.iter().filter(|v| v["message"] == "answered").collect();
+    assert_eq!(answered_lines.len(), 2, "{log}");
+    for line in answered_lines {
+        assert!(line["file"].is_string() && line["status"].is_string(), "{line}");
+        assert!(line["nodes"].is_u64() && line["ms"].is_string() && line["grid"].is_string());
+    }
+    assert!(lines.iter().any(|v| v["message"] == "kakurod stopped"), "{log}");
+}

@@ -38,6 +38,8 @@ const CANCEL_GRACE: Duration = Duration::from_secs(5);
 pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
     let settings = Settings::load(&args)?;
     logging::init(settings.log_format, settings.log_level);
+    // A panic (a bug) is reported through the log like everything else, in its format.
+    std::panic::set_hook(Box::new(|info| tracing::error!(%info, "panic")));
     match serve(settings) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(error) => {

@@ -148,6 +148,12 @@ impl Daemon {
 
     /// Starts the daemon with extra flags and waits for its start-up line.
     pub fn start(&mut self, flags: &[&str]) {
+        self.start_with_env(flags, &[]);
+    }
+
+    /// Starts the daemon with extra flags and environment variables, and waits for its
+    /// start-up line.
+    pub fn start_with_env(&mut self, flags: &[&str], env: &[(&str, &Path)]) {
         assert!(self.child.is_none(), "already running");
         self.runs += 1;
         let log = fs::File::create(self.log_path(self.runs)).unwrap();
@@ -157,6 +163,8 @@ impl Daemon {
             .arg(self.config())
             .args(flags)
             .env_remove("RUST_LOG")
+            .env_remove("NOTIFY_SOCKET")
+            .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
