@@ -109,12 +109,13 @@ fn check_sudoku(n: usize, box_size: usize, givens: &[u32], grid: &Grid) -> Resul
         }
     }
     let value = |r: usize, c: usize| grid.cells[r * n + c].unwrap_or(0);
+    // Boxes are `box_size` rows by `n / box_size` columns (square unless e.g. a 6x6 Killer).
+    let (height, width) = (box_size.max(1), n / box_size.max(1));
     for i in 0..n {
         let row: Vec<u32> = (0..n).map(|c| value(i, c)).collect();
         let col: Vec<u32> = (0..n).map(|r| value(r, i)).collect();
-        let (top, left) = ((i / box_size) * box_size, (i % box_size) * box_size);
-        let boxed: Vec<u32> =
-            (0..n).map(|j| value(top + j / box_size, left + j % box_size)).collect();
+        let (top, left) = ((i / height) * height, (i % height) * width);
+        let boxed: Vec<u32> = (0..n).map(|j| value(top + j / width, left + j % width)).collect();
         if !all_distinct(&row) {
             return Err(violation(i * n, n, n, "row repeats a digit"));
         }

@@ -4,6 +4,33 @@
 //! an allocation sized by an unchecked number from the input. Semantic checks of the puzzle
 //! (clues that cannot be reached, runs without clues, ...) run here too, through
 //! `puzzle::validate`, so an error always names a line and a column of the file.
+//!
+//! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
+//! `lines`, `killer`, `dzn`, `json` (schema in its module doc); `detect` tells them apart,
+//! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
+//!
+//! Decisions worth knowing:
+//! - grid sides are capped at 1000 rows and columns, and a header is checked against the
+//!   rows actually present before anything of its size is allocated;
+//! - a Sudoku side must be `k*k` from 4 to 25 (a 1x1 grid is refused); a Killer side may
+//!   also have rectangular boxes (6x6 with 2x3 boxes, as in the janko data);
+//! - blank lines inside and around grids are ignored; `\r\n` line endings are accepted;
+//! - columns count characters, not bytes.
+
+mod detect;
+mod dzn;
+mod janko;
+mod json;
+mod json_grid;
+mod json_path;
+mod killer;
+mod lines;
+mod matrices;
+pub mod solution;
+mod sudoku;
+mod text;
+
+pub use detect::detect;
 
 use crate::puzzle::Puzzle;
 use crate::solver::SolveOverrides;
@@ -95,6 +122,73 @@ pub struct Document {
 
 /// Reads `text` as `forced`, or as the format detected from the content.
 pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> {
-    let _ = (text, forced);
-    todo!("format readers")
+    // A byte-order mark is not content; columns on line 1 count from after it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let format = match forced.or_else(|| detect(text)) {
+        Some(format) => format,
+        None => return Err(unknown_format(text)),
+    };
+    match format {
+        Format::Janko => janko::read(text, ',', Format::Janko),
+        Format::Backslash => janko::read(text, '\\', Format::Backslash),
+        Format::Matrices => matrices::read(text),
+        Format::Sudoku => sudoku::read(text),
+        Format::Lines => lines::read(text),
+        Format::Killer => killer::read(text),
+        Format::Dzn => dzn::read(text),
+        Format::Json => json::read(text),
+    }
+}
+
+/// The error for content that fits no format, placed on its first non-blank character.
+fn unknown_format(text: &str) -> InputError {
+    let offset = text.len() - text.trim_start().len();
+    let message = if text.trim().is_empty() {
+        "the file is empty".to_string()
+    } else {
+        "cannot tell the puzzle format from the content".to_string()
+    };
+    text::error_at(
+        text,
+        offset,
+        message,
+        "a janko, backslash or matrices Kakuro, a Sudoku grid or lines, a Killer grid, \
+         MiniZinc data or JSON (or name the format explicitly)",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JANKO: &str = "3 3\n- 4, 3,\n,4 0 0\n,3 0 0\n";
+
+    #[test]
+    fn detected_format_is_reported() {
+        assert_eq!(read(JANKO, None).unwrap().format, Format::Janko);
+        let with_bom = format!("\u{feff}{JANKO}");
+        assert_eq!(read(&with_bom, None).unwrap(), read(JANKO, None).unwrap());
+    }
+
+    #[test]
+    fn a_forced_format_always_wins() {
+        let e = read(JANKO, Some(Format::Sudoku)).unwrap_err();
+        assert!(e.message.contains("square"), "{e}");
+        let e = read(JANKO, Some(Format::Killer)).unwrap_err();
+        assert!(e.message.contains("side 3 is outside"), "{e}");
+        let doc = read(JANKO, Some(Format::Lines)).unwrap();
+        assert_eq!((doc.format, doc.batch, doc.entries.len()), (Format::Lines, true, 4));
+        assert!(doc.entries.iter().all(Result::is_err));
+        let e = read(JANKO, Some(Format::Json)).unwrap_err();
+        assert!(e.message.contains("invalid type: integer `3`"), "{e}");
+    }
+
+    #[test]
+    fn unknown_or_empty_content_is_an_error_on_its_first_character() {
+        let e = read("\n\n   hello world\n", None).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 4));
+        assert!(e.message.contains("cannot tell"), "{e}");
+        let e = read("", None).unwrap_err();
+        assert_eq!((e.line, e.column, e.message.as_str()), (1, 1, "the file is empty"));
+    }
 }

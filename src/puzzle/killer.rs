@@ -18,7 +18,7 @@ pub struct Cage {
 pub struct Killer {
     /// Side of the grid.
     pub n: usize,
-    /// Side of a box.
+    /// Rows of a box; a box is `box_size` rows by `n / box_size` columns (2x3 in a 6x6).
     pub box_size: usize,
     /// The cages; together they need not cover every cell.
     pub cages: Vec<Cage>,

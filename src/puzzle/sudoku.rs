@@ -9,15 +9,18 @@ use crate::solver::domain::Domain;
 pub struct Sudoku {
     /// Side of the grid (4, 9, 16, 25).
     pub n: usize,
-    /// Side of a box (`box_size * box_size == n`).
+    /// Rows of a box; a box is `box_size` rows by `n / box_size` columns (square boxes,
+    /// `box_size * box_size == n`, for a Sudoku; Killer grids such as 6x6 use 2x3 boxes).
     pub box_size: usize,
     /// Row-major givens; 0 is a blank cell.
     pub givens: Vec<u32>,
 }
 
 impl Sudoku {
-    /// The rows, columns and boxes, each as row-major cell indices.
+    /// The rows, columns and boxes, each as row-major cell indices. Boxes are `box_size`
+    /// rows by `n / box_size` columns.
     pub fn units(n: usize, box_size: usize) -> Vec<Vec<usize>> {
+        let (height, width) = (box_size.max(1), n / box_size.max(1));
         let mut units = Vec::with_capacity(3 * n);
         for r in 0..n {
             units.push((0..n).map(|c| r * n + c).collect());
@@ -26,8 +29,8 @@ impl Sudoku {
             units.push((0..n).map(|r| r * n + c).collect());
         }
         for b in 0..n {
-            let (top, left) = ((b / box_size) * box_size, (b % box_size) * box_size);
-            units.push((0..n).map(|i| (top + i / box_size) * n + left + i % box_size).collect());
+            let (top, left) = ((b / height) * height, (b % height) * width);
+            units.push((0..n).map(|i| (top + i / width) * n + left + i % width).collect());
         }
         units
     }

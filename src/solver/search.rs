@@ -1,11 +1,335 @@
-//! search
+//! Depth-first search over one model: decide, propagate, backtrack.
+//!
+//! [`Search`] owns the propagators and the state of one search thread. It runs a
+//! [`Subproblem`] (a set of domains) to exhaustion or until its [`Driver`] says stop; the
+//! driver receives the solutions, decides when to stop, and can ask for work to be split
+//! off (the parallel search uses that). [`solve`] is the plain sequential search.
 
-use super::{Outcome, SolveOptions};
-use crate::model::Model;
+use super::branching::{select_value, select_var};
+use super::domain::Domain;
+use super::limits::Limits;
+use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use super::propagators::{self, Propagator};
+use super::state::State;
+use super::stats::Stats;
+use super::{Outcome, StopReason};
+use crate::model::{Model, VarId};
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
-/// Sequential depth-first search.
+/// How often (in nodes) the driver is polled.
+const POLL_INTERVAL: u64 = 128;
+
+/// A part of the search space: domains to search from, and the decision depth they sit at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subproblem {
+    /// Domains of every variable.
+    pub domains: Vec<Domain>,
+    /// Decisions taken from the root to reach these domains.
+    pub depth: u64,
+}
+
+/// What the search loop asks of its caller.
+pub trait Driver {
+    /// Receives a solution (one value per variable); returns false to stop the search.
+    fn on_solution(&mut self, values: &[u32]) -> bool;
+    /// Called every few hundred nodes with the nodes explored so far; `Some` stops.
+    fn poll(&mut self, nodes: u64) -> Option<StopReason>;
+    /// Polled likewise: true when this search should split off part of its work.
+    fn wants_work(&self) -> bool {
+        false
+    }
+    /// Receives the work split off after [`Driver::wants_work`] said yes.
+    fn donate(&mut self, _sub: Subproblem) {}
+}
+
+/// How [`Search::run`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The subproblem was searched completely.
+    Exhausted,
+    /// The driver's poll stopped the search.
+    Stopped(StopReason),
+    /// The driver's `on_solution` returned false.
+    Halted,
+}
+
+/// An open choice point: the variable decided at this level and its untried values.
+struct Frame {
+    var: usize,
+    remaining: Domain,
+    /// Trail position before this level's decision.
+    mark: usize,
+}
+
+/// One search thread's engine.
+pub struct Search<'m> {
+    model: &'m Model,
+    props: Vec<Propagator>,
+    watchers: Vec<Vec<u32>>,
+    state: State,
+    algorithm: Algorithm,
+    var_order: VarOrder,
+    val_order: ValOrder,
+    stats: Stats,
+    values: Vec<u32>,
+}
+
+impl<'m> Search<'m> {
+    /// Compiles `model` into propagators and prepares an empty search.
+    pub fn new(model: &'m Model, options: &SolveOptions) -> Search<'m> {
+        let compiled = propagators::build(model);
+        let state = State::new(model.domains.clone(), &compiled.watchers, compiled.list.len());
+        Search {
+            model,
+            props: compiled.list,
+            watchers: compiled.watchers,
+            state,
+            algorithm: options.algorithm,
+            var_order: options.var_order,
+            val_order: options.val_order,
+            stats: Stats::default(),
+            values: Vec::with_capacity(model.num_vars()),
+        }
+    }
+
+    /// Statistics of everything this engine has searched so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Propagates the model's initial domains (as the algorithm allows). `None` when the
+    /// root already fails, i.e. the model has no solution.
+    pub fn root(&mut self) -> Option<Subproblem> {
+        self.stats.nodes += 1;
+        self.state.load(&self.model.domains);
+        if self.propagate_start() {
+            Some(Subproblem { domains: self.state.domains().to_vec(), depth: 0 })
+        } else {
+            self.stats.failures += 1;
+            None
+        }
+    }
+
+    /// The variable the variable order branches on in `sub`, with its domain; `None` when
+    /// every variable is fixed (then `sub` is a solution).
+    pub fn branching(&self, sub: &Subproblem) -> Option<(VarId, Domain)> {
+        select_var(self.var_order, &sub.domains).map(|v| (v, sub.domains[v]))
+    }
+
+    /// Splits `sub` at its branching variable: one propagated child per value, in value
+    /// order; children that fail at once are dropped (and counted as failures).
+    pub fn split(&mut self, sub: &Subproblem) -> Vec<Subproblem> {
+        let Some((var, mut remaining)) = self.branching(sub) else { return Vec::new() };
+        let mut children = Vec::with_capacity(remaining.len() as usize);
+        while let Some(value) = select_value(self.val_order, remaining) {
+            remaining = remaining.remove(value);
+            self.state.load(&sub.domains);
+            self.stats.nodes += 1;
+            self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
+            if self.assign(var, value) {
+                children.push(Subproblem {
+                    domains: self.state.domains().to_vec(),
+                    depth: sub.depth + 1,
+                });
+            } else {
+                self.stats.failures += 1;
+            }
+        }
+        children
+    }
+
+    /// Searches `sub` depth-first, reporting solutions to `driver`.
+    pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
+        self.state.load(&sub.domains);
+        // A donated subproblem has not been propagated since its domain was narrowed.
+        if !self.propagate_start() {
+            self.stats.failures += 1;
+            return RunEnd::Exhausted;
+        }
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut next_poll = self.stats.nodes + POLL_INTERVAL;
+        loop {
+            // Descend: open a choice point, or report the solution at a leaf.
+            match select_var(self.var_order, self.state.domains()) {
+                Some(var) => {
+                    let remaining = self.state.dom(var);
+                    stack.push(Frame { var, remaining, mark: self.state.mark() });
+                }
+                None => {
+                    self.stats.solutions += 1;
+                    self.values.clear();
+                    self.values.extend(self.state.domains().iter().map(|d| d.min().unwrap_or(0)));
+                    if !driver.on_solution(&self.values) {
+                        return RunEnd::Halted;
+                    }
+                }
+            }
+            // Take the next untried value, backtracking past exhausted choice points.
+            loop {
+                let Some(frame) = stack.last_mut() else { return RunEnd::Exhausted };
+                let Some(value) = select_value(self.val_order, frame.remaining) else {
+                    let mark = frame.mark;
+                    self.state.undo(mark);
+                    stack.pop();
+                    continue;
+                };
+                frame.remaining = frame.remaining.remove(value);
+                let (var, mark) = (frame.var, frame.mark);
+                self.state.undo(mark);
+                self.stats.nodes += 1;
+                self.stats.max_depth = self.stats.max_depth.max(sub.depth + stack.len() as u64);
+                if self.stats.nodes >= next_poll {
+                    next_poll = self.stats.nodes + POLL_INTERVAL;
+                    if let Some(reason) = driver.poll(self.stats.nodes) {
+                        return RunEnd::Stopped(reason);
+                    }
+                    if driver.wants_work()
+                        && let Some(work) = self.split_off(&mut stack, sub.depth)
+                    {
+                        driver.donate(work);
+                    }
+                }
+                if self.assign(var, value) {
+                    break;
+                }
+                self.stats.failures += 1;
+            }
+        }
+    }
+
+    /// Gives away the untried values of the shallowest open choice point (the biggest piece
+    /// of work this search still has), as a subproblem.
+    fn split_off(&mut self, stack: &mut [Frame], base_depth: u64) -> Option<Subproblem> {
+        let level = stack.iter().position(|f| !f.remaining.is_empty())?;
+        let frame = &mut stack[level];
+        let mut domains = self.state.domains_at(frame.mark);
+        domains[frame.var] = frame.remaining;
+        frame.remaining = Domain::EMPTY;
+        Some(Subproblem { domains, depth: base_depth + level as u64 })
+    }
+
+    /// Establishes the starting consistency of the loaded domains.
+    fn propagate_start(&mut self) -> bool {
+        match self.algorithm {
+            Algorithm::Mac => {
+                for p in 0..self.props.len() {
+                    self.state.enqueue(p as u32);
+                }
+                propagators::fixpoint(&self.props, &mut self.state, &mut self.stats.propagations)
+                    .is_ok()
+            }
+            Algorithm::Fc => {
+                self.state.clear_queue();
+                (0..self.state.domains().len())
+                    .filter(|&v| self.state.dom(v).is_fixed())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .all(|v| self.forward_check(v))
+            }
+            Algorithm::Bt => {
+                self.stats.propagations += self.props.len() as u64;
+                self.props.iter().all(|p| p.check(&self.state))
+            }
+        }
+    }
+
+    /// Fixes `var` to `value` and propagates as the algorithm says; false on failure.
+    fn assign(&mut self, var: usize, value: u32) -> bool {
+        if self.state.set(var, Domain::single(value)).is_err() {
+            return false;
+        }
+        match self.algorithm {
+            Algorithm::Mac => {
+                propagators::fixpoint(&self.props, &mut self.state, &mut self.stats.propagations)
+                    .is_ok()
+            }
+            Algorithm::Fc => {
+                self.state.clear_queue();
+                self.forward_check(var)
+            }
+            Algorithm::Bt => {
+                self.state.clear_queue();
+                let props = &self.props;
+                let state = &self.state;
+                self.stats.propagations += self.watchers[var].len() as u64;
+                self.watchers[var].iter().all(|&p| props[p as usize].check(state))
+            }
+        }
+    }
+
+    /// One forward-checking pass over the constraints of the fixed variable `var`.
+    fn forward_check(&mut self, var: usize) -> bool {
+        for &p in &self.watchers[var] {
+            self.stats.propagations += 1;
+            if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
+                self.state.clear_queue();
+                return false;
+            }
+        }
+        self.state.clear_queue();
+        true
+    }
+}
+
+/// How many solutions `mode` needs before the search can stop.
+pub fn solution_target(options: &SolveOptions) -> Option<u64> {
+    match options.mode {
+        Mode::First => Some(1),
+        Mode::Unique => Some(2),
+        Mode::Count => options.count_limit,
+    }
+}
+
+/// Collects solutions for a sequential search and applies the limits.
+struct Collector<'a> {
+    solutions: Vec<Vec<u32>>,
+    count: u64,
+    target: Option<u64>,
+    limits: Limits<'a>,
+}
+
+impl Driver for Collector<'_> {
+    fn on_solution(&mut self, values: &[u32]) -> bool {
+        self.count += 1;
+        if self.solutions.len() < 2 {
+            self.solutions.push(values.to_vec());
+        }
+        self.target.is_none_or(|t| self.count < t)
+    }
+
+    fn poll(&mut self, nodes: u64) -> Option<StopReason> {
+        self.limits.check(nodes)
+    }
+}
+
+/// Sequential depth-first search of `model`.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
-    let _ = (model, options, cancel);
-    todo!()
+    let started = Instant::now();
+    let limits = Limits {
+        deadline: options.timeout.map(|t| started + t),
+        node_limit: options.node_limit,
+        cancel,
+    };
+    let mut collector =
+        Collector { solutions: Vec::new(), count: 0, target: solution_target(options), limits };
+    let mut search = Search::new(model, options);
+    let end = match search.root() {
+        Some(sub) => search.run(sub, &mut collector),
+        None => RunEnd::Exhausted,
+    };
+    let mut stats = search.stats();
+    stats.subproblems = 1;
+    stats.largest_subproblem_nodes = stats.nodes;
+    stats.solve_time = started.elapsed();
+    Outcome {
+        solutions: collector.solutions,
+        count: collector.count,
+        complete: !matches!(end, RunEnd::Stopped(_)),
+        stopped: match end {
+            RunEnd::Stopped(reason) => Some(reason),
+            _ => None,
+        },
+        stats,
+    }
 }

@@ -1,1 +1,150 @@
-//! propagators
+//! Propagators: the algorithms behind the model's constraints.
+//!
+//! [`build`] compiles a model's constraints into propagators. A `Sum` and an `AllDifferent`
+//! over the same variables with digits 1..9 (a Kakuro run, a killer cage) become one exact
+//! [`DistinctSum`]; other constraints map one to one. Each propagator offers three
+//! strengths, one per search algorithm: `propagate` (to its own fixed point, for MAC),
+//! `forward_check` (one pass after an assignment, for FC) and `check` (for plain BT).
+
+pub mod all_different;
+pub mod distinct_sum;
+pub mod sum;
+
+pub use all_different::AllDifferent;
+pub use distinct_sum::DistinctSum;
+pub use sum::Sum;
+
+use super::domain::Domain;
+use super::state::{PropResult, State};
+use crate::model::{Constraint, Model};
+use std::collections::HashMap;
+
+/// One propagator.
+#[derive(Clone, Debug)]
+pub enum Propagator {
+    /// Distinct digits with a sum (exact, table-driven).
+    DistinctSum(DistinctSum),
+    /// All different.
+    AllDifferent(AllDifferent),
+    /// Plain sum (bounds).
+    Sum(Sum),
+}
+
+impl Propagator {
+    /// The variables this propagator watches.
+    pub fn vars(&self) -> &[u32] {
+        match self {
+            Propagator::DistinctSum(p) => p.vars(),
+            Propagator::AllDifferent(p) => p.vars(),
+            Propagator::Sum(p) => p.vars(),
+        }
+    }
+
+    /// Full propagation (MAC).
+    #[inline]
+    pub fn propagate(&self, state: &mut State) -> PropResult {
+        match self {
+            Propagator::DistinctSum(p) => p.propagate(state),
+            Propagator::AllDifferent(p) => p.propagate(state),
+            Propagator::Sum(p) => p.propagate(state),
+        }
+    }
+
+    /// One pass of pruning after `var` was fixed (FC).
+    pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
+        match self {
+            Propagator::DistinctSum(p) => p.forward_check(state, var),
+            Propagator::AllDifferent(p) => p.forward_check(state, var),
+            Propagator::Sum(p) => p.forward_check(state),
+        }
+    }
+
+    /// Whether the fixed variables can still satisfy the constraint (BT).
+    pub fn check(&self, state: &State) -> bool {
+        match self {
+            Propagator::DistinctSum(p) => p.check(state),
+            Propagator::AllDifferent(p) => p.check(state),
+            Propagator::Sum(p) => p.check(state),
+        }
+    }
+}
+
+/// A model's propagators and, per variable, the propagators that watch it.
+#[derive(Clone, Debug)]
+pub struct Propagators {
+    /// The propagators; a propagator's id is its index here.
+    pub list: Vec<Propagator>,
+    /// `watchers[v]`: ids of the propagators over variable `v`.
+    pub watchers: Vec<Vec<u32>>,
+}
+
+/// Compiles the constraints of `model` into propagators, fusing sum + all-different pairs.
+pub fn build(model: &Model) -> Propagators {
+    let digits = Domain::range(1, 9);
+    let sorted = |vars: &[usize]| {
+        let mut key = vars.to_vec();
+        key.sort_unstable();
+        key
+    };
+    // All-different constraints by their sorted variable set, to find fusion partners.
+    // (Only needed for constraints that are not posted side by side.)
+    let mut all_different: HashMap<Vec<usize>, usize> = HashMap::new();
+    for (i, c) in model.constraints.iter().enumerate() {
+        let posted_after_its_sum = i > 0
+            && matches!((&model.constraints[i - 1], c),
+                (Constraint::Sum { vars: a, .. }, Constraint::AllDifferent { vars: b }) if a == b);
+        if let Constraint::AllDifferent { vars } = c
+            && !posted_after_its_sum
+        {
+            all_different.insert(sorted(vars), i);
+        }
+    }
+    let mut fused = vec![false; model.constraints.len()];
+    let mut list = Vec::with_capacity(model.constraints.len());
+    for (i, c) in model.constraints.iter().enumerate() {
+        if let Constraint::Sum { vars, total } = c {
+            let small = vars.len() <= 9
+                && vars.iter().all(|&v| model.domains[v].without(digits).is_empty());
+            // Puzzles post a run's all-different right after its sum: check there first.
+            let partner = match model.constraints.get(i + 1) {
+                Some(Constraint::AllDifferent { vars: next }) if next == vars => Some(i + 1),
+                _ => all_different.get(&sorted(vars)).copied(),
+            }
+            .filter(|&j| !fused[j]);
+            match partner {
+                Some(j) if small => {
+                    fused[j] = true;
+                    list.push(Propagator::DistinctSum(DistinctSum::new(vars, *total)));
+                }
+                _ => list.push(Propagator::Sum(Sum::new(vars, *total))),
+            }
+        }
+    }
+    for (i, c) in model.constraints.iter().enumerate() {
+        if let Constraint::AllDifferent { vars } = c
+            && !fused[i]
+        {
+            list.push(Propagator::AllDifferent(AllDifferent::new(vars, &model.domains)));
+        }
+    }
+    let mut watchers = vec![Vec::new(); model.num_vars()];
+    for (id, p) in list.iter().enumerate() {
+        for &v in p.vars() {
+            watchers[v as usize].push(id as u32);
+        }
+    }
+    Propagators { list, watchers }
+}
+
+/// Runs queued propagators until the queue is empty (a fixed point) or one fails.
+/// `count` is incremented once per propagator execution.
+pub fn fixpoint(props: &[Propagator], state: &mut State, count: &mut u64) -> PropResult {
+    while let Some(p) = state.dequeue() {
+        *count += 1;
+        if let Err(conflict) = props[p as usize].propagate(state) {
+            state.clear_queue();
+            return Err(conflict);
+        }
+    }
+    Ok(())
+}
