@@ -346,17 +346,17 @@ impl Settings {
     pub fn summary(&self) -> String {
         let o = &self.pipeline.solve;
         format!(
-            "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={:?} var_order={:?} \
-             val_order={:?} mode={:?} timeout={} node_limit={} max_file_bytes={} max_cells={} \
+            "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
+             val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
              settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={}",
             self.folders.inbox.display(),
             self.folders.outbox.display(),
             self.workers,
             o.threads,
-            o.algorithm,
-            o.var_order,
-            o.val_order,
-            o.mode,
+            value_name(o.algorithm),
+            value_name(o.var_order),
+            value_name(o.val_order),
+            value_name(o.mode),
             o.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
             o.node_limit.map_or("none".into(), |n| n.to_string()),
             self.max_file_bytes,
@@ -368,6 +368,11 @@ impl Settings {
             self.drain_timeout.as_secs_f64(),
         )
     }
+}
+
+/// The name of a setting's value as written in the configuration file.
+fn value_name(value: impl ValueEnum) -> String {
+    value.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
 }
 
 /// Command-line flags win over the file.
