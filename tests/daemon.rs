@@ -297,3 +297,27 @@ fn the_service_manager_hears_ready_and_stopping_and_json_logs_are_json() {
     }
     assert!(lines.iter().any(|v| v["message"] == "kakurod stopped"), "{log}");
 }
+
+#[test]
+fn with_after_success_delete_answered_inputs_are_removed_once_their_result_is_written() {
+    let mut d = Daemon::new("[intake]\nafter_success = \"delete\"\n");
+    d.start(&[]);
+    let inputs = batch(3);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    drop_file(&d.path("inbox"), "bad.txt", b"not a puzzle\n");
+    wait_until("4 results", LONG, Some(&d), || results(&d.path("outbox")).len() == 4);
+    wait_until("the inputs moved on", LONG, Some(&d), || {
+        names(&d.path("claim")).is_empty() && names(&d.path("inbox")).is_empty()
+    });
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert!(names(&d.path("done")).is_empty());
+    assert_eq!(names(&d.path("failed")), ["bad.txt"]);
+    for (name, f) in &inputs {
+        let stem = name.trim_end_matches(".txt");
+        let solution = fs::read_to_string(d.path("outbox").join(format!("{stem}.solution.txt")));
+        assert!(same_grid(&solution.unwrap(), &f.sol), "{name}");
+    }
+}
