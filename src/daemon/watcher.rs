@@ -61,7 +61,7 @@ impl Intake {
     /// Runs until told to stop.
     pub fn run(self) {
         let mut tracker = Tracker::new(self.timing);
-        let found = match self.scan(&mut tracker) {
+        let found = match self.scan(&mut tracker, false) {
             Ok(found) => found,
             Err(error) => {
                 let _ = self.news.send(IntakeNews::Fatal(error));
@@ -104,7 +104,7 @@ impl Intake {
                 default(timeout) => {}
             }
             if Instant::now() >= next_rescan {
-                if let Err(error) = self.scan(&mut tracker) {
+                if let Err(error) = self.scan(&mut tracker, true) {
                     let _ = self.news.send(IntakeNews::Fatal(error));
                     return;
                 }
@@ -114,13 +114,24 @@ impl Intake {
         }
     }
 
-    /// Lists the inbox and notes every candidate file. Returns how many there were.
-    fn scan(&self, tracker: &mut Tracker) -> Result<usize, DaemonError> {
-        let entries = std::fs::read_dir(&self.inbox).map_err(|source| DaemonError::Folder {
-            about: "cannot list the inbox",
-            path: self.inbox.clone(),
-            source,
-        })?;
+    /// Lists the inbox and notes every candidate file. Returns how many there were. After
+    /// start-up (`started`), only a missing inbox is fatal; other failures (out of file
+    /// descriptors, ...) are logged and the next scan tries again.
+    fn scan(&self, tracker: &mut Tracker, started: bool) -> Result<usize, DaemonError> {
+        let entries = match std::fs::read_dir(&self.inbox) {
+            Ok(entries) => entries,
+            Err(e) if started && e.kind() != std::io::ErrorKind::NotFound => {
+                tracing::warn!(error = %e, "cannot list the inbox; trying again later");
+                return Ok(0);
+            }
+            Err(source) => {
+                return Err(DaemonError::Folder {
+                    about: "cannot list the inbox",
+                    path: self.inbox.clone(),
+                    source,
+                });
+            }
+        };
         let now = Instant::now();
         let mut found = 0;
         for entry in entries.flatten() {
@@ -145,13 +156,13 @@ impl Intake {
             Err(error) => {
                 // Lost events are recovered by a scan right away.
                 tracing::warn!(%error, "file watcher error; rescanning the inbox");
-                self.scan(tracker)?;
+                self.scan(tracker, true)?;
                 return Ok(());
             }
         };
         if event.need_rescan() {
             tracing::warn!("file events overflowed; rescanning the inbox");
-            self.scan(tracker)?;
+            self.scan(tracker, true)?;
             return Ok(());
         }
         let hint = match event.kind {
