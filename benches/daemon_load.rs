@@ -1,7 +1,8 @@
 //! Load and latency of `kakurod serve`, measured on the real binary (not a timed test):
 //!
 //! - throughput: N small puzzle files (default 2000) renamed into the inbox at once; files
-//!   per second from the first rename to the last result written;
+//!   per second from the first rename to the last input moved on (after its result was
+//!   committed);
 //! - latency: one file at a time (default 50) on an idle daemon, from its rename into the
 //!   inbox to the appearance of its `NAME.json`; median, 90th percentile and maximum;
 //! - resident memory of the daemon: idle, and the peak under the throughput load.
@@ -11,6 +12,11 @@
 //! puzzle is solved: it measures the daemon's own path). The puzzles are the end-to-end test fixtures (small Kakuro, Sudoku and
 //! Killer Sudoku with known solutions); the folders live in a temporary folder under
 //! `target/`, on the same filesystem as a normal build.
+//!
+//! Figures vary with the machine's load and with the filesystem's state: on ext4, creating
+//! files shortly after many were deleted (an earlier run's cleanup) sends the inode
+//! allocator through its "recently deleted" checks, which can cost more kernel time than
+//! the solving itself. Compare runs made under the same conditions.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -156,10 +162,24 @@ fn main() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let polled = t0.elapsed();
-    // The last result's own timestamp, free of the polling interval.
-    let last = fs::read_dir(&outbox)
-        .expect("outbox")
-        .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+    // When the last input was moved on (after its result was committed): a rename sets the
+    // file's ctime, which is free of the polling interval.
+    let moved = |dir: &Path| -> Vec<SystemTime> {
+        use std::os::unix::fs::MetadataExt;
+        fs::read_dir(dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok()?.metadata().ok())
+                    .map(|m| {
+                        SystemTime::UNIX_EPOCH
+                            + Duration::new(m.ctime() as u64, m.ctime_nsec() as u32)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let last = moved(&done)
+        .into_iter()
+        .chain(moved(&root.join("failed")))
         .max()
         .and_then(|t| t.duration_since(wall0).ok())
         .unwrap_or(polled);
