@@ -2,9 +2,11 @@
 //! puzzles whose published solutions are known. Every wait polls with a generous deadline;
 //! nothing here asserts on speed.
 
-mod common;
+mod daemon_common;
 
-use common::{Daemon, Fixture, LONG, drop_file, fixtures, names, results, same_grid, wait_until};
+use daemon_common::{
+    Daemon, Fixture, LONG, drop_file, fixtures, names, results, same_grid, wait_until,
+};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
@@ -204,7 +206,7 @@ fn sigterm_with_a_backlog_exits_zero_and_the_rest_is_answered_after_a_restart() 
 fn a_second_daemon_on_the_same_inbox_refuses_to_start() {
     let mut d = Daemon::new("");
     d.start(&[]);
-    let second = std::process::Command::new(common::BIN)
+    let second = std::process::Command::new(daemon_common::BIN)
         .args(["serve", "--config"])
         .arg(d.config())
         .output()

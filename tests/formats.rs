@@ -9,44 +9,10 @@ use kakurod::format::{self, Document, Format, Parsed};
 use kakurod::puzzle::{Kind, Puzzle};
 use kakurod::verify;
 use proptest::prelude::*;
-use std::fs;
 use std::path::{Path, PathBuf};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// The shared data folder (`$KAKUROD_DATA`, else `../shared/data` beside the package), when
-/// present.
-fn data() -> Option<PathBuf> {
-    let dir = std::env::var_os("KAKUROD_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("no {}: corpus part skipped, fixtures still checked", dir.display());
-        None
-    }
-}
-
-fn text(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// Puzzle files (not `.sol`, not READMEs) in `dir`, sorted.
-fn puzzles_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            !name.ends_with(".sol") && !name.ends_with(".md")
-        })
-        .collect();
-    files.sort();
-    files
-}
+mod common;
+use common::{data, fixtures, puzzles_in, text};
 
 /// Reads `path` as detected and as `expected` forced; both must give that format and the
 /// same document.

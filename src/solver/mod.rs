@@ -14,6 +14,7 @@ pub mod limits;
 pub mod options;
 pub mod parallel;
 pub mod propagators;
+pub mod queue;
 pub mod search;
 pub mod state;
 pub mod stats;

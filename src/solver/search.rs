@@ -9,7 +9,7 @@ use super::branching::{select_value, select_var};
 use super::domain::Domain;
 use super::limits::Limits;
 use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use super::propagators::{self, Propagator};
+use super::propagators::{self, Propagator, Watches};
 use super::state::State;
 use super::stats::Stats;
 use super::{Outcome, StopReason};
@@ -66,7 +66,7 @@ struct Frame {
 pub struct Search<'m> {
     model: &'m Model,
     props: Vec<Propagator>,
-    watchers: Vec<Vec<u32>>,
+    watches: Watches,
     state: State,
     algorithm: Algorithm,
     var_order: VarOrder,
@@ -79,11 +79,12 @@ impl<'m> Search<'m> {
     /// Compiles `model` into propagators and prepares an empty search.
     pub fn new(model: &'m Model, options: &SolveOptions) -> Search<'m> {
         let compiled = propagators::build(model);
-        let state = State::new(model.domains.clone(), &compiled.watchers, compiled.list.len());
+        let levels = compiled.list.iter().map(Propagator::priority).collect();
+        let state = State::new(model.domains.clone(), compiled.watches.clone(), levels);
         Search {
             model,
             props: compiled.list,
-            watchers: compiled.watchers,
+            watches: compiled.watches,
             state,
             algorithm: options.algorithm,
             var_order: options.var_order,
@@ -124,19 +125,23 @@ impl<'m> Search<'m> {
         let mut children = Vec::with_capacity(remaining.len() as usize);
         while let Some(value) = select_value(self.val_order, remaining) {
             remaining = remaining.remove(value);
-            self.state.load(&sub.domains);
-            self.stats.nodes += 1;
-            self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
-            if self.assign(var, value) {
-                children.push(Subproblem {
-                    domains: self.state.domains().to_vec(),
-                    depth: sub.depth + 1,
-                });
-            } else {
-                self.stats.failures += 1;
-            }
+            children.extend(self.decide(sub, var, value));
         }
         children
+    }
+
+    /// The child of `sub` where `var` takes `value`, propagated; `None` (a counted failure)
+    /// when that decision fails at once.
+    pub fn decide(&mut self, sub: &Subproblem, var: VarId, value: u32) -> Option<Subproblem> {
+        self.state.load(&sub.domains);
+        self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
+        if self.assign(var, value) {
+            Some(Subproblem { domains: self.state.domains().to_vec(), depth: sub.depth + 1 })
+        } else {
+            self.stats.failures += 1;
+            None
+        }
     }
 
     /// Searches `sub` depth-first, reporting solutions to `driver`.
@@ -252,20 +257,28 @@ impl<'m> Search<'m> {
                 self.state.clear_queue();
                 let props = &self.props;
                 let state = &self.state;
-                self.stats.propagations += self.watchers[var].len() as u64;
-                self.watchers[var].iter().all(|&p| props[p as usize].check(state))
+                self.stats.propagations += self.watches.of(var).len() as u64;
+                self.watches.of(var).iter().all(|&p| props[p as usize].check(state))
             }
         }
     }
 
-    /// One forward-checking pass over the constraints of the fixed variable `var`.
+    /// One forward-checking pass over the constraints of the fixed variable `var`. A
+    /// variable that the pass narrows to one value counts as assigned too, so its own
+    /// constraints are checked the same way (otherwise constraints whose variables were all
+    /// fixed by pruning would never be checked).
     fn forward_check(&mut self, var: usize) -> bool {
-        for &p in &self.watchers[var] {
-            self.stats.propagations += 1;
-            if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
-                self.state.clear_queue();
-                return false;
+        let mut pending = vec![var];
+        while let Some(var) = pending.pop() {
+            let mark = self.state.mark();
+            for &p in self.watches.of(var) {
+                self.stats.propagations += 1;
+                if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
+                    self.state.clear_queue();
+                    return false;
+                }
             }
+            pending.extend(self.state.fixed_since(mark));
         }
         self.state.clear_queue();
         true

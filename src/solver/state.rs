@@ -6,6 +6,8 @@
 //! trail down to a mark" and nothing else.
 
 use super::domain::Domain;
+use super::propagators::Watches;
+use super::queue::PropagatorQueue;
 
 /// A propagation failed: some domain became empty or a constraint cannot hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,38 +23,24 @@ pub struct State {
     domains: Vec<Domain>,
     /// `(variable, domain before the change)`, newest last.
     trail: Vec<(u32, Domain)>,
-    /// Propagators watching each variable: `watch_list[watch_start[v]..watch_start[v + 1]]`.
-    watch_start: Vec<u32>,
-    watch_list: Vec<u32>,
-    /// FIFO of propagators to run, as a ring buffer of capacity `in_queue.len()`.
-    queue: Vec<u32>,
-    head: usize,
-    len: usize,
-    in_queue: Vec<bool>,
+    /// Propagators watching each variable.
+    watches: Watches,
+    /// Propagators waiting to run.
+    queue: PropagatorQueue,
     /// The propagator now running; it is not requeued by its own changes (each propagator
     /// runs to its own fixed point).
     running: u32,
 }
 
 impl State {
-    /// A state with `domains`, where `watchers[v]` lists the propagators of variable `v`.
-    pub fn new(domains: Vec<Domain>, watchers: &[Vec<u32>], num_props: usize) -> State {
-        let mut watch_start = Vec::with_capacity(domains.len() + 1);
-        let mut watch_list = Vec::new();
-        for list in watchers {
-            watch_start.push(watch_list.len() as u32);
-            watch_list.extend_from_slice(list);
-        }
-        watch_start.push(watch_list.len() as u32);
+    /// A state with `domains`, whose changes wake the propagators in `watches`; `levels`
+    /// gives each propagator's priority (see [`PropagatorQueue`]).
+    pub fn new(domains: Vec<Domain>, watches: Watches, levels: Vec<u8>) -> State {
         State {
             domains,
             trail: Vec::new(),
-            watch_start,
-            watch_list,
-            queue: vec![0; num_props.max(1)],
-            head: 0,
-            len: 0,
-            in_queue: vec![false; num_props],
+            watches,
+            queue: PropagatorQueue::new(levels),
             running: u32::MAX,
         }
     }
@@ -89,9 +77,8 @@ impl State {
         }
         self.trail.push((var as u32, old));
         self.domains[var] = new;
-        let (start, end) = (self.watch_start[var] as usize, self.watch_start[var + 1] as usize);
-        for i in start..end {
-            let p = self.watch_list[i];
+        for i in 0..self.watches.of(var).len() {
+            let p = self.watches.of(var)[i];
             if p != self.running {
                 self.enqueue(p);
             }
@@ -123,42 +110,42 @@ impl State {
         domains
     }
 
-    /// The propagators watching `var`.
-    pub fn watchers(&self, var: usize) -> &[u32] {
-        &self.watch_list[self.watch_start[var] as usize..self.watch_start[var + 1] as usize]
+    /// A state with `domains` watched by the single propagator `prop` (for unit tests).
+    #[cfg(test)]
+    pub fn for_test(domains: &[Domain], prop: &super::propagators::Propagator) -> State {
+        let watches = Watches::new(domains.len(), std::slice::from_ref(prop));
+        State::new(domains.to_vec(), watches, vec![0])
+    }
+
+    /// Variables that became fixed after `mark`, each once.
+    pub fn fixed_since(&self, mark: usize) -> Vec<usize> {
+        let mut fixed: Vec<usize> = self.trail[mark..]
+            .iter()
+            .filter(|&&(var, old)| !old.is_fixed() && self.domains[var as usize].is_fixed())
+            .map(|&(var, _)| var as usize)
+            .collect();
+        fixed.sort_unstable();
+        fixed.dedup();
+        fixed
     }
 
     /// Queues propagator `p` unless it is queued already.
     #[inline]
     pub fn enqueue(&mut self, p: u32) {
-        if !self.in_queue[p as usize] {
-            self.in_queue[p as usize] = true;
-            let cap = self.queue.len();
-            self.queue[(self.head + self.len) % cap] = p;
-            self.len += 1;
-        }
+        self.queue.push(p);
     }
 
     /// Takes the next queued propagator and marks it as running.
     #[inline]
     pub fn dequeue(&mut self) -> Option<u32> {
-        if self.len == 0 {
-            self.running = u32::MAX;
-            return None;
-        }
-        let p = self.queue[self.head];
-        self.head = (self.head + 1) % self.queue.len();
-        self.len -= 1;
-        self.in_queue[p as usize] = false;
-        self.running = p;
-        Some(p)
+        let next = self.queue.pop();
+        self.running = next.unwrap_or(u32::MAX);
+        next
     }
 
     /// Empties the queue (after a conflict).
     pub fn clear_queue(&mut self) {
-        while let Some(p) = self.dequeue() {
-            self.in_queue[p as usize] = false;
-        }
+        self.queue.clear();
         self.running = u32::MAX;
     }
 }
@@ -166,9 +153,14 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::propagators::{AllDifferent, Propagator};
 
     fn state() -> State {
-        State::new(vec![Domain::range(1, 9); 3], &[vec![0], vec![0, 1], vec![1]], 2)
+        let props = [
+            Propagator::AllDifferent(AllDifferent::new(&[0, 1], &[Domain::range(1, 9); 3])),
+            Propagator::AllDifferent(AllDifferent::new(&[1, 2], &[Domain::range(1, 9); 3])),
+        ];
+        State::new(vec![Domain::range(1, 9); 3], Watches::new(3, &props), vec![0, 0])
     }
 
     #[test]

@@ -175,9 +175,12 @@ mod tests {
 
     fn run(domains: &[Domain]) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
-        let watchers = vec![vec![0]; domains.len()];
-        let mut state = State::new(domains.to_vec(), &watchers, 1);
-        AllDifferent::new(&vars, domains).propagate(&mut state).ok()?;
+        let prop = AllDifferent::new(&vars, domains);
+        let mut state = State::for_test(
+            domains,
+            &crate::solver::propagators::Propagator::AllDifferent(prop.clone()),
+        );
+        prop.propagate(&mut state).ok()?;
         Some(state.domains().to_vec())
     }
 

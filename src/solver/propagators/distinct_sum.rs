@@ -244,13 +244,17 @@ impl DistinctSum {
     /// other cells keep only digits that leave a reachable remainder.
     pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
         let Some(value) = state.dom(var).value() else { return Ok(()) };
-        let (mut fixed_sum, mut open) = (0u32, 0u32);
         for &v in self.vars.iter() {
             let v = v as usize;
-            if v != var && !state.dom(v).is_fixed() {
-                state.set(v, state.dom(v).remove(value))?;
+            if v != var {
+                let d = state.dom(v);
+                if d.is_fixed() && d.contains(value) {
+                    return Err(Conflict);
+                }
+                state.set(v, d.remove(value))?;
             }
         }
+        let (mut fixed_sum, mut open) = (0u32, 0u32);
         for &v in self.vars.iter() {
             match state.dom(v as usize).value() {
                 Some(x) => fixed_sum += x,
@@ -303,9 +307,12 @@ mod tests {
 
     fn run(domains: &[Domain], total: u32) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
-        let watchers = vec![vec![0]; domains.len()];
-        let mut state = State::new(domains.to_vec(), &watchers, 1);
-        DistinctSum::new(&vars, total).propagate(&mut state).ok()?;
+        let prop = DistinctSum::new(&vars, total);
+        let mut state = State::for_test(
+            domains,
+            &crate::solver::propagators::Propagator::DistinctSum(prop.clone()),
+        );
+        prop.propagate(&mut state).ok()?;
         Some(state.domains().to_vec())
     }
 

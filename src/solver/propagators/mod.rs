@@ -40,6 +40,16 @@ impl Propagator {
         }
     }
 
+    /// Queue priority: 0 for cheap propagators over two cells or fewer, 1 for short runs,
+    /// 2 for long runs and all-different constraints.
+    pub fn priority(&self) -> u8 {
+        match (self, self.vars().len()) {
+            (_, 0..=2) => 0,
+            (Propagator::DistinctSum(_) | Propagator::Sum(_), 3) => 1,
+            _ => 2,
+        }
+    }
+
     /// Full propagation (MAC).
     #[inline]
     pub fn propagate(&self, state: &mut State) -> PropResult {
@@ -74,8 +84,46 @@ impl Propagator {
 pub struct Propagators {
     /// The propagators; a propagator's id is its index here.
     pub list: Vec<Propagator>,
-    /// `watchers[v]`: ids of the propagators over variable `v`.
-    pub watchers: Vec<Vec<u32>>,
+    /// Which propagators watch each variable.
+    pub watches: Watches,
+}
+
+/// For each variable, the ids of the propagators over it, in one flat array.
+#[derive(Clone, Debug, Default)]
+pub struct Watches {
+    /// `list[start[v]..start[v + 1]]` watch variable `v`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Watches {
+    /// The watch lists of `num_vars` variables for `props`.
+    pub fn new(num_vars: usize, props: &[Propagator]) -> Watches {
+        let mut start = vec![0u32; num_vars + 1];
+        for p in props {
+            for &v in p.vars() {
+                start[v as usize + 1] += 1;
+            }
+        }
+        for v in 0..num_vars {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0u32; start[num_vars] as usize];
+        for (id, p) in props.iter().enumerate() {
+            for &v in p.vars() {
+                list[fill[v as usize] as usize] = id as u32;
+                fill[v as usize] += 1;
+            }
+        }
+        Watches { start, list }
+    }
+
+    /// The propagators watching `var`.
+    #[inline]
+    pub fn of(&self, var: usize) -> &[u32] {
+        &self.list[self.start[var] as usize..self.start[var + 1] as usize]
+    }
 }
 
 /// Compiles the constraints of `model` into propagators, fusing sum + all-different pairs.
@@ -127,13 +175,8 @@ pub fn build(model: &Model) -> Propagators {
             list.push(Propagator::AllDifferent(AllDifferent::new(vars, &model.domains)));
         }
     }
-    let mut watchers = vec![Vec::new(); model.num_vars()];
-    for (id, p) in list.iter().enumerate() {
-        for &v in p.vars() {
-            watchers[v as usize].push(id as u32);
-        }
-    }
-    Propagators { list, watchers }
+    let watches = Watches::new(model.num_vars(), &list);
+    Propagators { list, watches }
 }
 
 /// Runs queued propagators until the queue is empty (a fixed point) or one fails.

@@ -86,15 +86,20 @@ mod tests {
 
     #[test]
     fn bounds_fix_the_last_variable() {
-        let domains = vec![Domain::single(4), Domain::range(1, 9)];
-        let mut state = State::new(domains, &[vec![0], vec![0]], 1);
-        Sum::new(&[0, 1], 10).propagate(&mut state).expect("consistent");
+        let domains = [Domain::single(4), Domain::range(1, 9)];
+        let sum = Sum::new(&[0, 1], 10);
+        let mut state =
+            State::for_test(&domains, &crate::solver::propagators::Propagator::Sum(sum.clone()));
+        sum.propagate(&mut state).expect("consistent");
         assert_eq!(state.dom(1), Domain::single(6));
     }
 
     #[test]
     fn an_unreachable_total_fails() {
-        let mut state = State::new(vec![Domain::range(1, 2); 2], &[vec![0], vec![0]], 1);
-        assert_eq!(Sum::new(&[0, 1], 5).propagate(&mut state), Err(Conflict));
+        let sum = Sum::new(&[0, 1], 5);
+        let domains = [Domain::range(1, 2); 2];
+        let mut state =
+            State::for_test(&domains, &crate::solver::propagators::Propagator::Sum(sum.clone()));
+        assert_eq!(sum.propagate(&mut state), Err(Conflict));
     }
 }
