@@ -22,6 +22,19 @@ pub enum Command {
     /// Run the daemon: watch the inbox, solve what arrives, write results to the outbox.
     Serve(ServeArgs),
     /// Solve puzzle files and print or write the results.
+    ///
+    /// With one file, the solution goes to standard output (the `.sol` layout; one line per
+    /// puzzle for a batch file) and a line of statistics to standard error; an input error
+    /// is reported as FILE:LINE:COLUMN. With several files, each answer is preceded by a
+    /// `# FILE` line (or, with --json, the documents form a JSON array). With --out DIR,
+    /// every file gets DIR/NAME.solution.txt and DIR/NAME.json (or DIR/NAME.error.json),
+    /// written atomically, and a summary line goes to standard error. Many files are solved
+    /// in parallel, one thread each; fewer files than cores are solved one after the other
+    /// with every thread.
+    ///
+    /// Exit status: 0 when every puzzle was solved; 1 when any was not (invalid or
+    /// unreadable input, unsatisfiable, stopped by a limit) or an output could not be
+    /// written; 2 on a usage error.
     Solve(SolveArgs),
     /// Time the solver on puzzle files (single thread unless --threads is given).
     Bench(BenchArgs),
@@ -47,9 +60,10 @@ pub struct SolverArgs {
     /// In count mode, stop after this many solutions.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Threads per puzzle (0 = all cores).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    /// Threads per puzzle's search (0 = all cores). Default: all cores for `solve` on
+    /// fewer files than cores, one per puzzle otherwise; always 1 for `bench`.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
     /// Give up on a puzzle after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -62,15 +76,16 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
-    /// The solver options these arguments describe.
-    pub fn solve_options(&self) -> SolveOptions {
+    /// The solver options these arguments describe; `default_threads` stands in for
+    /// `--threads` when it was not given.
+    pub fn solve_options(&self, default_threads: usize) -> SolveOptions {
         SolveOptions {
             algorithm: self.algorithm,
             var_order: self.var_order,
             val_order: self.val_order,
             mode: self.mode,
             count_limit: self.limit,
-            threads: self.threads,
+            threads: self.threads.unwrap_or(default_threads),
             timeout: self.timeout,
             node_limit: self.node_limit,
         }
@@ -101,7 +116,9 @@ pub struct SolveArgs {
     /// Print the JSON result document instead of the solution.
     #[arg(long)]
     pub json: bool,
-    /// Also draw the solved grid as SVG (NAME.svg with --out, on stdout otherwise).
+    /// Draw the grid as SVG: with --out, also write NAME.svg; without --out, print the
+    /// picture on standard output instead of the solution (one file, no --json). Batch
+    /// files have no picture.
     #[arg(long)]
     pub svg: bool,
 }

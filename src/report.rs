@@ -47,6 +47,17 @@ pub enum Uniqueness {
     NotChecked,
 }
 
+impl Uniqueness {
+    /// Lower-case name, as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Uniqueness::Unique => "unique",
+            Uniqueness::Multiple => "multiple",
+            Uniqueness::NotChecked => "not_checked",
+        }
+    }
+}
+
 /// Statistics of one puzzle, with times in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Statistics {

@@ -1,9 +1,451 @@
-//! `kakurod solve`.
+//! `kakurod solve`: runs the pipeline on files given on the command line and prints the
+//! answers, or writes them into a folder the way the daemon writes its outbox.
+//!
+//! Printing: the solution (`.sol` layout, or one line per puzzle for a batch), the JSON
+//! document (`--json`) or the picture (`--svg`) goes to standard output, a statistics line
+//! per file and any input error (`FILE:LINE:COLUMN: message (expected ...)`) to standard
+//! error. With `--out DIR`, every file gets `NAME.solution.txt` and `NAME.json` (or
+//! `NAME.error.json`), and `NAME.svg` with `--svg`, each written atomically.
+//!
+//! Threads: with at least as many files as threads, the files are solved in parallel on
+//! the rayon pool, each puzzle's search on one thread; otherwise the files are solved one
+//! after the other and each search gets every thread. `--threads` sets the search threads
+//! in both cases.
+//!
+//! Exit status: 0 when every puzzle was solved, 1 when any was not (invalid, unreadable,
+//! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error.
 
+use crate::cli::SolveArgs;
+use crate::format::InputError;
+use crate::pipeline::{self, PipelineOptions};
+use crate::render;
+use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::fs::{self, File};
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// One file named on the command line.
+#[derive(Clone, Debug)]
+struct Input {
+    /// The path as given; `-` is standard input.
+    path: PathBuf,
+    /// What errors call it: the path, or `<stdin>`.
+    shown: String,
+    /// The base name of its output files: the file name without its last extension.
+    stem: String,
+}
+
+impl Input {
+    fn new(path: &Path) -> anyhow::Result<Input> {
+        if is_stdin(path) {
+            return Ok(Input { path: path.into(), shown: "<stdin>".into(), stem: "stdin".into() });
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .with_context(|| format!("'{}' does not name a file", path.display()))?;
+        Ok(Input { path: path.into(), shown: path.display().to_string(), stem })
+    }
+
+    /// The name echoed in the result document: the file name (or `stdin`).
+    fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .filter(|_| !is_stdin(&self.path))
+            .map_or_else(|| "stdin".into(), |n| n.to_string_lossy().into_owned())
+    }
+
+    /// Reads and processes the file; an unreadable file becomes a rejected report.
+    fn process(&self, options: &PipelineOptions) -> FileReport {
+        match read_input(&self.path) {
+            Ok(bytes) => pipeline::process(&self.file_name(), &bytes, options, None),
+            Err(error) => unreadable(&self.file_name(), &error),
+        }
+    }
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    if is_stdin(path) {
+        let mut bytes = Vec::new();
+        io::stdin().lock().read_to_end(&mut bytes)?;
+        Ok(bytes)
+    } else {
+        fs::read(path)
+    }
+}
+
+/// The report of a file that could not be read: rejected, at line 1, column 1.
+fn unreadable(name: &str, error: &io::Error) -> FileReport {
+    FileReport {
+        file: name.to_string(),
+        checksum: String::new(),
+        format: None,
+        body: Body::Rejected {
+            status: Status::Invalid,
+            error: InputError {
+                line: 1,
+                column: 1,
+                message: format!("cannot read the file: {error}"),
+                expected: "a readable file".into(),
+            },
+        },
+    }
+}
 
 /// Runs `kakurod solve`.
-pub fn run(args: crate::cli::SolveArgs) -> anyhow::Result<ExitCode> {
-    let _ = args;
-    anyhow::bail!("kakurod solve is not implemented yet")
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let inputs = args.files.iter().map(|p| Input::new(p)).collect::<anyhow::Result<Vec<_>>>()?;
+    if inputs.iter().filter(|i| is_stdin(&i.path)).count() > 1 {
+        bail!("standard input ('-') can be read only once");
+    }
+    if args.out.is_none() && args.svg && (args.json || inputs.len() > 1) {
+        bail!("without --out, --svg prints one picture: give one file and no --json");
+    }
+    let parallel = inputs.len() > 1 && inputs.len() >= rayon::current_num_threads();
+    let options = PipelineOptions {
+        solve: args.solver.solve_options(if parallel { 1 } else { 0 }),
+        format: args.solver.format,
+        ..PipelineOptions::default()
+    };
+    let plan = Plan { inputs: &inputs, options: &options, parallel };
+    let ok = match &args.out {
+        Some(dir) => to_folder(&plan, dir, args.svg)?,
+        None => to_stdout(&plan, Printed::from_flags(args.json, args.svg))?,
+    };
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// What to solve and how.
+struct Plan<'a> {
+    inputs: &'a [Input],
+    options: &'a PipelineOptions,
+    /// Solve the files in parallel (one thread each) rather than one after the other.
+    parallel: bool,
+}
+
+impl Plan<'_> {
+    /// Calls `each` on every input's report, in parallel or in order, and collects the
+    /// results in input order.
+    fn for_each<T: Send>(&self, each: impl Fn(&Input, FileReport) -> T + Sync) -> Vec<T> {
+        let work = |input: &Input| each(input, input.process(self.options));
+        if self.parallel {
+            self.inputs.par_iter().map(work).collect()
+        } else {
+            self.inputs.iter().map(work).collect()
+        }
+    }
+}
+
+/// What goes to standard output without `--out`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Printed {
+    Solution,
+    Json,
+    Svg,
+}
+
+impl Printed {
+    fn from_flags(json: bool, svg: bool) -> Printed {
+        match (json, svg) {
+            (true, _) => Printed::Json,
+            (false, true) => Printed::Svg,
+            (false, false) => Printed::Solution,
+        }
+    }
+}
+
+/// Prints every file's answer on standard output and its statistics on standard error.
+/// Returns whether every puzzle was solved.
+fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
+    let reports = plan.for_each(|_, report| report);
+    let several = reports.len() > 1;
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut summary = Summary::default();
+    if printed == Printed::Json && several {
+        stdout.write_all(b"[\n")?;
+    }
+    for (k, (input, report)) in plan.inputs.iter().zip(&reports).enumerate() {
+        summary.merge(&report.summary());
+        match printed {
+            Printed::Json => {
+                if several && k > 0 {
+                    stdout.write_all(b",\n")?;
+                }
+                let json = report.to_json();
+                stdout.write_all(json.trim_end().as_bytes())?;
+                stdout.write_all(b"\n")?;
+            }
+            Printed::Svg => match single_picture(report) {
+                Some(svg) => stdout.write_all(svg.as_bytes())?,
+                None if matches!(report.body, Body::Batch { .. }) => {
+                    eprintln!("{}: a batch file has no picture", input.shown);
+                }
+                None => {}
+            },
+            Printed::Solution => {
+                if several {
+                    writeln!(stdout, "# {}", input.shown)?;
+                }
+                if let Some(text) = report.solution_text() {
+                    stdout.write_all(text.as_bytes())?;
+                }
+            }
+        }
+        // Keep the answer and its statistics together when both go to a terminal.
+        stdout.flush()?;
+        eprint!("{}", diagnostics(input, report, true));
+    }
+    if printed == Printed::Json && several {
+        stdout.write_all(b"]\n")?;
+    }
+    stdout.flush()?;
+    Ok(summary.all_solved())
+}
+
+/// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected
+/// input.
+fn single_picture(report: &FileReport) -> Option<String> {
+    match &report.body {
+        Body::Single(r) => r.puzzle.as_ref().map(|p| render::svg(p, r.grid.as_ref())),
+        _ => None,
+    }
+}
+
+/// The lines for standard error about one file: its input errors as
+/// `FILE:LINE:COLUMN: message (expected ...)`, and with `statistics` a line of figures.
+fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
+    let mut text = String::new();
+    let mut error_line = |e: &InputError| {
+        text.push_str(&format!(
+            "{}:{}:{}: {} (expected {})\n",
+            input.shown, e.line, e.column, e.message, e.expected
+        ));
+    };
+    match &report.body {
+        Body::Rejected { error, .. } => error_line(error),
+        Body::Single(r) => r.error.iter().for_each(&mut error_line),
+        Body::Batch { puzzles, .. } => {
+            puzzles.iter().flat_map(|r| &r.error).for_each(&mut error_line);
+        }
+    }
+    if statistics {
+        match &report.body {
+            Body::Single(r) if r.status != Status::Invalid => {
+                text.push_str(&format!("{}: {}\n", input.shown, puzzle_figures(r)));
+            }
+            Body::Batch { puzzles, summary } => {
+                text.push_str(&format!("{}: {}\n", input.shown, batch_figures(puzzles, summary)));
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Status, uniqueness, kind, size and search figures of one puzzle, on one line.
+fn puzzle_figures(r: &PuzzleReport) -> String {
+    let s = &r.statistics;
+    let kind = r.kind.map_or("?", |k| k.name());
+    let stopped = r.stopped_by.map(|s| format!(" stopped_by={s}")).unwrap_or_default();
+    format!(
+        "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
+         parse_ms={:.3} solve_ms={:.3} threads={}{stopped}",
+        r.status.name(),
+        r.uniqueness.name(),
+        r.rows,
+        r.cols,
+        s.nodes,
+        s.failures,
+        s.max_depth,
+        s.propagations,
+        s.solutions,
+        s.parse_ms,
+        s.solve_ms,
+        s.threads,
+    )
+}
+
+/// Counts and summed figures of a batch, on one line.
+fn batch_figures(puzzles: &[PuzzleReport], summary: &Summary) -> String {
+    let sum = |f: fn(&PuzzleReport) -> f64| puzzles.iter().map(f).sum::<f64>();
+    let nodes: u64 = puzzles.iter().map(|r| r.statistics.nodes).sum();
+    format!(
+        "batch of {} puzzles: {} nodes={nodes} parse_ms={:.3} solve_ms={:.3}",
+        puzzles.len(),
+        summary_counts(summary),
+        sum(|r| r.statistics.parse_ms),
+        sum(|r| r.statistics.solve_ms),
+    )
+}
+
+fn summary_counts(s: &Summary) -> String {
+    let mut text = format!(
+        "{} solved, {} unsatisfiable, {} invalid, {} timeout",
+        s.solved, s.unsatisfiable, s.invalid, s.timeout
+    );
+    if s.failed > 0 {
+        text.push_str(&format!(", {} failed verification", s.failed));
+    }
+    text
+}
+
+/// Writes every file's outputs into `dir`, then a summary line on standard error.
+/// Returns whether every puzzle was solved and every output written.
+fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
+    let mut stems = HashSet::new();
+    if let Some(dup) = plan.inputs.iter().find(|i| !stems.insert(i.stem.as_str())) {
+        bail!("two inputs would write the same {}.* outputs into {}", dup.stem, dir.display());
+    }
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let started = Instant::now();
+    let progress = progress_bar(plan.inputs.len());
+    let results = plan.for_each(|input, report| {
+        let written = write_outputs(dir, &input.stem, &report, svg);
+        let mut text = diagnostics(input, &report, false);
+        if let Err(error) = &written {
+            text.push_str(&format!("kakurod: {}: {error:#}\n", input.shown));
+        }
+        if !text.is_empty() {
+            progress.suspend(|| eprint!("{text}"));
+        }
+        progress.inc(1);
+        (report.summary(), written.is_ok())
+    });
+    progress.finish_and_clear();
+    let mut summary = Summary::default();
+    results.iter().for_each(|(s, _)| summary.merge(s));
+    let unwritten = results.iter().filter(|(_, ok)| !ok).count();
+    let puzzles =
+        summary.solved + summary.unsatisfiable + summary.invalid + summary.timeout + summary.failed;
+    eprintln!(
+        "kakurod: {} files, {puzzles} puzzles: {} in {:.3} s{}",
+        plan.inputs.len(),
+        summary_counts(&summary),
+        started.elapsed().as_secs_f64(),
+        if unwritten > 0 { format!(" ({unwritten} files not written)") } else { String::new() }
+    );
+    Ok(summary.all_solved() && unwritten == 0)
+}
+
+/// A progress bar on standard error when it is a terminal, a hidden one otherwise.
+fn progress_bar(len: usize) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Writes the outputs of one file: `STEM.solution.txt` (when there is a solution),
+/// `STEM.json` and with `svg` `STEM.svg` (single puzzles only), or `STEM.error.json`
+/// for a rejected input. Outputs of an earlier run that would contradict this one are
+/// removed.
+fn write_outputs(dir: &Path, stem: &str, report: &FileReport, svg: bool) -> io::Result<()> {
+    let path = |suffix: &str| dir.join(format!("{stem}.{suffix}"));
+    if report.is_rejected() {
+        write_atomic(&path("error.json"), report.to_json().as_bytes())?;
+        for stale in ["json", "solution.txt", "svg"] {
+            remove_if_present(&path(stale))?;
+        }
+        return Ok(());
+    }
+    match report.solution_text() {
+        Some(text) => write_atomic(&path("solution.txt"), text.as_bytes())?,
+        None => remove_if_present(&path("solution.txt"))?,
+    }
+    if svg && let Some(picture) = single_picture(report) {
+        write_atomic(&path("svg"), picture.as_bytes())?;
+    }
+    write_atomic(&path("json"), report.to_json().as_bytes())?;
+    remove_if_present(&path("error.json"))
+}
+
+fn remove_if_present(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `path` through a fresh temporary file beside it and a rename, so a
+/// reader sees either the old file or the whole new one. The temporary name starts with
+/// `.` (the daemon's inbox ignores such names). Not synced to disk: the daemon, which must
+/// survive a crash, syncs its own outbox.
+fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a file path"));
+    };
+    let temp = dir.join(format!(
+        ".{}.{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        SEQUENCE.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = File::create_new(&temp)
+        .and_then(|mut file| file.write_all(bytes))
+        .and_then(|()| fs::rename(&temp, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_stem_drops_only_the_last_extension() {
+        let stem = |p: &str| Input::new(Path::new(p)).unwrap().stem;
+        assert_eq!(stem("data/960_31x46.txt"), "960_31x46");
+        assert_eq!(stem("1_10x12.backslash.txt"), "1_10x12.backslash");
+        assert_eq!(stem("noext"), "noext");
+        assert_eq!(stem("-"), "stdin");
+        assert!(Input::new(Path::new("..")).is_err());
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        write_atomic(&path, b"old").unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> =
+            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.json")]);
+    }
+
+    #[test]
+    fn atomic_write_into_a_missing_folder_fails_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing").join("a.json");
+        assert!(write_atomic(&path, b"x").is_err());
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn an_unreadable_file_is_a_rejected_report_with_a_position() {
+        let input = Input::new(Path::new("/nonexistent/kakurod/x.txt")).unwrap();
+        let report = input.process(&PipelineOptions::default());
+        assert!(report.is_rejected());
+        assert_eq!(report.summary().invalid, 1);
+        let text = diagnostics(&input, &report, true);
+        assert!(text.starts_with("/nonexistent/kakurod/x.txt:1:1: cannot read the file"), "{text}");
+    }
 }

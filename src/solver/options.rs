@@ -13,7 +13,7 @@ pub enum Algorithm {
     /// Generic backtracking: assign, then check the constraints of the assigned variable.
     Bt,
     /// Forward checking: after each assignment, prune the other variables of its
-    /// constraints once (no cascade).
+    /// constraints once (no fixed point); a variable pruned to one value counts as assigned.
     Fc,
     /// Maintaining arc consistency: propagate every constraint to a fixed point.
     #[default]

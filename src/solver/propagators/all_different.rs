@@ -30,111 +30,49 @@ impl AllDifferent {
         &self.vars
     }
 
-    /// Runs the three rules until none of them changes anything.
+    /// Runs the three rules until none of them changes anything. The rules work on a
+    /// local copy of the domains (a Sudoku unit fits in registers and cache lines); only
+    /// the domains that changed are written back.
     pub fn propagate(&self, state: &mut State) -> PropResult {
+        const LOCAL: usize = 32;
+        let n = self.vars.len();
+        if n > LOCAL {
+            let mut doms: Vec<u32> =
+                self.vars.iter().map(|&v| state.dom(v as usize).bits()).collect();
+            let original = doms.clone();
+            self.reason(&mut doms)?;
+            return self.write_back(state, &original, &doms);
+        }
+        let mut doms = [0u32; LOCAL];
+        for (d, &v) in doms.iter_mut().zip(self.vars.iter()) {
+            *d = state.dom(v as usize).bits();
+        }
+        let original = doms;
+        self.reason(&mut doms[..n])?;
+        self.write_back(state, &original[..n], &doms[..n])
+    }
+
+    /// Applies the rules to `doms` until they change nothing more.
+    fn reason(&self, doms: &mut [u32]) -> Result<(), Conflict> {
         loop {
-            let mut changed = self.naked_singles(state)?;
-            if self.permutation {
-                changed |= self.hidden_singles(state)?;
+            naked_singles(doms)?;
+            if self.permutation && hidden_singles(doms)? {
+                continue;
             }
-            if !changed {
-                changed = self.hall_sets(state)?;
-            }
-            if !changed {
+            if !hall_sets(doms)? {
                 return Ok(());
             }
         }
     }
 
-    /// Removes fixed values from the other variables. Returns whether anything changed.
-    fn naked_singles(&self, state: &mut State) -> Result<bool, Conflict> {
-        let mut changed = false;
-        loop {
-            let mut fixed = 0u32;
-            for &v in self.vars.iter() {
-                let d = state.dom(v as usize);
-                if d.is_fixed() {
-                    if fixed & d.bits() != 0 {
-                        return Err(Conflict);
-                    }
-                    fixed |= d.bits();
-                }
-            }
-            let mut newly_fixed = false;
-            for &v in self.vars.iter() {
-                let d = state.dom(v as usize);
-                if !d.is_fixed() && d.bits() & fixed != 0 {
-                    let nd = d.without(Domain(fixed));
-                    state.set(v as usize, nd)?;
-                    changed = true;
-                    newly_fixed |= nd.is_fixed();
-                }
-            }
-            if !newly_fixed {
-                return Ok(changed);
+    /// Writes the domains that differ from `original` back into the state.
+    fn write_back(&self, state: &mut State, original: &[u32], doms: &[u32]) -> PropResult {
+        for (i, (&old, &new)) in original.iter().zip(doms).enumerate() {
+            if old != new {
+                state.set(self.vars[i] as usize, Domain(new))?;
             }
         }
-    }
-
-    /// Places values that have a single possible variable.
-    fn hidden_singles(&self, state: &mut State) -> Result<bool, Conflict> {
-        let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
-        for &v in self.vars.iter() {
-            let d = state.dom(v as usize).bits();
-            twice |= once & d;
-            once |= d;
-            if state.dom(v as usize).is_fixed() {
-                fixed |= d;
-            }
-        }
-        if once.count_ones() < self.vars.len() as u32 {
-            return Err(Conflict);
-        }
-        let hidden = once & !twice & !fixed;
-        if hidden == 0 {
-            return Ok(false);
-        }
-        for &v in self.vars.iter() {
-            let d = state.dom(v as usize);
-            let h = d.bits() & hidden;
-            if h != 0 {
-                if h & (h - 1) != 0 {
-                    return Err(Conflict);
-                }
-                state.set(v as usize, Domain(h))?;
-            }
-        }
-        Ok(true)
-    }
-
-    /// For each small unfixed domain D, counts the variables whose domain lies within D:
-    /// more than |D| fails; exactly |D| removes D from every other variable.
-    fn hall_sets(&self, state: &mut State) -> Result<bool, Conflict> {
-        let mut changed = false;
-        for &candidate in self.vars.iter() {
-            let hall = state.dom(candidate as usize);
-            let size = hall.len();
-            if size < 2 || size as usize >= self.vars.len() {
-                continue;
-            }
-            let inside =
-                self.vars.iter().filter(|&&v| state.dom(v as usize).without(hall).is_empty());
-            let count = inside.count() as u32;
-            if count > size {
-                return Err(Conflict);
-            }
-            if count < size {
-                continue;
-            }
-            for &v in self.vars.iter() {
-                let d = state.dom(v as usize);
-                if !d.without(hall).is_empty() && !d.intersect(hall).is_empty() {
-                    state.set(v as usize, d.without(hall))?;
-                    changed = true;
-                }
-            }
-        }
-        Ok(changed)
+        Ok(())
     }
 
     /// Forward checking after `var` was fixed: its value leaves the other variables.
@@ -167,6 +105,98 @@ impl AllDifferent {
         }
         true
     }
+}
+
+/// True when exactly one bit is set.
+#[inline]
+fn single(d: u32) -> bool {
+    d != 0 && d & (d - 1) == 0
+}
+
+/// Removes fixed values from the other domains, repeatedly, until no new value gets fixed.
+fn naked_singles(doms: &mut [u32]) -> Result<(), Conflict> {
+    let mut fixed = 0u32;
+    loop {
+        let mut seen = 0u32;
+        for &d in doms.iter() {
+            if single(d) {
+                if seen & d != 0 {
+                    return Err(Conflict);
+                }
+                seen |= d;
+            }
+        }
+        if seen == fixed {
+            return Ok(());
+        }
+        fixed = seen;
+        for d in doms.iter_mut() {
+            if !single(*d) && *d & fixed != 0 {
+                *d &= !fixed;
+                if *d == 0 {
+                    return Err(Conflict);
+                }
+            }
+        }
+    }
+}
+
+/// Places values that have a single possible variable (every value must be used).
+/// Returns whether anything changed.
+fn hidden_singles(doms: &mut [u32]) -> Result<bool, Conflict> {
+    let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
+    for &d in doms.iter() {
+        twice |= once & d;
+        once |= d;
+        if single(d) {
+            fixed |= d;
+        }
+    }
+    if (once.count_ones() as usize) < doms.len() {
+        return Err(Conflict);
+    }
+    let hidden = once & !twice & !fixed;
+    if hidden == 0 {
+        return Ok(false);
+    }
+    for d in doms.iter_mut() {
+        let h = *d & hidden;
+        if h != 0 {
+            if !single(h) {
+                return Err(Conflict);
+            }
+            *d = h;
+        }
+    }
+    Ok(true)
+}
+
+/// For each small unfixed domain D, counts the domains that lie within D: more than |D|
+/// fails; exactly |D| removes D's values from every other domain (naked pairs, triples,
+/// ...). Returns whether anything changed.
+fn hall_sets(doms: &mut [u32]) -> Result<bool, Conflict> {
+    let mut changed = false;
+    for i in 0..doms.len() {
+        let hall = doms[i];
+        let size = hall.count_ones() as usize;
+        if size < 2 || size >= doms.len() {
+            continue;
+        }
+        let inside = doms.iter().filter(|&&d| d & !hall == 0).count();
+        if inside > size {
+            return Err(Conflict);
+        }
+        if inside < size {
+            continue;
+        }
+        for d in doms.iter_mut() {
+            if *d & !hall != 0 && *d & hall != 0 {
+                *d &= !hall;
+                changed = true;
+            }
+        }
+    }
+    Ok(changed)
 }
 
 #[cfg(test)]

@@ -24,6 +24,118 @@ fn digit_mask(d: Domain) -> u32 {
     (d.bits() >> 1) & 0x1FF
 }
 
+/// The digits each cell of a run can take in some assignment of distinct digits, within
+/// `masks`, that reaches `total`; `None` when there is no such assignment.
+///
+/// Works combination by combination (see `combos::list`): a combination can only be used
+/// if every cell can take one of its digits and together the cells cover all of them. When
+/// at most one cell is restricted within the combination (all others can take any of its
+/// digits), every digit a cell can take there is supported, as any order of the rest works.
+/// Otherwise an exact search runs over the digits the usable combinations allow:
+/// enumeration when it is small, else the mask-set walk.
+fn run_supports(masks: &[u32], total: u32) -> Option<[u32; 9]> {
+    let n = masks.len();
+    let mut supports = [0u32; 9];
+    let mut needs_search = false;
+    let mut restricted = [0u32; 9];
+    let mut allowed = [0u32; 9];
+    for &combo in combos::list(n, total) {
+        let combo = u32::from(combo);
+        if !usable(masks, combo, &mut restricted) {
+            continue;
+        }
+        for (a, &r) in allowed.iter_mut().zip(&restricted[..n]) {
+            *a |= r;
+        }
+        let mut narrowed = restricted[..n].iter().filter(|&&r| r != combo);
+        match (narrowed.next(), narrowed.next()) {
+            // Every cell can take any digit of the combination.
+            (None, _) => supports[..n].iter_mut().for_each(|s| *s |= combo),
+            // One cell is narrowed: with two or more digits left it never blocks the
+            // others; with a single digit, that digit is its and no one else's.
+            (Some(&only), None) => {
+                let taken = if only.count_ones() == 1 { only } else { 0 };
+                for (s, &r) in supports.iter_mut().zip(&restricted[..n]) {
+                    *s |= if r == only { r } else { r & !taken };
+                }
+            }
+            _ => needs_search = true,
+        }
+    }
+    if needs_search {
+        // Exact search over the digits the usable combinations allow.
+        let product = allowed[..n - 1].iter().fold(1u32, |p, a| p.saturating_mul(a.count_ones()));
+        return if product <= ENUMERATION_LIMIT {
+            enumerate_supports(&allowed[..n], total)
+        } else {
+            mask_walk(&allowed[..n], total)
+        };
+    }
+    supports[..n].iter().all(|&s| s != 0).then_some(supports)
+}
+
+/// Whether `combo` can be the run's digit set given `masks` (every cell can take one of its
+/// digits, and together they cover all of them); fills `restricted` with each cell's
+/// digits within `combo`.
+#[inline]
+fn usable(masks: &[u32], combo: u32, restricted: &mut [u32; 9]) -> bool {
+    let mut union = 0;
+    for (r, &m) in restricted.iter_mut().zip(masks) {
+        *r = m & combo;
+        if *r == 0 {
+            return false;
+        }
+        union |= *r;
+    }
+    union == combo
+}
+
+/// The exact supports by dynamic programming over digit masks: the cells are taken in
+/// order, keeping the set of digit masks reachable so far (forward) and the masks from
+/// which a valid combination can still be completed (backward).
+fn mask_walk(masks: &[u32], total: u32) -> Option<[u32; 9]> {
+    let n = masks.len();
+    let valid = combos::valid(n, total);
+    let partial = combos::partial(n, total);
+    let mut forward = [combos::EMPTY; 10];
+    forward[0][0] = 1;
+    for i in 0..n {
+        let mut next = combos::EMPTY;
+        let mut bits = masks[i];
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            combos::or_into(&mut next, &combos::add_digit(&forward[i], b));
+        }
+        combos::and_into(&mut next, partial);
+        if combos::is_empty(&next) {
+            return None;
+        }
+        forward[i + 1] = next;
+    }
+    let mut backward: MaskSet = forward[n];
+    combos::and_into(&mut backward, valid);
+    if combos::is_empty(&backward) {
+        return None;
+    }
+    let mut supports = [0u32; 9];
+    for i in (0..n).rev() {
+        let mut previous = combos::EMPTY;
+        let mut bits = masks[i];
+        while bits != 0 {
+            let b = bits.trailing_zeros();
+            bits &= bits - 1;
+            if combos::intersects(&combos::add_digit(&forward[i], b), &backward) {
+                supports[i] |= 1 << b;
+                combos::or_into(&mut previous, &combos::remove_digit(&backward, b));
+            }
+        }
+        combos::and_into(&mut previous, &forward[i]);
+        backward = previous;
+    }
+    Some(supports)
+}
+
 /// Above this many candidate assignments of all cells but the last, the mask-set walk is
 /// used instead of enumeration.
 const ENUMERATION_LIMIT: u32 = 64;
@@ -143,76 +255,12 @@ impl DistinctSum {
             10.. => return Err(Conflict),
             _ => {}
         }
-        // First the combination table: a digit stays only if some combination that meets
-        // every cell contains it. Cheap, and usually all the pruning there is.
         let mut masks = [0u32; 9];
         for (i, &v) in self.vars.iter().enumerate() {
             masks[i] = digit_mask(state.dom(v as usize));
         }
-        let mut allowed = [0u32; 9];
-        for &combo in combos::list(n, self.total) {
-            let combo = u32::from(combo);
-            if masks[..n].iter().all(|&m| m & combo != 0) {
-                for (a, &m) in allowed.iter_mut().zip(&masks[..n]) {
-                    *a |= m & combo;
-                }
-            }
-        }
-        if allowed[..n].contains(&0) {
-            return Err(Conflict);
-        }
-        let product = allowed[..n - 1].iter().fold(1u32, |p, a| p.saturating_mul(a.count_ones()));
-        // Then exactness (Hall sets inside the run): enumerate when few assignments are
-        // left, else walk the mask sets.
-        if product <= ENUMERATION_LIMIT {
-            let supports = enumerate_supports(&allowed[..n], self.total).ok_or(Conflict)?;
-            return self.narrow(state, &masks[..n], &supports[..n]);
-        }
-        let masks = allowed;
-        let valid = combos::valid(n, self.total);
-        let partial = combos::partial(n, self.total);
-        let mut forward = [combos::EMPTY; 10];
-        forward[0][0] = 1;
-        for i in 0..n {
-            let mut next = combos::EMPTY;
-            let mut bits = masks[i];
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
-                combos::or_into(&mut next, &combos::add_digit(&forward[i], b));
-            }
-            combos::and_into(&mut next, partial);
-            if combos::is_empty(&next) {
-                return Err(Conflict);
-            }
-            forward[i + 1] = next;
-        }
-        let mut backward: MaskSet = forward[n];
-        combos::and_into(&mut backward, valid);
-        if combos::is_empty(&backward) {
-            return Err(Conflict);
-        }
-        let mut supports = [0u32; 9];
-        for i in (0..n).rev() {
-            let mut supported = 0u32;
-            let mut previous = combos::EMPTY;
-            let mut bits = masks[i];
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
-                if combos::intersects(&combos::add_digit(&forward[i], b), &backward) {
-                    supported |= 1 << b;
-                    combos::or_into(&mut previous, &combos::remove_digit(&backward, b));
-                }
-            }
-            combos::and_into(&mut previous, &forward[i]);
-            backward = previous;
-            supports[i] = supported;
-        }
-        let current: [u32; 9] = std::array::from_fn(|i| {
-            self.vars.get(i).map_or(0, |&v| digit_mask(state.dom(v as usize)))
-        });
-        self.narrow(state, &current[..n], &supports[..n])
+        let supports = run_supports(&masks[..n], self.total).ok_or(Conflict)?;
+        self.narrow(state, &masks[..n], &supports[..n])
     }
 
     /// Narrows each cell to its supported digits.

@@ -135,9 +135,11 @@ pub fn build(model: &Model) -> Propagators {
         key
     };
     // All-different constraints by their sorted variable set, to find fusion partners.
-    // (Only needed for constraints that are not posted side by side.)
+    // (Only needed for constraints that are not posted side by side, and only when there
+    // is a sum to pair them with.)
     let mut all_different: HashMap<Vec<usize>, usize> = HashMap::new();
-    for (i, c) in model.constraints.iter().enumerate() {
+    let has_sum = model.constraints.iter().any(|c| matches!(c, Constraint::Sum { .. }));
+    for (i, c) in model.constraints.iter().enumerate().filter(|_| has_sum) {
         let posted_after_its_sum = i > 0
             && matches!((&model.constraints[i - 1], c),
                 (Constraint::Sum { vars: a, .. }, Constraint::AllDifferent { vars: b }) if a == b);

@@ -1,0 +1,325 @@
+//! End-to-end tests of `kakurod solve` and `kakurod bench`: the real binary on real
+//! puzzles, checking what it prints, what it writes and how it exits.
+
+use serde_json::Value;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+mod common;
+
+/// A file of `tests/fixtures`.
+fn fixture(rel: &str) -> PathBuf {
+    common::fixtures().join(rel)
+}
+
+fn kakurod(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// Lines with their trailing blanks removed, for comparing grids.
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.is_empty()).collect()
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn json_file(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The files of `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn kakuro_solution_on_stdout_equals_the_sol_file() {
+    let file = fixture("kakuro/1_10x12.txt");
+    let out = kakurod(&["solve", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = fs::read_to_string(file.with_extension("sol")).unwrap();
+    assert_eq!(lines(&text(&out.stdout)), lines(&expected));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("solved unique kakuro 10x12 nodes="), "{stderr}");
+}
+
+#[test]
+fn every_kind_and_format_prints_its_sol_file() {
+    let cases = [
+        ("sudoku/1051_16x16.txt", "sudoku/1051_16x16.sol"),
+        ("sudoku/1_9x9.dzn", "sudoku/1_9x9.sol"),
+        ("killer/111_9x9.txt", "killer/111_9x9.sol"),
+        ("killer/101_4x4.json", "killer/101_4x4.sol"),
+        ("formats/960_31x46.matrices.txt", "formats/960_31x46.sol"),
+        ("formats/1_10x12.backslash.txt", "formats/1_10x12.sol"),
+    ];
+    for (rel, sol) in cases {
+        let out = kakurod(&["solve", path_str(&fixture(rel))], None);
+        assert_eq!(out.status.code(), Some(0), "{rel}: {}", text(&out.stderr));
+        let expected = fs::read_to_string(fixture(sol)).unwrap();
+        assert_eq!(lines(&text(&out.stdout)), lines(&expected), "{rel}");
+    }
+}
+
+#[test]
+fn json_output_is_a_solved_unique_document() {
+    let file = fixture("kakuro/1_10x12.txt");
+    let out = kakurod(&["solve", "--json", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "solved");
+    assert_eq!(doc["uniqueness"], "unique");
+    assert_eq!(doc["kind"], "kakuro");
+    assert_eq!(doc["file"], "1_10x12.txt");
+    assert_eq!(doc["solution"].as_array().unwrap().len(), 10);
+    assert!(doc["statistics"]["nodes"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn a_puzzle_with_two_solutions_is_solved_and_reported_multiple() {
+    let file = fixture("kakuro/257_24x28.txt");
+    let out = kakurod(&["solve", "--json", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "solved");
+    assert_eq!(doc["uniqueness"], "multiple");
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let sol = fs::read_to_string(fixture("kakuro/1_10x12.sol")).unwrap();
+    let puzzle = fs::read(fixture("kakuro/1_10x12.txt")).unwrap();
+    let out = kakurod(&["solve", "-"], Some(&puzzle));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(lines(&text(&out.stdout)), lines(&sol));
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = kakurod(&["solve", "--out", path_str(dir.path()), "-"], Some(&puzzle));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(listing(dir.path()), ["stdin.json", "stdin.solution.txt"]);
+    assert_eq!(json_file(&dir.path().join("stdin.json"))["file"], "stdin");
+}
+
+#[test]
+fn out_writes_results_and_error_documents_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let kakuro = fixture("kakuro/1_10x12.txt");
+    let sudoku = fixture("sudoku/1051_16x16.txt");
+    let bad = fixture("invalid/unknown-token.txt");
+    let out_dir = dir.path().join("out/nested");
+    let out = kakurod(
+        &[
+            "solve",
+            "--out",
+            path_str(&out_dir),
+            path_str(&kakuro),
+            path_str(&sudoku),
+            path_str(&bad),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1), "an invalid file makes the exit status 1");
+    assert_eq!(
+        listing(&out_dir),
+        [
+            "1051_16x16.json",
+            "1051_16x16.solution.txt",
+            "1_10x12.json",
+            "1_10x12.solution.txt",
+            "unknown-token.error.json",
+        ],
+        "no temporary file is left behind"
+    );
+    let solution = fs::read_to_string(out_dir.join("1_10x12.solution.txt")).unwrap();
+    let sol = fs::read_to_string(kakuro.with_extension("sol")).unwrap();
+    assert_eq!(lines(&solution), lines(&sol));
+    assert_eq!(json_file(&out_dir.join("1051_16x16.json"))["status"], "solved");
+    let error = json_file(&out_dir.join("unknown-token.error.json"));
+    assert_eq!(error["status"], "invalid");
+    assert_eq!(error["error"]["line"], 3);
+    assert_eq!(error["error"]["column"], 6);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("3 files, 3 puzzles: 2 solved, 0 unsatisfiable, 1 invalid"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_invalid_file_reports_file_line_and_column_and_exits_1() {
+    let bad = fixture("invalid/unknown-token.txt");
+    let out = kakurod(&["solve", path_str(&bad)], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    let prefix = format!("{}:3:6: ", bad.display());
+    assert!(stderr.starts_with(&prefix) && stderr.contains("(expected "), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_is_an_error_result_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.txt");
+    let out = kakurod(&["solve", path_str(&missing)], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(":1:1: cannot read the file"));
+
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&missing)], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(listing(&out_dir), ["missing.error.json"]);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(kakurod(&["solve", "--no-such-flag", "x"], None).status.code(), Some(2));
+    assert_eq!(kakurod(&["solve"], None).status.code(), Some(2));
+    let both = kakurod(&["solve", "--json", "--svg", "x.txt"], None);
+    assert_eq!(both.status.code(), Some(2));
+    assert_eq!(kakurod(&["solve", "-", "-"], None).status.code(), Some(2));
+}
+
+/// True when `line` is a valid filled 9x9 Sudoku that keeps every given of `puzzle`.
+fn solves(puzzle: &str, line: &str) -> bool {
+    let digits: Vec<u32> = line.chars().filter_map(|c| c.to_digit(10)).collect();
+    if digits.len() != 81 || line.len() != 81 {
+        return false;
+    }
+    let keeps_givens =
+        puzzle.chars().zip(&digits).all(|(g, &d)| g.to_digit(10).is_none_or(|g| g == 0 || g == d));
+    let unit_ok = |cells: Vec<usize>| {
+        let mut seen = [false; 10];
+        cells.iter().all(|&i| !std::mem::replace(&mut seen[digits[i] as usize], true))
+    };
+    let rows = (0..9).all(|r| unit_ok((0..9).map(|c| r * 9 + c).collect()));
+    let cols = (0..9).all(|c| unit_ok((0..9).map(|r| r * 9 + c).collect()));
+    let boxes = (0..9)
+        .all(|b| unit_ok((0..9).map(|i| (b / 3 * 3 + i / 3) * 9 + b % 3 * 3 + i % 3).collect()));
+    keeps_givens && rows && cols && boxes
+}
+
+#[test]
+fn a_batch_of_sudoku_lines_gives_one_line_per_puzzle_in_order() {
+    let file = fixture("sudoku/top1465-first20.txt");
+    let all = fs::read_to_string(&file).unwrap();
+    let puzzles: Vec<&str> = all.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(puzzles.len(), 20);
+    let dir = tempfile::tempdir().unwrap();
+    let out = kakurod(&["solve", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let answers = lines(&text(&out.stdout));
+    assert_eq!(answers.len(), puzzles.len());
+    for (puzzle, answer) in puzzles.iter().zip(&answers) {
+        assert!(solves(puzzle, answer), "{answer} does not solve {puzzle}");
+    }
+    assert!(text(&out.stderr).contains("batch of 20 puzzles: 20 solved"));
+
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0));
+    let written = fs::read_to_string(out_dir.join("top1465-first20.solution.txt")).unwrap();
+    assert_eq!(lines(&written), answers);
+    let doc = json_file(&out_dir.join("top1465-first20.json"));
+    assert_eq!(doc["puzzles"].as_array().unwrap().len(), 20);
+    assert_eq!(doc["summary"]["solved"], 20);
+}
+
+#[test]
+fn svg_goes_to_stdout_or_beside_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = fixture("kakuro/1_10x12.txt");
+    let out = kakurod(&["solve", "--svg", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0));
+    let svg = text(&out.stdout);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("class=\"cell\"").count(), 10 * 12);
+
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--svg", "--out", path_str(&out_dir), path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(fs::read_to_string(out_dir.join("1_10x12.svg")).unwrap(), svg);
+}
+
+#[test]
+fn several_files_print_in_order_and_json_forms_an_array() {
+    let a = fixture("kakuro/1_10x12.txt");
+    let b = fixture("killer/101_4x4.txt");
+    let out = kakurod(&["solve", "--json", path_str(&a), path_str(&b)], None);
+    assert_eq!(out.status.code(), Some(0));
+    let docs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Vec<&str> =
+        docs.as_array().unwrap().iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["1_10x12.txt", "101_4x4.txt"]);
+
+    let out = kakurod(&["solve", path_str(&a), path_str(&b)], None);
+    let stdout = text(&out.stdout);
+    let headers: Vec<&str> = stdout.lines().filter(|l| l.starts_with("# ")).collect();
+    assert_eq!(headers, [format!("# {}", a.display()), format!("# {}", b.display())]);
+}
+
+#[test]
+fn bench_reports_medians_and_the_slowest() {
+    let dir = fixture("killer");
+    let out = kakurod(&["bench", "--runs", "3", "--top", "1", "--json", path_str(&dir)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // 101_4x4.json, 101_4x4.txt, 111_9x9.txt, 574_6x6.txt: the .sol files are skipped.
+    assert_eq!(doc["files"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["threads"], 1);
+    assert_eq!(doc["runs"], 3);
+    assert_eq!(doc["summary"]["solved"], 4);
+    assert_eq!(doc["slowest"].as_array().unwrap().len(), 1);
+    let total = doc["total_median_ms"].as_f64().unwrap();
+    let sum: f64 =
+        doc["files"].as_array().unwrap().iter().map(|f| f["median_ms"].as_f64().unwrap()).sum();
+    assert!((total - sum).abs() < 1e-6);
+
+    let out = kakurod(&["bench", "--runs", "1", "--threads", "2", path_str(&dir)], None);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("threads=2") && stdout.contains("total of medians:"), "{stdout}");
+}
+
+#[test]
+fn an_unsatisfiable_puzzle_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unsat.txt");
+    // 4x4: the first row needs a 4 in its last cell, and that column already has one.
+    fs::write(&file, concat!("123.", "....", "...4", "....", "\n")).unwrap();
+    let out = kakurod(&["solve", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(lines(&text(&out.stdout)), ["# line 1: unsatisfiable"]);
+    assert!(text(&out.stderr).contains("0 solved, 1 unsatisfiable"));
+}
+
+#[test]
+fn a_batch_with_a_bad_line_answers_the_others_and_exits_1() {
+    let out = kakurod(&["solve", path_str(&fixture("invalid/lines-bad-line.txt"))], None);
+    assert_eq!(out.status.code(), Some(1));
+    let answers = lines(&text(&out.stdout));
+    assert_eq!(answers.len(), 3);
+    assert_eq!(answers[1], "# line 3: invalid");
+    assert!(text(&out.stderr).contains("lines-bad-line.txt:3:1: "));
+}
