@@ -39,6 +39,9 @@ fn assert_all_answered(d: &Daemon, inputs: &[(String, Fixture)]) {
         let solution = fs::read_to_string(outbox.join(format!("{stem}.solution.txt")))
             .unwrap_or_else(|e| panic!("{stem}.solution.txt: {e}"));
         assert!(same_grid(&solution, &fixture.sol), "{name}: wrong solution\n{solution}");
+        let picture = fs::read_to_string(outbox.join(format!("{stem}.svg")))
+            .unwrap_or_else(|e| panic!("{stem}.svg: {e}"));
+        assert!(picture.contains("<svg") && picture.trim_end().ends_with("</svg>"), "{stem}.svg");
     }
     assert_eq!(results.len(), inputs.len(), "results for unknown inputs");
     let temporaries: Vec<_> = names(&outbox).into_iter().filter(|n| n.starts_with('.')).collect();
@@ -301,8 +304,8 @@ fn the_service_manager_hears_ready_and_stopping_and_json_logs_are_json() {
 }
 
 #[test]
-fn with_after_success_delete_answered_inputs_are_removed_once_their_result_is_written() {
-    let mut d = Daemon::new("[intake]\nafter_success = \"delete\"\n");
+fn with_after_success_delete_inputs_are_removed_once_answered_and_svg_off_draws_nothing() {
+    let mut d = Daemon::new("[intake]\nafter_success = \"delete\"\n[output]\nsvg = false\n");
     d.start(&[]);
     let inputs = batch(3);
     for (name, f) in &inputs {
@@ -322,4 +325,6 @@ fn with_after_success_delete_answered_inputs_are_removed_once_their_result_is_wr
         let solution = fs::read_to_string(d.path("outbox").join(format!("{stem}.solution.txt")));
         assert!(same_grid(&solution.unwrap(), &f.sol), "{name}");
     }
+    let pictures = names(&d.path("outbox")).into_iter().filter(|n| n.ends_with(".svg")).count();
+    assert_eq!(pictures, 0, "svg = false still drew pictures");
 }

@@ -13,7 +13,8 @@
 //! overwritten.
 
 use super::claim::sync_dir;
-use crate::report::FileReport;
+use crate::render::svg;
+use crate::report::{Body, FileReport};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -284,20 +285,19 @@ fn numbered_stem(base: &str, n: u32) -> String {
     if n <= 1 { base.to_string() } else { format!("{base}-{n}") }
 }
 
-/// The SVG picture of a solved single puzzle.
-///
-/// The picture is drawn by `render::svg`, which is not part of this build yet; until it is,
-/// no `.svg` is written even with the switch on.
+/// The SVG picture of a solved single puzzle (batches and unsolved puzzles get none).
 fn picture(report: &FileReport) -> Option<String> {
-    let _ = report;
-    None
+    match &report.body {
+        Body::Single(r) => Some(svg::svg(r.puzzle.as_ref()?, Some(r.grid.as_ref()?))),
+        Body::Batch { .. } | Body::Rejected { .. } => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::InputError;
-    use crate::report::{Body, Status};
+    use crate::report::Status;
 
     fn rejected(file: &str, checksum: &str) -> FileReport {
         FileReport {
