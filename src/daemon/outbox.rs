@@ -42,9 +42,9 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Flushes the temporary files' data to disk.
+    /// Flushes the temporary files' data to disk, one after the other.
     fn sync(&self) -> io::Result<()> {
-        self.temps.iter().try_for_each(|(_, temp)| std::fs::File::open(temp)?.sync_data())
+        self.temps.iter().try_for_each(|(_, temp)| sync_file(temp))
     }
 
     /// Removes the temporary files (after a failure).
@@ -156,8 +156,24 @@ impl Outbox {
         } else if batch.len() >= SYNCFS_BATCH && self.sync_filesystem().is_ok() {
             batch.iter().map(|_| Ok(())).collect()
         } else if let Some(pool) = pool {
+            // Every file of every set at once: concurrent flushes share journal commits.
             use rayon::prelude::*;
-            pool.install(|| batch.par_iter().map(Prepared::sync).collect())
+            let files: Vec<(usize, &PathBuf)> = batch
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| p.temps.iter().map(move |(_, temp)| (i, temp)))
+                .collect();
+            let failures: Vec<(usize, io::Error)> = pool.install(|| {
+                files
+                    .par_iter()
+                    .filter_map(|&(i, temp)| sync_file(temp).err().map(|e| (i, e)))
+                    .collect()
+            });
+            let mut synced: Vec<io::Result<()>> = batch.iter().map(|_| Ok(())).collect();
+            for (i, error) in failures {
+                synced[i] = Err(error);
+            }
+            synced
         } else {
             batch.iter().map(Prepared::sync).collect()
         };
@@ -271,6 +287,11 @@ impl Outbox {
     fn release(&self, stem: &str) {
         self.reserved.lock().unwrap_or_else(|e| e.into_inner()).remove(stem);
     }
+}
+
+/// Flushes one file's data to disk.
+fn sync_file(path: &std::path::Path) -> io::Result<()> {
+    std::fs::File::open(path)?.sync_data()
 }
 
 /// The stem of the outputs for an input: its name without the last extension.
