@@ -63,52 +63,67 @@ impl Kakuro {
     /// All maximal runs of white cells (length 1 included), rows first, then columns.
     pub fn runs(&self) -> Vec<Run> {
         let mut runs = Vec::new();
-        for row in 0..self.rows {
-            self.collect_runs(
-                Direction::Right,
-                (0..self.cols).map(|c| row * self.cols + c),
-                &mut runs,
-            );
-        }
-        for col in 0..self.cols {
-            self.collect_runs(
-                Direction::Down,
-                (0..self.rows).map(|r| r * self.cols + col),
-                &mut runs,
-            );
-        }
+        self.for_each_run(|run| runs.push(run.clone()));
         runs
     }
 
+    /// Calls `visit` with every maximal run, rows first, then columns. The run passed in is
+    /// reused between calls, so walking the runs allocates nothing per run.
+    pub fn for_each_run(&self, mut visit: impl FnMut(&Run)) {
+        let mut run = Run {
+            direction: Direction::Right,
+            clue_cell: None,
+            total: None,
+            cells: Vec::with_capacity(9),
+        };
+        for row in 0..self.rows {
+            let line = (0..self.cols).map(|c| row * self.cols + c);
+            self.line_runs(Direction::Right, line, &mut run, &mut visit);
+        }
+        for col in 0..self.cols {
+            let line = (0..self.rows).map(|r| r * self.cols + col);
+            self.line_runs(Direction::Down, line, &mut run, &mut visit);
+        }
+    }
+
     /// Splits one line of cells into its runs.
-    fn collect_runs(
+    fn line_runs(
         &self,
         direction: Direction,
         line: impl Iterator<Item = usize>,
-        runs: &mut Vec<Run>,
+        run: &mut Run,
+        visit: &mut impl FnMut(&Run),
     ) {
-        let mut current: Option<Run> = None;
+        run.cells.clear();
         let mut previous: Option<usize> = None;
         for index in line {
             match self.cells[index] {
                 KakuroCell::White => {
-                    let run = current.get_or_insert_with(|| {
-                        let total = previous.and_then(|p| match self.cells[p] {
+                    if run.cells.is_empty() {
+                        run.direction = direction;
+                        run.clue_cell = previous;
+                        run.total = previous.and_then(|p| match self.cells[p] {
                             KakuroCell::Black { down, right } => match direction {
                                 Direction::Down => down,
                                 Direction::Right => right,
                             },
                             KakuroCell::White => None,
                         });
-                        Run { direction, clue_cell: previous, total, cells: Vec::new() }
-                    });
+                    }
                     run.cells.push(index);
                 }
-                KakuroCell::Black { .. } => runs.extend(current.take()),
+                KakuroCell::Black { .. } if !run.cells.is_empty() => {
+                    visit(run);
+                    run.cells.clear();
+                }
+                KakuroCell::Black { .. } => {}
             }
             previous = Some(index);
         }
-        runs.extend(current);
+        if !run.cells.is_empty() {
+            visit(run);
+            run.cells.clear();
+        }
     }
 
     /// Builds the model: one variable per white cell (domain 1..9), and for every run with a
@@ -124,7 +139,7 @@ impl Kakuro {
                 cell_of_var.push(index);
             }
         }
-        for run in self.runs() {
+        self.for_each_run(|run| {
             let vars: Vec<usize> = run.cells.iter().map(|&c| var_of_cell[c]).collect();
             if let Some(total) = run.total {
                 model.sum(vars.clone(), total);
@@ -134,7 +149,7 @@ impl Kakuro {
             } else if vars.len() > 1 {
                 model.all_different(vars);
             }
-        }
+        });
         Compiled { model, cell_of_var }
     }
 }

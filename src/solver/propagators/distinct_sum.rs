@@ -14,7 +14,10 @@ use super::super::state::{Conflict, PropResult, State};
 /// `vars` hold distinct digits 1..9 summing to `total`.
 #[derive(Clone, Debug)]
 pub struct DistinctSum {
-    vars: Box<[u32]>,
+    /// The cells, inline (a run has at most 9): no allocation, and the propagator sits in
+    /// one cache line or two.
+    cells: [u32; 9],
+    len: u8,
     total: u32,
 }
 
@@ -233,22 +236,26 @@ pub fn sum_range(k: u32) -> (u32, u32) {
 impl DistinctSum {
     /// The constraint over `vars` (at most 9, domains within 1..9) with sum `total`.
     pub fn new(vars: &[usize], total: u32) -> DistinctSum {
-        DistinctSum { vars: vars.iter().map(|&v| v as u32).collect(), total }
+        let mut cells = [0u32; 9];
+        for (c, &v) in cells.iter_mut().zip(vars) {
+            *c = v as u32;
+        }
+        DistinctSum { cells, len: vars.len().min(9) as u8, total }
     }
 
     /// The constrained variables.
     pub fn vars(&self) -> &[u32] {
-        &self.vars
+        &self.cells[..self.len as usize]
     }
 
     /// Removes every digit without support; fails when none is left for some cell.
     pub fn propagate(&self, state: &mut State) -> PropResult {
-        let n = self.vars.len();
+        let n = self.vars().len();
         match n {
             1 => {
                 return state.set(
-                    self.vars[0] as usize,
-                    state.dom(self.vars[0] as usize).intersect(digit(self.total)),
+                    self.vars()[0] as usize,
+                    state.dom(self.vars()[0] as usize).intersect(digit(self.total)),
                 );
             }
             2 => return self.propagate_pair(state),
@@ -256,7 +263,7 @@ impl DistinctSum {
             _ => {}
         }
         let mut masks = [0u32; 9];
-        for (i, &v) in self.vars.iter().enumerate() {
+        for (i, &v) in self.vars().iter().enumerate() {
             masks[i] = digit_mask(state.dom(v as usize));
         }
         let supports = run_supports(&masks[..n], self.total).ok_or(Conflict)?;
@@ -267,7 +274,7 @@ impl DistinctSum {
     fn narrow(&self, state: &mut State, masks: &[u32], supports: &[u32]) -> PropResult {
         for (i, (&mask, &support)) in masks.iter().zip(supports).enumerate() {
             if support != mask {
-                state.set(self.vars[i] as usize, Domain(support << 1))?;
+                state.set(self.vars()[i] as usize, Domain(support << 1))?;
             }
         }
         Ok(())
@@ -276,7 +283,7 @@ impl DistinctSum {
     /// Two cells: `a` keeps the digits whose partner `total - a` is another digit in the
     /// other cell's domain. Exact, and much cheaper than the general walk.
     fn propagate_pair(&self, state: &mut State) -> PropResult {
-        let (x, y) = (self.vars[0] as usize, self.vars[1] as usize);
+        let (x, y) = (self.vars()[0] as usize, self.vars()[1] as usize);
         let (dx, dy) = (state.dom(x), state.dom(y));
         let mut keep = Domain(0x3FE);
         if self.total.is_multiple_of(2) {
@@ -292,7 +299,7 @@ impl DistinctSum {
     /// other cells keep only digits that leave a reachable remainder.
     pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
         let Some(value) = state.dom(var).value() else { return Ok(()) };
-        for &v in self.vars.iter() {
+        for &v in self.vars().iter() {
             let v = v as usize;
             if v != var {
                 let d = state.dom(v);
@@ -303,7 +310,7 @@ impl DistinctSum {
             }
         }
         let (mut fixed_sum, mut open) = (0u32, 0u32);
-        for &v in self.vars.iter() {
+        for &v in self.vars().iter() {
             match state.dom(v as usize).value() {
                 Some(x) => fixed_sum += x,
                 None => open += 1,
@@ -320,7 +327,7 @@ impl DistinctSum {
         let upper = rest.saturating_sub(others_min);
         let lower = rest.saturating_sub(others_max).max(1);
         let window = Domain::range(lower, upper.min(9));
-        for &v in self.vars.iter() {
+        for &v in self.vars().iter() {
             let v = v as usize;
             if !state.dom(v).is_fixed() {
                 state.set(v, state.dom(v).intersect(window))?;
@@ -332,7 +339,7 @@ impl DistinctSum {
     /// Backtracking check: fixed digits distinct and not over the total; exact when all fixed.
     pub fn check(&self, state: &State) -> bool {
         let (mut seen, mut sum, mut open) = (0u32, 0u32, 0u32);
-        for &v in self.vars.iter() {
+        for &v in self.vars().iter() {
             match state.dom(v as usize).value() {
                 Some(x) => {
                     if seen & (1 << x) != 0 {
