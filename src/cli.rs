@@ -169,10 +169,40 @@ pub struct GenerateArgs {
     pub solution: bool,
 }
 
-/// `kakurod serve`.
+/// `kakurod serve`. Flags override the configuration file.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Configuration file.
+    /// Configuration file (its relative folders are relative to the file's own folder).
     #[arg(long, default_value = "config.toml", value_name = "PATH")]
     pub config: PathBuf,
+    /// Watched folder (relative to the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub inbox: Option<PathBuf>,
+    /// Results folder (relative to the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub outbox: Option<PathBuf>,
+    /// Worker threads (0 = one per core).
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Threads per puzzle (0 = one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Per-puzzle time limit in seconds (0 = none).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// On SIGTERM, how long running jobs may take before they are cancelled.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub drain_timeout: Option<Duration>,
+    /// Log format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub log_format: Option<crate::daemon::logging::LogFormat>,
+    /// Log level (`RUST_LOG`, when set, wins).
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<crate::daemon::logging::LogLevel>,
+    /// Do not write NAME.svg.
+    #[arg(long)]
+    pub no_svg: bool,
+    /// Do not fsync results (faster; for throwaway data only).
+    #[arg(long)]
+    pub no_fsync: bool,
 }

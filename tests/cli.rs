@@ -323,3 +323,24 @@ fn a_batch_with_a_bad_line_answers_the_others_and_exits_1() {
     assert_eq!(answers[1], "# line 3: invalid");
     assert!(text(&out.stderr).contains("lines-bad-line.txt:3:1: "));
 }
+
+#[test]
+fn node_limit_and_timeout_stop_the_search_and_keep_its_statistics() {
+    // Plain backtracking needs about 1.3 million nodes for this puzzle.
+    let file = fixture("kakuro/241_9x9.txt");
+    for (flag, value, reason) in
+        [("--node-limit", "500", "node_limit"), ("--timeout", "0.001", "timeout")]
+    {
+        let args = ["solve", "--json", "--threads", "1", "--algorithm", "bt", flag, value];
+        let mut args = args.to_vec();
+        args.push(path_str(&file));
+        let out = kakurod(&args, None);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["status"], "timeout", "{doc}");
+        assert_eq!(doc["stopped_by"], reason, "{doc}");
+        let nodes = doc["statistics"]["nodes"].as_u64().unwrap();
+        assert!(nodes >= 500 || flag == "--timeout", "{doc}");
+        assert!(nodes > 0 && doc["solution"].is_null(), "{doc}");
+    }
+}

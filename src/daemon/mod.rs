@@ -1,9 +1,210 @@
-//! The daemon: inbox watcher, work queue, workers and outbox writer.
+//! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
+//! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
+//! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
+//! (`commit`); SIGTERM drains the work (`signals`). This module wires the parts together and
+//! owns start-up and shutdown.
 
+pub mod claim;
+pub mod commit;
+pub mod config;
+pub mod dispatch;
+pub mod error;
+pub mod job;
+pub mod logging;
+pub mod outbox;
+pub mod ready;
+pub mod sdnotify;
+pub mod signals;
+pub mod watcher;
+
+use config::{Folders, Settings};
+use crossbeam_channel::{Receiver, select};
+use dispatch::Dispatcher;
+use error::DaemonError;
+use job::{Context, Job, Source};
+use outbox::Outbox;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use watcher::{Intake, IntakeNews};
 
-/// Runs `kakurod serve` until SIGTERM or SIGINT.
+/// How long cancelled searches get to stop after the drain timeout.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error.
 pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
-    let _ = args;
-    anyhow::bail!("kakurod serve is not implemented yet")
+    let settings = Settings::load(&args)?;
+    logging::init(settings.log_format, settings.log_level);
+    // A panic (a bug) is reported through the log like everything else, in its format.
+    std::panic::set_hook(Box::new(|info| tracing::error!(%info, "panic")));
+    match serve(settings) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(error) => {
+            tracing::error!(%error, "kakurod stops on a fatal error");
+            Err(error.into())
+        }
+    }
+}
+
+/// Start-up, the main wait, and shutdown.
+fn serve(mut settings: Settings) -> Result<(), DaemonError> {
+    settings.folders = prepare(&settings.folders)?;
+    let _lock = claim::lock_inbox(&settings.folders.inbox)?;
+    let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg);
+    let stale = outbox
+        .remove_stale_temporaries()
+        .map_err(|source| DaemonError::Io { about: "cannot clean the outbox", source })?;
+    let workers = settings.workers;
+    let ctx = Arc::new(Context { settings, outbox, cancel: Default::default() });
+    let settings = &ctx.settings;
+    let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
+        .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
+    let jobs = dispatcher.sender();
+
+    let requeued = claim::claimed(&settings.folders.claim).map_err(|source| {
+        DaemonError::Folder { about: "cannot list", path: settings.folders.claim.clone(), source }
+    })?;
+    for name in &requeued {
+        let _ = jobs.send(Job { name: name.clone(), source: Source::Requeued });
+    }
+    let signals = signals::forward()?;
+    let (watcher, events) = watcher::watch(&settings.folders.inbox)?;
+    let (stop, stop_receiver) = crossbeam_channel::bounded::<()>(0);
+    let (news_sender, news) = crossbeam_channel::unbounded();
+    let intake = Intake {
+        inbox: settings.folders.inbox.clone(),
+        timing: ready::Timing { settle: settings.settle, close_settle: settings.close_settle },
+        rescan: settings.rescan,
+        events,
+        stop: stop_receiver,
+        jobs,
+        news: news_sender,
+    };
+    let intake_thread = std::thread::Builder::new()
+        .name("kakurod-intake".into())
+        .spawn(move || intake.run())
+        .map_err(|source| DaemonError::Io { about: "cannot start the intake thread", source })?;
+
+    let outcome = wait(&news, &signals, |found| {
+        tracing::info!(config = %settings.config_path.display(), requeued = requeued.len(),
+            in_inbox = found, stale_temporaries = stale, pid = std::process::id(),
+            "kakurod started: {}", settings.summary());
+        sdnotify::ready(&format!("watching {}", settings.folders.inbox.display()));
+    });
+
+    // Shutdown: stop intake, drain, then cancel what is still running.
+    sdnotify::stopping("draining");
+    drop(stop);
+    drop(watcher);
+    let _ = intake_thread.join();
+    dispatcher.stop_intake();
+    let running = dispatcher.pending();
+    tracing::info!(running, drain_timeout_s = settings.drain_timeout.as_secs_f64(), "stopping");
+    let drained = drain(&dispatcher, settings.drain_timeout, &signals);
+    if !drained {
+        ctx.cancel.store(true, Ordering::SeqCst);
+        dispatcher.drain(CANCEL_GRACE);
+    }
+    let c = dispatcher.counters();
+    let left = claim::claimed(&settings.folders.claim).map_or(0, |v| v.len());
+    tracing::info!(
+        answered = c.answered.load(Ordering::Relaxed),
+        rejected = c.rejected.load(Ordering::Relaxed),
+        errors = c.errors.load(Ordering::Relaxed),
+        left_claimed = left,
+        drained,
+        "kakurod stopped"
+    );
+    outcome
+}
+
+/// Waits for the start-up scan (then calls `started`), and then for a signal or a fatal
+/// error. Ok on a signal.
+fn wait(
+    news: &Receiver<IntakeNews>,
+    signals: &Receiver<i32>,
+    started: impl FnOnce(usize),
+) -> Result<(), DaemonError> {
+    let mut started = Some(started);
+    loop {
+        select! {
+            recv(news) -> message => match message {
+                Ok(IntakeNews::Scanned(found)) => {
+                    if let Some(started) = started.take() {
+                        started(found);
+                    }
+                }
+                Ok(IntakeNews::Fatal(error)) => return Err(error),
+                Err(_) => {
+                    return Err(DaemonError::Io {
+                        about: "the intake thread ended",
+                        source: std::io::Error::other("intake stopped unexpectedly"),
+                    });
+                }
+            },
+            recv(signals) -> signal => {
+                let name = signal.map_or("signal", signals::name);
+                tracing::info!(signal = name, "shutdown requested");
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Waits for running jobs up to `timeout`; a second signal cuts the wait short.
+fn drain(dispatcher: &Dispatcher, timeout: Duration, signals: &Receiver<i32>) -> bool {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if dispatcher.drain(left.min(Duration::from_millis(100))) {
+            return true;
+        }
+        if left.is_zero() {
+            return false;
+        }
+        if signals.try_recv().is_ok() {
+            tracing::info!("second signal: cancelling running jobs");
+            return false;
+        }
+    }
+}
+
+/// Creates the folders, makes their paths absolute, and checks that the ones inputs are
+/// renamed between share the inbox's filesystem.
+fn prepare(folders: &Folders) -> Result<Folders, DaemonError> {
+    let make = |about: &'static str, path: &Path| -> Result<PathBuf, DaemonError> {
+        let error = |source| DaemonError::Folder { about, path: path.to_path_buf(), source };
+        std::fs::create_dir_all(path).map_err(error)?;
+        path.canonicalize().map_err(error)
+    };
+    let resolved = Folders {
+        inbox: make("cannot create the inbox", &folders.inbox)?,
+        outbox: make("cannot create the outbox", &folders.outbox)?,
+        done: make("cannot create the done folder", &folders.done)?,
+        failed: make("cannot create the failed folder", &folders.failed)?,
+        claim: make("cannot create the claim folder", &folders.claim)?,
+    };
+    let device = |path: &Path| {
+        path.metadata().map(|m| m.dev()).map_err(|source| DaemonError::Folder {
+            about: "cannot stat",
+            path: path.to_path_buf(),
+            source,
+        })
+    };
+    let inbox_device = device(&resolved.inbox)?;
+    for (about, path) in
+        [("claim", &resolved.claim), ("done", &resolved.done), ("failed", &resolved.failed)]
+    {
+        if device(path)? != inbox_device {
+            return Err(DaemonError::OtherFilesystem {
+                about,
+                path: path.clone(),
+                inbox: resolved.inbox.clone(),
+            });
+        }
+    }
+    Ok(resolved)
 }

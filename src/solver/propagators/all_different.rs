@@ -175,23 +175,38 @@ fn hidden_singles(doms: &mut [u32]) -> Result<bool, Conflict> {
 /// fails; exactly |D| removes D's values from every other domain (naked pairs, triples,
 /// ...). Returns whether anything changed.
 fn hall_sets(doms: &mut [u32]) -> Result<bool, Conflict> {
+    // Only unfixed domains matter (fixed values have already left the others), and late in
+    // a search few are left: work on those alone.
+    let mut open = [0usize; 32];
+    let mut count = 0;
+    for (i, &d) in doms.iter().enumerate() {
+        if !single(d) && count < open.len() {
+            open[count] = i;
+            count += 1;
+        }
+    }
+    if count < 3 || count == open.len() && doms.len() > open.len() {
+        return Ok(false);
+    }
+    let open = &open[..count];
     let mut changed = false;
-    for i in 0..doms.len() {
+    for &i in open {
         let hall = doms[i];
         let size = hall.count_ones() as usize;
-        if size < 2 || size >= doms.len() {
+        if size >= count {
             continue;
         }
-        let inside = doms.iter().filter(|&&d| d & !hall == 0).count();
+        let inside = open.iter().filter(|&&j| doms[j] & !hall == 0).count();
         if inside > size {
             return Err(Conflict);
         }
         if inside < size {
             continue;
         }
-        for d in doms.iter_mut() {
-            if *d & !hall != 0 && *d & hall != 0 {
-                *d &= !hall;
+        for &j in open {
+            let d = doms[j];
+            if d & !hall != 0 && d & hall != 0 {
+                doms[j] = d & !hall;
                 changed = true;
             }
         }

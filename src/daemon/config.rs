@@ -1,0 +1,497 @@
+//! The daemon's configuration: the TOML file as written ([`Config`], every key optional,
+//! unknown keys rejected), command-line overrides on top of it, and validation into the
+//! resolved [`Settings`] the rest of the daemon reads. Relative folders in the file are
+//! taken relative to the file's own folder, so a configuration works from any working
+//! directory; folders given on the command line are relative to the working directory.
+
+use super::error::DaemonError;
+use super::logging::{LogFormat, LogLevel};
+use crate::cli::ServeArgs;
+use crate::format::Format;
+use crate::pipeline::PipelineOptions;
+use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use clap::ValueEnum;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The configuration file, as written. Every key has a default (see `config.toml`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// `[folders]`.
+    pub folders: FoldersConfig,
+    /// `[intake]`.
+    pub intake: IntakeConfig,
+    /// `[workers]`.
+    pub workers: WorkersConfig,
+    /// `[solver]`.
+    pub solver: SolverConfig,
+    /// `[limits]`.
+    pub limits: LimitsConfig,
+    /// `[output]`.
+    pub output: OutputConfig,
+    /// `[log]`.
+    pub log: LogConfig,
+}
+
+/// `[folders]`: where files come from and go to.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FoldersConfig {
+    /// Watched folder for new puzzle files.
+    pub inbox: PathBuf,
+    /// Folder for results.
+    pub outbox: PathBuf,
+    /// Inputs that were answered with a result.
+    pub done: PathBuf,
+    /// Inputs that were rejected (answered with `NAME.error.json`).
+    pub failed: PathBuf,
+    /// Inputs being worked on; requeued at the next start.
+    pub claim: PathBuf,
+}
+
+impl Default for FoldersConfig {
+    fn default() -> Self {
+        FoldersConfig {
+            inbox: "inbox".into(),
+            outbox: "outbox".into(),
+            done: "done".into(),
+            failed: "failed".into(),
+            claim: "claim".into(),
+        }
+    }
+}
+
+/// What to do with an input once its result is durable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterSuccess {
+    /// Move it to the `done` folder.
+    #[default]
+    Move,
+    /// Delete it.
+    Delete,
+}
+
+/// `[intake]`: when a file in the inbox counts as complete.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IntakeConfig {
+    /// Size-and-mtime stability required of a file without a completion event.
+    pub settle_ms: u64,
+    /// Quiet time after a writer closed the file.
+    pub close_settle_ms: u64,
+    /// Period of the full inbox scan that backs up the file events.
+    pub rescan_seconds: f64,
+    /// Inputs larger than this get an error result without being read.
+    pub max_file_bytes: u64,
+    /// What to do with answered inputs.
+    pub after_success: AfterSuccess,
+}
+
+impl Default for IntakeConfig {
+    fn default() -> Self {
+        IntakeConfig {
+            settle_ms: 500,
+            close_settle_ms: 10,
+            rescan_seconds: 2.0,
+            max_file_bytes: 16 << 20,
+            after_success: AfterSuccess::Move,
+        }
+    }
+}
+
+/// `[workers]`: the worker pool and shutdown.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorkersConfig {
+    /// Worker threads (0 = one per core).
+    pub workers: usize,
+    /// On SIGTERM, how long running jobs may take before they are cancelled.
+    pub drain_timeout_seconds: f64,
+    /// fsync results and folder changes (off only for throwaway data).
+    pub fsync: bool,
+}
+
+impl Default for WorkersConfig {
+    fn default() -> Self {
+        WorkersConfig { workers: 0, drain_timeout_seconds: 10.0, fsync: true }
+    }
+}
+
+/// `[solver]`: how each puzzle is searched.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SolverConfig {
+    /// Propagation strength.
+    pub algorithm: Algorithm,
+    /// Variable order.
+    pub var_order: VarOrder,
+    /// Value order.
+    pub val_order: ValOrder,
+    /// What to look for.
+    pub mode: Mode,
+    /// In `count` mode, stop after this many solutions (absent: no limit).
+    pub count_limit: Option<u64>,
+    /// Threads for one puzzle's search (0 = one per core).
+    pub threads: usize,
+    /// Read every file as this format instead of detecting it (absent: detect).
+    pub format: Option<String>,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            algorithm: Algorithm::Mac,
+            var_order: VarOrder::FirstFail,
+            val_order: ValOrder::Min,
+            mode: Mode::Unique,
+            count_limit: None,
+            threads: 1,
+            format: None,
+        }
+    }
+}
+
+/// `[limits]`: what one puzzle may cost.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Per-puzzle time limit (0: none).
+    pub timeout_seconds: f64,
+    /// Per-puzzle node limit (absent: none).
+    pub node_limit: Option<u64>,
+    /// Largest grid accepted, in cells.
+    pub max_cells: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig { timeout_seconds: 60.0, node_limit: None, max_cells: 250_000 }
+    }
+}
+
+/// `[output]`: which files are written per input.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutputConfig {
+    /// Also write `NAME.svg` for a solved single puzzle.
+    pub svg: bool,
+}
+
+impl Default for OutputConfig {
+    fn default() -> Self {
+        OutputConfig { svg: true }
+    }
+}
+
+/// `[log]`: what is logged and how.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// `text` or `json` (one JSON object per line).
+    pub format: LogFormat,
+    /// Least severe level logged; `RUST_LOG`, when set, wins.
+    pub level: LogLevel,
+}
+
+/// The resolved folders, all absolute or relative to the working directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Folders {
+    /// Watched folder.
+    pub inbox: PathBuf,
+    /// Results.
+    pub outbox: PathBuf,
+    /// Answered inputs.
+    pub done: PathBuf,
+    /// Rejected inputs.
+    pub failed: PathBuf,
+    /// Inputs being worked on.
+    pub claim: PathBuf,
+}
+
+/// Everything the daemon needs, validated.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The configuration file the settings came from.
+    pub config_path: PathBuf,
+    /// Folders.
+    pub folders: Folders,
+    /// Stability time for files without a completion event.
+    pub settle: Duration,
+    /// Quiet time after a writer closed a file.
+    pub close_settle: Duration,
+    /// Full-scan period.
+    pub rescan: Duration,
+    /// Largest input read.
+    pub max_file_bytes: u64,
+    /// What happens to answered inputs.
+    pub after_success: AfterSuccess,
+    /// Worker threads (resolved: at least 1).
+    pub workers: usize,
+    /// Drain time on shutdown.
+    pub drain_timeout: Duration,
+    /// Whether results and renames are fsynced.
+    pub fsync: bool,
+    /// Whether `NAME.svg` is written.
+    pub svg: bool,
+    /// Pipeline options (solver settings, forced format, cell limit).
+    pub pipeline: PipelineOptions,
+    /// Log format.
+    pub log_format: LogFormat,
+    /// Log level.
+    pub log_level: LogLevel,
+}
+
+impl Settings {
+    /// Reads the configuration file named by `args`, applies the command-line overrides and
+    /// validates the result.
+    pub fn load(args: &ServeArgs) -> Result<Settings, DaemonError> {
+        let text = std::fs::read_to_string(&args.config)
+            .map_err(|source| DaemonError::ConfigRead { path: args.config.clone(), source })?;
+        let config: Config = toml::from_str(&text).map_err(|e| DaemonError::ConfigParse {
+            path: args.config.clone(),
+            message: e.to_string(),
+        })?;
+        let base = args.config.parent().map(Path::to_path_buf).unwrap_or_default();
+        Settings::resolve(config, &base, args)
+    }
+
+    /// Validates `config` (folders relative to `base`) with the overrides of `args`.
+    pub fn resolve(
+        mut config: Config,
+        base: &Path,
+        args: &ServeArgs,
+    ) -> Result<Settings, DaemonError> {
+        let f = &config.folders;
+        let mut folders = Folders {
+            inbox: base.join(&f.inbox),
+            outbox: base.join(&f.outbox),
+            done: base.join(&f.done),
+            failed: base.join(&f.failed),
+            claim: base.join(&f.claim),
+        };
+        if let Some(inbox) = &args.inbox {
+            folders.inbox = inbox.clone();
+        }
+        if let Some(outbox) = &args.outbox {
+            folders.outbox = outbox.clone();
+        }
+        apply_overrides(&mut config, args);
+
+        let i = &config.intake;
+        let w = &config.workers;
+        let s = &config.solver;
+        let l = &config.limits;
+        check_range("intake.settle_ms", i.settle_ms as f64, 0.0, 600_000.0)?;
+        check_range("intake.close_settle_ms", i.close_settle_ms as f64, 0.0, 60_000.0)?;
+        check_range("intake.rescan_seconds", i.rescan_seconds, 0.05, 3600.0)?;
+        check_range("intake.max_file_bytes", i.max_file_bytes as f64, 1.0, (1u64 << 30) as f64)?;
+        check_range("workers.workers", w.workers as f64, 0.0, 1024.0)?;
+        check_range("workers.drain_timeout_seconds", w.drain_timeout_seconds, 0.0, 3600.0)?;
+        check_range("solver.threads", s.threads as f64, 0.0, 1024.0)?;
+        check_range("limits.timeout_seconds", l.timeout_seconds, 0.0, 1e6)?;
+        check_range("limits.max_cells", l.max_cells as f64, 1.0, 1e8)?;
+        if s.count_limit == Some(0) {
+            return Err(setting(
+                "solver.count_limit",
+                "must be at least 1 (leave it out for none)",
+            ));
+        }
+        if l.node_limit == Some(0) {
+            return Err(setting("limits.node_limit", "must be at least 1 (leave it out for none)"));
+        }
+        let format = match &s.format {
+            None => None,
+            Some(name) => Some(Format::from_str(name, true).map_err(|_| {
+                setting("solver.format", &format!("'{name}' is not a known format"))
+            })?),
+        };
+        let workers = if w.workers == 0 {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        } else {
+            w.workers
+        };
+        let timeout = (l.timeout_seconds > 0.0).then(|| Duration::from_secs_f64(l.timeout_seconds));
+        let solve = SolveOptions {
+            algorithm: s.algorithm,
+            var_order: s.var_order,
+            val_order: s.val_order,
+            mode: s.mode,
+            count_limit: s.count_limit,
+            threads: s.threads,
+            timeout,
+            node_limit: l.node_limit,
+        };
+        Ok(Settings {
+            config_path: args.config.clone(),
+            folders,
+            settle: Duration::from_millis(i.settle_ms),
+            close_settle: Duration::from_millis(i.close_settle_ms),
+            rescan: Duration::from_secs_f64(i.rescan_seconds),
+            max_file_bytes: i.max_file_bytes,
+            after_success: i.after_success,
+            workers,
+            drain_timeout: Duration::from_secs_f64(w.drain_timeout_seconds),
+            fsync: w.fsync,
+            svg: config.output.svg,
+            pipeline: PipelineOptions { solve, format, max_cells: l.max_cells },
+            log_format: config.log.format,
+            log_level: config.log.level,
+        })
+    }
+
+    /// A one-line summary for the start-up log.
+    pub fn summary(&self) -> String {
+        let o = &self.pipeline.solve;
+        format!(
+            "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
+             val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
+             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={}",
+            self.folders.inbox.display(),
+            self.folders.outbox.display(),
+            self.workers,
+            o.threads,
+            value_name(o.algorithm),
+            value_name(o.var_order),
+            value_name(o.val_order),
+            value_name(o.mode),
+            o.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
+            o.node_limit.map_or("none".into(), |n| n.to_string()),
+            self.max_file_bytes,
+            self.pipeline.max_cells,
+            self.settle.as_millis(),
+            self.close_settle.as_millis(),
+            self.svg,
+            self.fsync,
+            self.drain_timeout.as_secs_f64(),
+        )
+    }
+}
+
+/// The name of a setting's value as written in the configuration file.
+fn value_name(value: impl ValueEnum) -> String {
+    value.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+/// Command-line flags win over the file.
+fn apply_overrides(config: &mut Config, args: &ServeArgs) {
+    if let Some(workers) = args.workers {
+        config.workers.workers = workers;
+    }
+    if let Some(threads) = args.threads {
+        config.solver.threads = threads;
+    }
+    if let Some(timeout) = args.timeout {
+        config.limits.timeout_seconds = timeout.as_secs_f64();
+    }
+    if let Some(drain) = args.drain_timeout {
+        config.workers.drain_timeout_seconds = drain.as_secs_f64();
+    }
+    if let Some(format) = args.log_format {
+        config.log.format = format;
+    }
+    if let Some(level) = args.log_level {
+        config.log.level = level;
+    }
+    if args.no_svg {
+        config.output.svg = false;
+    }
+    if args.no_fsync {
+        config.workers.fsync = false;
+    }
+}
+
+fn setting(key: &'static str, message: &str) -> DaemonError {
+    DaemonError::Setting { key, message: message.to_string() }
+}
+
+fn check_range(key: &'static str, value: f64, min: f64, max: f64) -> Result<(), DaemonError> {
+    if value.is_finite() && (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(setting(key, &format!("is {value}, outside {min}..={max}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(extra: &[&str]) -> ServeArgs {
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let mut argv = vec!["serve"];
+        argv.extend_from_slice(extra);
+        Wrap::parse_from(argv).serve
+    }
+
+    #[test]
+    fn an_empty_file_gives_the_documented_defaults() {
+        let config: Config = toml::from_str("").unwrap();
+        let settings = Settings::resolve(config, Path::new("/srv/k"), &args(&[])).unwrap();
+        assert_eq!(settings.folders.inbox, PathBuf::from("/srv/k/inbox"));
+        assert_eq!(settings.folders.claim, PathBuf::from("/srv/k/claim"));
+        assert_eq!(settings.pipeline.solve.threads, 1);
+        assert_eq!(settings.pipeline.solve.timeout, Some(Duration::from_secs(60)));
+        assert_eq!(settings.settle, Duration::from_millis(500));
+        assert!(settings.workers >= 1);
+        assert!(settings.svg && settings.fsync);
+    }
+
+    #[test]
+    fn the_shipped_config_parses_to_the_defaults() {
+        let text = include_str!("../../config.toml");
+        let shipped: Config = toml::from_str(text).unwrap();
+        assert_eq!(shipped, Config::default());
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        let error = toml::from_str::<Config>("[workers]\nworkerz = 3\n").unwrap_err();
+        assert!(error.to_string().contains("workerz"), "{error}");
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let config: Config =
+            toml::from_str("[workers]\nworkers = 3\n[log]\nformat = \"text\"\n").unwrap();
+        let a = args(&["--workers", "5", "--inbox", "/in", "--log-format", "json", "--no-svg"]);
+        let settings = Settings::resolve(config, Path::new("."), &a).unwrap();
+        assert_eq!(settings.workers, 5);
+        assert_eq!(settings.folders.inbox, PathBuf::from("/in"));
+        assert_eq!(settings.log_format, LogFormat::Json);
+        assert!(!settings.svg);
+    }
+
+    #[test]
+    fn out_of_range_values_name_their_key() {
+        let config: Config = toml::from_str("[intake]\nrescan_seconds = 0.0\n").unwrap();
+        let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
+        assert!(error.to_string().contains("intake.rescan_seconds"), "{error}");
+        let config: Config = toml::from_str("[solver]\nformat = \"bogus\"\n").unwrap();
+        let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
+        assert!(error.to_string().contains("solver.format"), "{error}");
+    }
+
+    #[test]
+    fn solver_keys_reach_the_pipeline() {
+        let text = "[solver]\nalgorithm = \"fc\"\nvar_order = \"input_order\"\nmode = \"count\"\n\
+                    count_limit = 7\nformat = \"janko\"\n[limits]\nnode_limit = 99\n\
+                    timeout_seconds = 0\n";
+        let config: Config = toml::from_str(text).unwrap();
+        let s = Settings::resolve(config, Path::new("."), &args(&[])).unwrap();
+        assert_eq!(s.pipeline.solve.algorithm, Algorithm::Fc);
+        assert_eq!(s.pipeline.solve.var_order, VarOrder::InputOrder);
+        assert_eq!(s.pipeline.solve.mode, Mode::Count);
+        assert_eq!(s.pipeline.solve.count_limit, Some(7));
+        assert_eq!(s.pipeline.solve.node_limit, Some(99));
+        assert_eq!(s.pipeline.solve.timeout, None);
+        assert_eq!(s.pipeline.format, Some(Format::Janko));
+    }
+}

@@ -1,0 +1,186 @@
+//! From "this file is ready" to a worker: a crossbeam channel carries jobs from the intake
+//! thread to a dispatcher thread, which drops duplicates (a file already queued, running or
+//! being committed) and spawns each job on the rayon worker pool; a finished job's result
+//! goes to the committer (`commit`), which completes it. The pool is shared with the solver, so a
+//! puzzle searched on several threads (`solver.threads` > 1) borrows idle workers.
+//!
+//! Shutdown happens in two steps: [`Dispatcher::stop_intake`] makes jobs that have not yet
+//! started return at once (their files stay in the inbox or the claim folder), then
+//! [`Dispatcher::drain`] waits for the running ones.
+
+use super::commit::Committer;
+use super::job::{self, Context, Job, Outcome, Step};
+use crossbeam_channel::{Receiver, Sender};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Counts of finished jobs, for the shutdown line.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Inputs answered with a result.
+    pub answered: AtomicU64,
+    /// Of those, answered with an error result.
+    pub rejected: AtomicU64,
+    /// Inputs left claimed by a cancelled search.
+    pub left_claimed: AtomicU64,
+    /// Jobs that failed on I/O (input left where it was).
+    pub errors: AtomicU64,
+}
+
+struct Shared {
+    ctx: Arc<Context>,
+    committer: Committer,
+    stopping: AtomicBool,
+    /// Names queued or running; a name is in here from submission to the end of its job.
+    pending: Mutex<HashSet<String>>,
+    /// Signalled whenever a job ends.
+    idle: Condvar,
+    counters: Counters,
+}
+
+/// The job queue and the worker pool.
+pub struct Dispatcher {
+    shared: Arc<Shared>,
+    sender: Sender<Job>,
+}
+
+impl Dispatcher {
+    /// Starts `workers` worker threads and the dispatcher thread.
+    pub fn start(ctx: Arc<Context>, workers: usize) -> std::io::Result<Dispatcher> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .thread_name(|i| format!("kakurod-worker-{i}"))
+            .panic_handler(|_| tracing::error!("a worker panicked outside a job"))
+            .build()
+            .map_err(std::io::Error::other)?;
+        let committer = Committer::start(Arc::clone(&ctx))?;
+        let shared = Arc::new(Shared {
+            ctx,
+            committer,
+            stopping: AtomicBool::new(false),
+            pending: Mutex::new(HashSet::new()),
+            idle: Condvar::new(),
+            counters: Counters::default(),
+        });
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        let for_thread = Arc::clone(&shared);
+        // The thread ends when every sender is gone; it is never joined, because at shutdown
+        // the queue is abandoned, not emptied.
+        std::thread::Builder::new()
+            .name("kakurod-dispatch".into())
+            .spawn(move || dispatch(&for_thread, &receiver, &pool))?;
+        Ok(Dispatcher { shared, sender })
+    }
+
+    /// A handle through which the intake submits jobs.
+    pub fn sender(&self) -> Sender<Job> {
+        self.sender.clone()
+    }
+
+    /// Finished-job counts.
+    pub fn counters(&self) -> &Counters {
+        &self.shared.counters
+    }
+
+    /// Jobs not yet started will not start.
+    pub fn stop_intake(&self) {
+        self.shared.stopping.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits until no job is queued or running, or until `timeout`. True when drained.
+    pub fn drain(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut pending = self.shared.pending.lock().unwrap_or_else(|e| e.into_inner());
+        while !pending.is_empty() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            pending = match self.shared.idle.wait_timeout(pending, left) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+        true
+    }
+
+    /// Jobs queued or running.
+    pub fn pending(&self) -> usize {
+        self.shared.pending.lock().map_or(0, |p| p.len())
+    }
+}
+
+fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool) {
+    for job in jobs {
+        if shared.stopping.load(Ordering::SeqCst) {
+            continue;
+        }
+        let fresh = shared.pending.lock().is_ok_and(|mut p| p.insert(job.name.clone()));
+        if !fresh {
+            continue;
+        }
+        let shared = Arc::clone(shared);
+        pool.spawn(move || {
+            if shared.stopping.load(Ordering::SeqCst) {
+                return settle(&shared, &job.name);
+            }
+            match job::run(&shared.ctx, &job) {
+                Ok(Step::Commit(prepared, answer)) => {
+                    let for_commit = Arc::clone(&shared);
+                    shared.committer.submit(
+                        prepared,
+                        Box::new(move |written| {
+                            let outcome = job::finish(&for_commit.ctx, answer, written);
+                            count(&for_commit.counters, &job, outcome);
+                            settle(&for_commit, &job.name);
+                        }),
+                    );
+                }
+                Ok(Step::Finished(outcome)) => {
+                    count(&shared.counters, &job, Ok(outcome));
+                    settle(&shared, &job.name);
+                }
+                Err(error) => {
+                    count(&shared.counters, &job, Err(error));
+                    settle(&shared, &job.name);
+                }
+            }
+        });
+    }
+}
+
+/// The job for `name` has ended: it may be submitted again, and the drain may be over.
+fn settle(shared: &Shared, name: &str) {
+    let mut pending = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
+    pending.remove(name);
+    shared.idle.notify_all();
+}
+
+fn count(c: &Counters, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
+    match outcome {
+        Ok(Outcome::Answered { rejected }) => {
+            c.answered.fetch_add(1, Ordering::Relaxed);
+            if rejected {
+                c.rejected.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        Ok(Outcome::AlreadyAnswered) => {
+            c.answered.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(Outcome::LeftClaimed) => {
+            c.left_claimed.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(Outcome::Busy) => {
+            tracing::debug!(file = %job.name, "a file of this name is still being worked on");
+        }
+        Ok(Outcome::Gone) => {
+            tracing::debug!(file = %job.name, "gone before it was claimed");
+        }
+        Err(error) => {
+            c.errors.fetch_add(1, Ordering::Relaxed);
+            tracing::error!(file = %job.name, %error, "job failed; the input is left in place");
+        }
+    }
+}

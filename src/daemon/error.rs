@@ -1,0 +1,108 @@
+//! The daemon's two classes of error. A [`DaemonError`] stops the daemon (bad configuration,
+//! missing folders, a second daemon on the same inbox, a failed watcher); a [`JobError`]
+//! concerns one input file only: it is logged, the file is left where it is for a later
+//! attempt, and the daemon carries on.
+
+use std::io;
+use std::path::PathBuf;
+
+/// A fatal error: the daemon cannot start or cannot go on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DaemonError {
+    /// The configuration file could not be read.
+    #[error("cannot read the configuration file {path}: {source}")]
+    ConfigRead {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The configuration file is not valid TOML or has unknown or mistyped keys.
+    #[error("{path}: {message}")]
+    ConfigParse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message (it names the line and the key).
+        message: String,
+    },
+    /// A setting is out of its range.
+    #[error("setting `{key}` {message}")]
+    Setting {
+        /// The key, as written in the configuration file.
+        key: &'static str,
+        /// What is wrong with its value.
+        message: String,
+    },
+    /// A folder could not be created or opened.
+    #[error("{about} {path}: {source}")]
+    Folder {
+        /// Which folder (`inbox`, `outbox`, ...).
+        about: &'static str,
+        /// Its path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// A folder that must share the inbox's filesystem (so that renames are atomic) does not.
+    #[error("the {about} folder {path} is not on the same filesystem as the inbox {inbox}")]
+    OtherFilesystem {
+        /// Which folder.
+        about: &'static str,
+        /// Its path.
+        path: PathBuf,
+        /// The inbox.
+        inbox: PathBuf,
+    },
+    /// Another kakurod already serves this inbox.
+    #[error("another kakurod already serves the inbox {inbox} (it holds the folder's lock)")]
+    AlreadyRunning {
+        /// The inbox.
+        inbox: PathBuf,
+    },
+    /// The file watcher failed.
+    #[error("cannot watch {path}: {source}")]
+    Watch {
+        /// The watched folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: notify::Error,
+    },
+    /// Another operating-system call on the daemon's control path failed.
+    #[error("{about}: {source}")]
+    Io {
+        /// What was being done.
+        about: &'static str,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// An error while handling one input file. The daemon logs it and goes on; the input stays
+/// in the inbox or the claim folder, so nothing is lost.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JobError {
+    /// A file operation failed.
+    #[error("{about} {path}: {source}")]
+    Io {
+        /// What was being done.
+        about: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl JobError {
+    /// Wraps an I/O error with what was being done and to which file.
+    pub fn io(about: &'static str, path: impl Into<PathBuf>, source: io::Error) -> JobError {
+        JobError::Io { about, path: path.into(), source }
+    }
+}

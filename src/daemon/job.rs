@@ -1,0 +1,338 @@
+//! One input file, start to finish: on a worker thread, claim it, read it (within the size
+//! limit), run the pipeline and prepare the result files ([`run`]); on the committer thread,
+//! once the result set is durable, move the input to `done/` (or delete it) or, when it was
+//! rejected, to `failed/` ([`finish`]). A search cancelled by shutdown
+//! writes nothing and leaves the input claimed, so the next start requeues it.
+
+use super::claim::{self, sync_dir};
+use super::config::{AfterSuccess, Settings};
+use super::error::JobError;
+use super::outbox::{Outbox, Prepared, Written};
+use crate::format::InputError;
+use crate::pipeline;
+use crate::report::{Body, FileReport, Status};
+use sha2::{Digest, Sha256};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Where a job's input is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// In the inbox; the job claims it first.
+    Inbox,
+    /// Already in the claim folder (left there by an earlier run).
+    Requeued,
+}
+
+/// One input file to handle.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Job {
+    /// The file's name (no folder).
+    pub name: String,
+    /// Where it is.
+    pub source: Source,
+}
+
+/// What became of a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A result was written (`rejected`: an error result, input moved to `failed/`).
+    Answered {
+        /// True for an error result.
+        rejected: bool,
+    },
+    /// An earlier run had written the result already; only the input was moved on.
+    AlreadyAnswered,
+    /// The file was gone (taken or removed by someone else).
+    Gone,
+    /// A file of the same name is still being worked on; the input stays in the inbox.
+    Busy,
+    /// Shutdown cancelled the search; the input stays claimed for the next start.
+    LeftClaimed,
+}
+
+/// What every job needs.
+#[derive(Debug)]
+pub struct Context {
+    /// The settings.
+    pub settings: Settings,
+    /// The outbox writer.
+    pub outbox: Outbox,
+    /// Set at the end of the drain: running searches stop and write nothing.
+    pub cancel: AtomicBool,
+}
+
+/// The first half of a job's result: what the committer needs to finish it.
+#[derive(Debug)]
+pub struct Answer {
+    /// The input's name.
+    pub name: String,
+    /// Where the input is now.
+    claimed: PathBuf,
+    /// True for an error result.
+    rejected: bool,
+    /// The fields of the log line.
+    line: LogLine,
+}
+
+/// Where a job stands after its worker half.
+#[derive(Debug)]
+pub enum Step {
+    /// Nothing more to do.
+    Finished(Outcome),
+    /// The result set is prepared; commit it, then call [`finish`].
+    Commit(Prepared, Answer),
+}
+
+/// The worker half of a job: claim, read, solve, and prepare the result files.
+pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
+    let started = Instant::now();
+    let folders = &ctx.settings.folders;
+    let claimed = match job.source {
+        Source::Requeued => folders.claim.join(&job.name),
+        Source::Inbox => match claim::claim(&folders.inbox, &folders.claim, &job.name) {
+            Ok(path) => path,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Step::Finished(Outcome::Gone));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Ok(Step::Finished(Outcome::Busy));
+            }
+            Err(e) => return Err(JobError::io("cannot claim", folders.inbox.join(&job.name), e)),
+        },
+    };
+    let (report, size) = match read(ctx, &claimed)? {
+        Input::Bytes(bytes) => {
+            if job.source == Source::Requeued {
+                let checksum = hex(&Sha256::digest(&bytes));
+                if let Some(json) = ctx.outbox.find_result(&job.name, &checksum) {
+                    let rejected = json.to_string_lossy().ends_with(".error.json");
+                    archive(ctx, &claimed, &job.name, rejected, ctx.settings.fsync)?;
+                    tracing::info!(file = %job.name, result = %json.display(),
+                        "already answered by an earlier run; input moved on");
+                    return Ok(Step::Finished(Outcome::AlreadyAnswered));
+                }
+            }
+            (solve(ctx, &job.name, &bytes), bytes.len() as u64)
+        }
+        Input::Refused { size, checksum, message, expected } => {
+            let error = InputError { line: 1, column: 1, message, expected };
+            (rejection(&job.name, checksum, Status::Invalid, error), size)
+        }
+    };
+    if report.was_cancelled() {
+        tracing::info!(file = %job.name, "search cancelled by shutdown; left claimed for requeue");
+        return Ok(Step::Finished(Outcome::LeftClaimed));
+    }
+    let prepared = ctx
+        .outbox
+        .prepare(&job.name, &report)
+        .map_err(|e| JobError::io("cannot write the result of", &claimed, e))?;
+    let answer = Answer {
+        name: job.name.clone(),
+        claimed,
+        rejected: report.is_rejected(),
+        line: LogLine::new(size, &report, started),
+    };
+    Ok(Step::Commit(prepared, answer))
+}
+
+/// The committer half: once the result set is durable (`written`), move the input on and
+/// log the result. The folder syncs of the move are left to the committer's batch.
+pub fn finish(
+    ctx: &Context,
+    answer: Answer,
+    written: io::Result<Written>,
+) -> Result<Outcome, JobError> {
+    let written =
+        written.map_err(|e| JobError::io("cannot write the result of", &answer.claimed, e))?;
+    archive(ctx, &answer.claimed, &answer.name, answer.rejected, false)?;
+    answer.line.log(&answer.name, &written.stem);
+    Ok(Outcome::Answered { rejected: answer.rejected })
+}
+
+enum Input {
+    Bytes(Vec<u8>),
+    Refused { size: u64, checksum: String, message: String, expected: String },
+}
+
+/// Reads the claimed file, refusing anything that is not a regular file within the limit.
+fn read(ctx: &Context, path: &Path) -> Result<Input, JobError> {
+    let max = ctx.settings.max_file_bytes;
+    // O_NONBLOCK: a FIFO dropped in the inbox must not block a worker on open.
+    let flags = (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits();
+    let mut file = match OpenOptions::new().read(true).custom_flags(flags as i32).open(path) {
+        Ok(file) => file,
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            return Ok(not_regular(0));
+        }
+        Err(e) => return Err(JobError::io("cannot open", path, e)),
+    };
+    let meta = file.metadata().map_err(|e| JobError::io("cannot stat", path, e))?;
+    if !meta.is_file() {
+        return Ok(not_regular(meta.len()));
+    }
+    if meta.len() > max {
+        return too_large(&mut file, path, meta.len(), max);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    (&mut file)
+        .take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| JobError::io("cannot read", path, e))?;
+    if bytes.len() as u64 > max {
+        // It grew after the stat; hash the whole file without holding it.
+        let size = file.metadata().map_or(bytes.len() as u64, |m| m.len());
+        return too_large(&mut file, path, size, max);
+    }
+    Ok(Input::Bytes(bytes))
+}
+
+fn not_regular(size: u64) -> Input {
+    Input::Refused {
+        size,
+        checksum: hex(&Sha256::digest(b"")),
+        message: "not a regular file".into(),
+        expected: "a regular file".into(),
+    }
+}
+
+fn too_large(file: &mut File, path: &Path, size: u64, max: u64) -> Result<Input, JobError> {
+    let checksum = stream_checksum(file).map_err(|e| JobError::io("cannot read", path, e))?;
+    Ok(Input::Refused {
+        size,
+        checksum,
+        message: format!("the file has {size} bytes, over the limit of {max} bytes"),
+        expected: format!("at most {max} bytes"),
+    })
+}
+
+/// SHA-256 of a whole file read from its start in small pieces.
+fn stream_checksum(file: &mut File) -> io::Result<String> {
+    use std::io::Seek;
+    file.seek(io::SeekFrom::Start(0))?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 64 << 10];
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            return Ok(hex(&hasher.finalize()));
+        }
+        hasher.update(&buffer[..n]);
+    }
+}
+
+/// Runs the pipeline; a panic (a bug) becomes a `failed` error result, not a dead worker,
+/// so one bad file cannot stop the daemon or come back at every start.
+fn solve(ctx: &Context, name: &str, bytes: &[u8]) -> FileReport {
+    let options = &ctx.settings.pipeline;
+    let run = || pipeline::process(name, bytes, options, Some(&ctx.cancel));
+    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        tracing::error!(file = %name, panic = %what, "internal error while processing");
+        let error = InputError {
+            line: 1,
+            column: 1,
+            message: format!("internal error while processing the file: {what}"),
+            expected: "a file kakurod can process".into(),
+        };
+        rejection(name, hex(&Sha256::digest(bytes)), Status::Failed, error)
+    })
+}
+
+fn rejection(name: &str, checksum: String, status: Status, error: InputError) -> FileReport {
+    FileReport { file: name.into(), checksum, format: None, body: Body::Rejected { status, error } }
+}
+
+/// Moves the claimed input on once its result is durable.
+fn archive(
+    ctx: &Context,
+    claimed: &Path,
+    name: &str,
+    rejected: bool,
+    sync: bool,
+) -> Result<(), JobError> {
+    let folders = &ctx.settings.folders;
+    let target: Option<&PathBuf> = match (rejected, ctx.settings.after_success) {
+        (true, _) => Some(&folders.failed),
+        (false, AfterSuccess::Move) => Some(&folders.done),
+        (false, AfterSuccess::Delete) => None,
+    };
+    match target {
+        Some(dir) => {
+            claim::move_unique(claimed, dir, name)
+                .map_err(|e| JobError::io("cannot move on", claimed, e))?;
+            if sync {
+                sync_dir(dir).map_err(|e| JobError::io("cannot sync", dir, e))?;
+            }
+        }
+        None => {
+            std::fs::remove_file(claimed).map_err(|e| JobError::io("cannot delete", claimed, e))?;
+        }
+    }
+    if sync {
+        sync_dir(&folders.claim).map_err(|e| JobError::io("cannot sync", &folders.claim, e))?;
+    }
+    Ok(())
+}
+
+/// The fields of the one log line per input, taken from the report before it is dropped.
+#[derive(Debug)]
+struct LogLine {
+    bytes: u64,
+    kind: String,
+    grid: String,
+    status: String,
+    nodes: u64,
+    ms: f64,
+}
+
+impl LogLine {
+    fn new(bytes: u64, report: &FileReport, started: Instant) -> LogLine {
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let (kind, grid, status, nodes) = match &report.body {
+            Body::Single(r) => (
+                r.kind.map_or("-", |k| k.name()).to_string(),
+                format!("{}x{}", r.rows, r.cols),
+                r.status.name().to_string(),
+                r.statistics.nodes,
+            ),
+            Body::Batch { puzzles, summary } => (
+                puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
+                format!("batch of {}", puzzles.len()),
+                format!(
+                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}",
+                    summary.solved,
+                    summary.unsatisfiable,
+                    summary.timeout,
+                    summary.invalid,
+                    summary.failed
+                ),
+                puzzles.iter().map(|p| p.statistics.nodes).sum(),
+            ),
+            Body::Rejected { status, error } => {
+                ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
+            }
+        };
+        LogLine { bytes, kind, grid, status, nodes, ms }
+    }
+
+    fn log(&self, name: &str, stem: &str) {
+        tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
+            status = %self.status, ms = format_args!("{:.2}", self.ms), nodes = self.nodes,
+            result = %stem, "answered");
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

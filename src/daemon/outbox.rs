@@ -1,0 +1,415 @@
+//! The only writer of the outbox. For one input it writes `STEM.solution.txt`, `STEM.svg`
+//! and, last, `STEM.json` (or `STEM.error.json` for a rejected input), each through a
+//! temporary file in the outbox that is fsynced and then renamed into place, followed by an
+//! fsync of the folder. Writing is split in two so that durability is paid per batch, not
+//! per file: workers [`Outbox::prepare`] the temporary files, and the committer thread
+//! [`Outbox::commit`]s whatever has accumulated (parallel data syncs, renames, one folder
+//! sync). The JSON document is the commit mark: a result is complete exactly
+//! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
+//!
+//! Names never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
+//! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
+//! Companion files without their JSON are leftovers of a crash before the commit and are
+//! overwritten.
+
+use super::claim::sync_dir;
+use crate::render::svg;
+use crate::report::{Body, FileReport};
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
+const TEMP_PREFIX: &str = ".kakurod-tmp.";
+
+/// From this many result sets in one batch, the batch is made durable with one `syncfs` of
+/// the outbox's filesystem instead of one `fdatasync` per file. `syncfs` also flushes other
+/// programs' data on that filesystem, so small batches (an idle or lightly loaded daemon)
+/// keep to per-file syncs; under load the single flush is what keeps durable writes from
+/// capping the throughput.
+const SYNCFS_BATCH: usize = 16;
+
+/// A result set written to temporary files, waiting for [`Outbox::commit`].
+#[derive(Debug)]
+pub struct Prepared {
+    /// The stem the set would like (`NAME` for `NAME.ext`).
+    base: String,
+    /// `(suffix, temporary file)`, the JSON document last.
+    temps: Vec<(&'static str, PathBuf)>,
+}
+
+impl Prepared {
+    /// Flushes the temporary files' data to disk, one after the other.
+    fn sync(&self) -> io::Result<()> {
+        self.temps.iter().try_for_each(|(_, temp)| sync_file(temp))
+    }
+
+    /// Removes the temporary files (after a failure).
+    pub fn discard(&self) {
+        for (_, temp) in &self.temps {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// Where a result set went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The stem used (`NAME`, or `NAME-2`, ...).
+    pub stem: String,
+    /// The JSON document written (`.json` or `.error.json`).
+    pub json: PathBuf,
+}
+
+/// The outbox writer, shared by all workers.
+#[derive(Debug)]
+pub struct Outbox {
+    dir: PathBuf,
+    fsync: bool,
+    svg: bool,
+    /// Stems being written right now, so two workers never pick the same one.
+    reserved: Mutex<HashSet<String>>,
+    counter: AtomicU64,
+}
+
+impl Outbox {
+    /// A writer for `dir`.
+    pub fn new(dir: PathBuf, fsync: bool, svg: bool) -> Outbox {
+        Outbox { dir, fsync, svg, reserved: Mutex::new(HashSet::new()), counter: AtomicU64::new(0) }
+    }
+
+    /// Removes temporary files left by a crashed run. Call before any job starts.
+    pub fn remove_stale_temporaries(&self) -> io::Result<usize> {
+        let mut removed = 0;
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
+                continue;
+            };
+            // Another live process (a daemon on another inbox sharing this outbox) may be
+            // writing it; only orphans of dead processes are removed.
+            let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
+            let alive = pid.is_some_and(|p| {
+                p != std::process::id() && std::path::Path::new(&format!("/proc/{p}")).exists()
+            });
+            if !alive {
+                std::fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Writes the result set for `report`, durably, and returns where it went.
+    pub fn write(&self, input_name: &str, report: &FileReport) -> io::Result<Written> {
+        let prepared = self.prepare(input_name, report)?;
+        self.commit(vec![prepared], None).pop().unwrap_or_else(|| Err(io::Error::other("lost")))
+    }
+
+    /// First half of a write, done on the worker: the result files are written to temporary
+    /// files in the outbox (not yet synced, not yet visible under their names).
+    pub fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
+        let rejected = report.is_rejected();
+        let mut files: Vec<(&'static str, String)> = Vec::new();
+        if !rejected {
+            if let Some(text) = report.solution_text() {
+                files.push((".solution.txt", text));
+            }
+            if self.svg
+                && let Some(picture) = picture(report)
+            {
+                files.push((".svg", picture));
+            }
+        }
+        let json_suffix = if rejected { ".error.json" } else { ".json" };
+        files.push((json_suffix, report.to_json()));
+        let mut prepared =
+            Prepared { base: stem_of(input_name), temps: Vec::with_capacity(files.len()) };
+        for (suffix, content) in &files {
+            match self.write_temp(content) {
+                Ok(temp) => prepared.temps.push((suffix, temp)),
+                Err(e) => {
+                    prepared.discard();
+                    return Err(e);
+                }
+            }
+        }
+        Ok(prepared)
+    }
+
+    /// Second half, for a whole batch at once (group commit): syncs every temporary file
+    /// (one `syncfs` for a large batch; otherwise per file, in parallel on `pool` when given,
+    /// so the filesystem can merge the flushes), renames
+    /// each set into place with its JSON last, then syncs the outbox folder once for the
+    /// batch. Returns one result per prepared set, in order.
+    pub fn commit(
+        &self,
+        batch: Vec<Prepared>,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<io::Result<Written>> {
+        let synced: Vec<io::Result<()>> = if !self.fsync {
+            batch.iter().map(|_| Ok(())).collect()
+        } else if batch.len() >= SYNCFS_BATCH && self.sync_filesystem().is_ok() {
+            batch.iter().map(|_| Ok(())).collect()
+        } else if let Some(pool) = pool {
+            // Every file of every set at once: concurrent flushes share journal commits.
+            use rayon::prelude::*;
+            let files: Vec<(usize, &PathBuf)> = batch
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| p.temps.iter().map(move |(_, temp)| (i, temp)))
+                .collect();
+            let failures: Vec<(usize, io::Error)> = pool.install(|| {
+                files
+                    .par_iter()
+                    .filter_map(|&(i, temp)| sync_file(temp).err().map(|e| (i, e)))
+                    .collect()
+            });
+            let mut synced: Vec<io::Result<()>> = batch.iter().map(|_| Ok(())).collect();
+            for (i, error) in failures {
+                synced[i] = Err(error);
+            }
+            synced
+        } else {
+            batch.iter().map(Prepared::sync).collect()
+        };
+        let mut results: Vec<io::Result<Written>> = batch
+            .into_iter()
+            .zip(synced)
+            .map(|(prepared, synced)| {
+                let committed = synced.and_then(|()| self.place(&prepared));
+                if committed.is_err() {
+                    prepared.discard();
+                }
+                committed
+            })
+            .collect();
+        if self.fsync
+            && results.iter().any(Result::is_ok)
+            && let Err(e) = sync_dir(&self.dir)
+        {
+            // In place but not known to be durable: report failure, so the inputs stay
+            // claimed (the next start finds these results by checksum).
+            let kind = e.kind();
+            for result in &mut results {
+                if result.is_ok() {
+                    *result = Err(io::Error::new(kind, format!("syncing the outbox: {e}")));
+                }
+            }
+        }
+        results
+    }
+
+    /// Flushes the whole filesystem holding the outbox (`syncfs`): one call makes a large
+    /// batch's files durable, where per-file syncs would cost one flush each.
+    fn sync_filesystem(&self) -> io::Result<()> {
+        let dir = std::fs::File::open(&self.dir)?;
+        rustix::fs::syncfs(&dir).map_err(io::Error::from)
+    }
+
+    /// Renames one prepared set into place under a free stem, its JSON last.
+    fn place(&self, prepared: &Prepared) -> io::Result<Written> {
+        let stem = self.reserve(&prepared.base);
+        let mut json = PathBuf::new();
+        let mut renamed = Ok(());
+        for (suffix, temp) in &prepared.temps {
+            let target = self.dir.join(format!("{stem}{suffix}"));
+            renamed = std::fs::rename(temp, &target);
+            if renamed.is_err() {
+                break;
+            }
+            json = target;
+        }
+        self.release(&stem);
+        renamed.map(|()| Written { stem, json })
+    }
+
+    /// Looks for a complete result of an input with this name and checksum (the work of an
+    /// earlier run that stopped before it moved the input on). Returns its JSON path.
+    pub fn find_result(&self, input_name: &str, checksum: &str) -> Option<PathBuf> {
+        let base = stem_of(input_name);
+        for n in 1..=100_000u32 {
+            let stem = numbered_stem(&base, n);
+            let mut any = false;
+            for suffix in [".json", ".error.json"] {
+                let path = self.dir.join(format!("{stem}{suffix}"));
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                any = true;
+                let doc: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+                let matches = doc.as_ref().is_some_and(|d| {
+                    d["checksum"].as_str() == Some(checksum)
+                        && d["file"].as_str() == Some(input_name)
+                });
+                if matches {
+                    return Some(path);
+                }
+            }
+            if !any {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn write_temp(&self, content: &str) -> io::Result<PathBuf> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{n}", std::process::id()));
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&path)?;
+        if let Err(e) = file.write_all(content.as_bytes()) {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        Ok(path)
+    }
+
+    /// The first free stem for `base`: no committed result on disk and none being written.
+    fn reserve(&self, base: &str) -> String {
+        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+        let mut n = 1;
+        loop {
+            let stem = numbered_stem(base, n);
+            let taken = reserved.contains(&stem)
+                || [".json", ".error.json"]
+                    .iter()
+                    .any(|s| self.dir.join(format!("{stem}{s}")).symlink_metadata().is_ok());
+            if !taken {
+                reserved.insert(stem.clone());
+                return stem;
+            }
+            n += 1;
+        }
+    }
+
+    fn release(&self, stem: &str) {
+        self.reserved.lock().unwrap_or_else(|e| e.into_inner()).remove(stem);
+    }
+}
+
+/// Flushes one file's data to disk.
+fn sync_file(path: &std::path::Path) -> io::Result<()> {
+    std::fs::File::open(path)?.sync_data()
+}
+
+/// The stem of the outputs for an input: its name without the last extension.
+pub fn stem_of(input_name: &str) -> String {
+    match input_name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
+        _ => input_name.to_string(),
+    }
+}
+
+fn numbered_stem(base: &str, n: u32) -> String {
+    if n <= 1 { base.to_string() } else { format!("{base}-{n}") }
+}
+
+/// The SVG picture of a solved single puzzle (batches and unsolved puzzles get none).
+fn picture(report: &FileReport) -> Option<String> {
+    match &report.body {
+        Body::Single(r) => Some(svg::svg(r.puzzle.as_ref()?, Some(r.grid.as_ref()?))),
+        Body::Batch { .. } | Body::Rejected { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::InputError;
+    use crate::report::Status;
+
+    fn rejected(file: &str, checksum: &str) -> FileReport {
+        FileReport {
+            file: file.into(),
+            checksum: checksum.into(),
+            format: None,
+            body: Body::Rejected {
+                status: Status::Invalid,
+                error: InputError {
+                    line: 1,
+                    column: 1,
+                    message: "bad".into(),
+                    expected: "good".into(),
+                },
+            },
+        }
+    }
+
+    fn names(dir: &std::path::Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_name_clash_gives_a_numbered_stem_and_keeps_the_earlier_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), true, true);
+        let first = outbox.write("p.txt", &rejected("p.txt", "aa")).unwrap();
+        let second = outbox.write("p.dzn", &rejected("p.dzn", "bb")).unwrap();
+        assert_eq!(first.stem, "p");
+        assert_eq!(second.stem, "p-2");
+        assert_eq!(names(dir.path()), vec!["p-2.error.json", "p.error.json"]);
+        let text = std::fs::read_to_string(&first.json).unwrap();
+        assert!(text.contains("\"aa\""), "{text}");
+    }
+
+    #[test]
+    fn an_earlier_result_is_found_by_name_and_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        outbox.write("q.txt", &rejected("q.txt", "11")).unwrap();
+        let second = outbox.write("q.txt", &rejected("q.txt", "22")).unwrap();
+        assert_eq!(outbox.find_result("q.txt", "22"), Some(second.json));
+        assert_eq!(outbox.find_result("q.txt", "33"), None);
+        assert_eq!(outbox.find_result("r.txt", "11"), None);
+    }
+
+    #[test]
+    fn leftover_companions_without_json_are_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("z.solution.txt"), "half").unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(outbox.write("z", &rejected("z", "0")).unwrap().stem, "z");
+    }
+
+    #[test]
+    fn stale_temporaries_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(format!("{TEMP_PREFIX}{}.0", u32::MAX));
+        std::fs::write(&stale, "x").unwrap();
+        std::fs::write(dir.path().join("keep.json"), "{}").unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 1);
+        assert_eq!(names(dir.path()), vec!["keep.json"]);
+    }
+
+    #[test]
+    fn a_large_batch_is_committed_whole_with_json_documents_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), true, false);
+        let batch: Vec<Prepared> = (0..SYNCFS_BATCH + 4)
+            .map(|i| outbox.prepare(&format!("b{i}.txt"), &rejected("x", "y")).unwrap())
+            .collect();
+        // Until committed, nothing is visible under a final name.
+        assert!(names(dir.path()).iter().all(|n| n.starts_with(TEMP_PREFIX)));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let written = outbox.commit(batch, Some(&pool));
+        assert!(written.iter().all(Result::is_ok));
+        let all = names(dir.path());
+        assert_eq!(all.len(), SYNCFS_BATCH + 4);
+        assert!(all.iter().all(|n| n.ends_with(".error.json")), "{all:?}");
+    }
+
+    #[test]
+    fn stems_drop_only_the_last_extension() {
+        assert_eq!(stem_of("a.txt"), "a");
+        assert_eq!(stem_of("a.b.txt"), "a.b");
+        assert_eq!(stem_of("plain"), "plain");
+    }
+}

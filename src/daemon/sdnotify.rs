@@ -1,0 +1,21 @@
+//! Service-manager notifications (`sd_notify`): `READY=1` once the start-up scan is done and
+//! jobs flow, `STOPPING=1` when shutdown begins, and a `STATUS=` line for `systemctl status`.
+//! Outside systemd (`NOTIFY_SOCKET` unset) every call does nothing.
+
+use sd_notify::NotifyState;
+
+/// Tells the service manager that start-up is complete.
+pub fn ready(status: &str) {
+    send(&[NotifyState::Ready, NotifyState::Status(status)]);
+}
+
+/// Tells the service manager that shutdown has begun.
+pub fn stopping(status: &str) {
+    send(&[NotifyState::Stopping, NotifyState::Status(status)]);
+}
+
+fn send(states: &[NotifyState]) {
+    if let Err(error) = sd_notify::notify(states) {
+        tracing::warn!(%error, "cannot notify the service manager");
+    }
+}

@@ -1,0 +1,330 @@
+//! End-to-end tests of `kakurod serve`: the real binary on temporary folders, fed with real
+//! puzzles whose published solutions are known. Every wait polls with a generous deadline;
+//! nothing here asserts on speed.
+
+mod daemon_common;
+
+use daemon_common::{
+    Daemon, Fixture, LONG, drop_file, fixtures, names, results, same_grid, wait_until,
+};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+/// `count` inputs cycling through the fixtures, named `FIXTURE-NNNN.txt`, with the solution
+/// each must get.
+fn batch(count: usize) -> Vec<(String, Fixture)> {
+    let all = fixtures();
+    (0..count)
+        .map(|i| {
+            let f = all[i % all.len()].clone();
+            (format!("{}-{i:04}.txt", f.name), f)
+        })
+        .collect()
+}
+
+/// Asserts that every input of `inputs` has exactly one complete, correct result, that the
+/// inputs went to done/, and that nothing is left half-done.
+fn assert_all_answered(d: &Daemon, inputs: &[(String, Fixture)]) {
+    let outbox = d.path("outbox");
+    let results = results(&outbox);
+    for (name, fixture) in inputs {
+        let docs = results.get(name).unwrap_or_else(|| panic!("no result for {name}"));
+        assert_eq!(docs.len(), 1, "{name} has {} results: {docs:?}", docs.len());
+        let (json_name, doc) = &docs[0];
+        assert_eq!(doc["status"], "solved", "{json_name}: {doc}");
+        let stem = json_name.trim_end_matches(".json");
+        let solution = fs::read_to_string(outbox.join(format!("{stem}.solution.txt")))
+            .unwrap_or_else(|e| panic!("{stem}.solution.txt: {e}"));
+        assert!(same_grid(&solution, &fixture.sol), "{name}: wrong solution\n{solution}");
+        let picture = fs::read_to_string(outbox.join(format!("{stem}.svg")))
+            .unwrap_or_else(|e| panic!("{stem}.svg: {e}"));
+        assert!(picture.contains("<svg") && picture.trim_end().ends_with("</svg>"), "{stem}.svg");
+    }
+    assert_eq!(results.len(), inputs.len(), "results for unknown inputs");
+    let temporaries: Vec<_> = names(&outbox).into_iter().filter(|n| n.starts_with('.')).collect();
+    assert!(temporaries.is_empty(), "temporary files left: {temporaries:?}");
+    assert!(names(&d.path("claim")).is_empty(), "claim folder not empty");
+    assert!(names(&d.path("inbox")).is_empty(), "inbox not empty");
+    assert_eq!(names(&d.path("done")).len(), inputs.len());
+}
+
+fn answered(d: &Daemon, n: usize) -> bool {
+    names(&d.path("done")).len() + names(&d.path("failed")).len() >= n
+}
+
+#[test]
+fn five_hundred_files_dropped_at_once_are_all_answered_correctly() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let inputs = batch(500);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("500 results", LONG, Some(&d), || answered(&d, 500));
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert_all_answered(&d, &inputs);
+}
+
+#[test]
+fn a_file_written_slowly_is_not_read_before_it_is_complete() {
+    // Pauses longer than the settle time: only the close may count as "complete".
+    let mut d = Daemon::new("[intake]\nsettle_ms = 100\n");
+    d.start(&[]);
+    let f = &fixtures()[0];
+    let path = d.path("inbox").join("slow.txt");
+    let mut file = fs::File::create(&path).unwrap();
+    let bytes = f.text.as_bytes();
+    let pieces = 4;
+    for i in 0..pieces {
+        let piece = &bytes[i * bytes.len() / pieces..(i + 1) * bytes.len() / pieces];
+        file.write_all(piece).unwrap();
+        file.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(path.exists(), "taken while still open after piece {i}\n{}", d.log());
+    }
+    drop(file);
+    wait_until("the slow file's result", LONG, Some(&d), || answered(&d, 1));
+    assert_all_answered(&d, &[("slow.txt".to_string(), f.clone())]);
+}
+
+#[test]
+fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
+    let mut d = Daemon::new("[intake]\nmax_file_bytes = 4096\n");
+    d.start(&[]);
+    let inbox = d.path("inbox");
+    let good = batch(10);
+    let bad: Vec<(&str, Vec<u8>)> = vec![
+        ("garbage.txt", b"this is not a puzzle\n".to_vec()),
+        ("empty.txt", Vec::new()),
+        ("binary.txt", vec![0xff, 0xfe, 0x00, 0x80, 0x81]),
+        ("huge.txt", vec![b'0'; 5000]),
+        ("truncated.txt", fixtures()[0].text.lines().take(3).collect::<Vec<_>>().join("\n").into()),
+    ];
+    for (i, (name, f)) in good.iter().enumerate() {
+        drop_file(&inbox, name, f.text.as_bytes());
+        if let Some((bad_name, bytes)) = bad.get(i) {
+            drop_file(&inbox, bad_name, bytes);
+        }
+    }
+    wait_until("15 results", LONG, Some(&d), || answered(&d, 15));
+    let outbox = d.path("outbox");
+    for (name, _) in &bad {
+        let stem = name.trim_end_matches(".txt");
+        let text = fs::read_to_string(outbox.join(format!("{stem}.error.json")))
+            .unwrap_or_else(|e| panic!("{stem}.error.json: {e}\n{}", d.log()));
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["status"], "invalid", "{text}");
+        assert!(doc["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{text}");
+        assert!(!outbox.join(format!("{stem}.json")).exists());
+        assert!(d.path("failed").join(name).exists(), "{name} not in failed/");
+    }
+    let huge = fs::read_to_string(outbox.join("huge.error.json")).unwrap();
+    assert!(huge.contains("over the limit of 4096 bytes"), "{huge}");
+    let solved: Vec<_> = good.clone();
+    for (name, f) in &solved {
+        let stem = name.trim_end_matches(".txt");
+        let solution = fs::read_to_string(outbox.join(format!("{stem}.solution.txt"))).unwrap();
+        assert!(same_grid(&solution, &f.sol), "{name}");
+        assert!(d.path("done").join(name).exists());
+    }
+}
+
+#[test]
+fn a_kill_in_the_middle_of_a_batch_loses_and_duplicates_nothing() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let inputs = batch(300);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("the first results", LONG, Some(&d), || answered(&d, 20));
+    d.kill9();
+    let before = names(&d.path("done")).len();
+    eprintln!("killed with {before} of 300 inputs answered");
+    d.start(&[]);
+    wait_until("300 results after the restart", LONG, Some(&d), || answered(&d, 300));
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert_all_answered(&d, &inputs);
+}
+
+#[test]
+fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
+    // Counting the solutions of an empty 16x16 Sudoku never ends: its search is cancelled
+    // at the end of the drain and its input stays claimed.
+    let config =
+        "[solver]\nmode = \"count\"\n[workers]\nworkers = 2\ndrain_timeout_seconds = 0.5\n";
+    let mut d = Daemon::new(config);
+    d.start(&[]);
+    let empty16 = ".".repeat(256) + "\n";
+    drop_file(&d.path("inbox"), "endless.txt", empty16.as_bytes());
+    wait_until("the claim", LONG, Some(&d), || names(&d.path("claim")) == ["endless.txt"]);
+    std::thread::sleep(Duration::from_millis(200));
+    d.signal("TERM");
+    let status = d.wait_exit();
+    assert!(status.success(), "exit status {status:?}\n{}", d.log());
+    assert_eq!(names(&d.path("claim")), ["endless.txt"], "{}", d.log());
+    assert!(results(&d.path("outbox")).is_empty(), "a cancelled search wrote a result");
+    assert!(d.log().contains("left claimed for requeue"), "{}", d.log());
+
+    // The next start requeues it; with a time limit the count stops and is answered.
+    d.start(&["--timeout", "0.5"]);
+    wait_until("the requeued result", LONG, Some(&d), || answered(&d, 1));
+    let results = results(&d.path("outbox"));
+    let doc = &results["endless.txt"][0].1;
+    // A line-format file is a batch: its puzzles are listed under "puzzles".
+    let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { doc };
+    assert_eq!(puzzle["stopped_by"], "timeout", "{doc}");
+    assert!(names(&d.path("claim")).is_empty());
+    d.signal("INT");
+    assert!(d.wait_exit().success());
+}
+
+#[test]
+fn sigterm_with_a_backlog_exits_zero_and_the_rest_is_answered_after_a_restart() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let inputs = batch(200);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("the first results", LONG, Some(&d), || answered(&d, 5));
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    // Whatever was answered is complete; the rest is still waiting in the inbox.
+    let outbox_results = results(&d.path("outbox"));
+    assert_eq!(outbox_results.len(), names(&d.path("done")).len());
+    d.start(&[]);
+    wait_until("200 results after the restart", LONG, Some(&d), || answered(&d, 200));
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert_all_answered(&d, &inputs);
+}
+
+#[test]
+fn a_second_daemon_on_the_same_inbox_refuses_to_start() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let second = std::process::Command::new(daemon_common::BIN)
+        .args(["serve", "--config"])
+        .arg(d.config())
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("another kakurod already serves the inbox"), "{stderr}");
+    // The first one still works.
+    let inputs = batch(3);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("3 results", LONG, Some(&d), || answered(&d, 3));
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert_all_answered(&d, &inputs);
+}
+
+#[test]
+fn files_present_before_start_up_are_processed() {
+    let mut d = Daemon::new("");
+    let inputs = batch(30);
+    for (name, f) in &inputs {
+        // Written in place, not renamed: only the start-up scan can find them.
+        fs::write(d.path("inbox").join(name), &f.text).unwrap();
+    }
+    fs::write(d.path("inbox").join(".hidden.txt"), "ignored").unwrap();
+    d.start(&[]);
+    wait_until("30 results", LONG, Some(&d), || answered(&d, 30));
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    fs::remove_file(d.path("inbox").join(".hidden.txt")).unwrap();
+    assert_all_answered(&d, &inputs);
+}
+
+#[test]
+fn a_second_input_of_the_same_name_gets_a_numbered_result() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let all = fixtures();
+    let inbox = d.path("inbox");
+    drop_file(&inbox, "same.txt", all[0].text.as_bytes());
+    wait_until("the first result", LONG, Some(&d), || answered(&d, 1));
+    drop_file(&inbox, "same.txt", all[1].text.as_bytes());
+    wait_until("the second result", LONG, Some(&d), || answered(&d, 2));
+    let outbox = d.path("outbox");
+    let first = fs::read_to_string(outbox.join("same.solution.txt")).unwrap();
+    let second = fs::read_to_string(outbox.join("same-2.solution.txt")).unwrap();
+    assert!(same_grid(&first, &all[0].sol));
+    assert!(same_grid(&second, &all[1].sol));
+    assert_eq!(names(&d.path("done")), ["same-2.txt", "same.txt"]);
+    let by_file: BTreeMap<_, _> = results(&outbox);
+    assert_eq!(by_file["same.txt"].len(), 2);
+    assert!(Path::new(&outbox.join("same-2.json")).exists());
+}
+
+#[test]
+fn the_service_manager_hears_ready_and_stopping_and_json_logs_are_json() {
+    let mut d = Daemon::new("");
+    let socket_path = d.path("notify.sock");
+    let socket = std::os::unix::net::UnixDatagram::bind(&socket_path).unwrap();
+    socket.set_read_timeout(Some(LONG)).unwrap();
+    d.start_with_env(&["--log-format", "json"], &[("NOTIFY_SOCKET", &socket_path)]);
+    let mut buffer = [0u8; 4096];
+    let n = socket.recv(&mut buffer).unwrap();
+    let message = String::from_utf8_lossy(&buffer[..n]).into_owned();
+    assert!(message.lines().any(|l| l == "READY=1"), "{message}");
+
+    let inputs = batch(2);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("2 results", LONG, Some(&d), || answered(&d, 2));
+    d.signal("TERM");
+    let n = socket.recv(&mut buffer).unwrap();
+    let message = String::from_utf8_lossy(&buffer[..n]).into_owned();
+    assert!(message.lines().any(|l| l == "STOPPING=1"), "{message}");
+    assert!(d.wait_exit().success());
+
+    let log = d.log();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let answered_lines: Vec<_> = lines.iter().filter(|v| v["message"] == "answered").collect();
+    assert_eq!(answered_lines.len(), 2, "{log}");
+    for line in answered_lines {
+        assert!(line["file"].is_string() && line["status"].is_string(), "{line}");
+        assert!(line["nodes"].is_u64() && line["ms"].is_string() && line["grid"].is_string());
+    }
+    assert!(lines.iter().any(|v| v["message"] == "kakurod stopped"), "{log}");
+}
+
+#[test]
+fn with_after_success_delete_inputs_are_removed_once_answered_and_svg_off_draws_nothing() {
+    let mut d = Daemon::new("[intake]\nafter_success = \"delete\"\n[output]\nsvg = false\n");
+    d.start(&[]);
+    let inputs = batch(3);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    drop_file(&d.path("inbox"), "bad.txt", b"not a puzzle\n");
+    wait_until("4 results", LONG, Some(&d), || results(&d.path("outbox")).len() == 4);
+    wait_until("the inputs moved on", LONG, Some(&d), || {
+        names(&d.path("claim")).is_empty() && names(&d.path("inbox")).is_empty()
+    });
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert!(names(&d.path("done")).is_empty());
+    assert_eq!(names(&d.path("failed")), ["bad.txt"]);
+    for (name, f) in &inputs {
+        let stem = name.trim_end_matches(".txt");
+        let solution = fs::read_to_string(d.path("outbox").join(format!("{stem}.solution.txt")));
+        assert!(same_grid(&solution.unwrap(), &f.sol), "{name}");
+    }
+    let pictures = names(&d.path("outbox")).into_iter().filter(|n| n.ends_with(".svg")).count();
+    assert_eq!(pictures, 0, "svg = false still drew pictures");
+}

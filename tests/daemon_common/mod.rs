@@ -1,0 +1,226 @@
+//! Helpers for the daemon's end-to-end tests: a temporary folder tree with its own
+//! configuration, the real `kakurod` binary started on it (killed when the test ends), puzzle
+//! fixtures with their expected solutions, and polling with generous deadlines.
+
+#![allow(dead_code, reason = "each test uses a different part of this module")]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_kakurod");
+
+/// A puzzle with its expected solution.
+#[derive(Clone, Debug)]
+pub struct Fixture {
+    /// File stem, e.g. `kakuro-241_9x9`.
+    pub name: String,
+    /// The puzzle file's text.
+    pub text: String,
+    /// The `.sol` text.
+    pub sol: String,
+}
+
+/// Every fixture of `tests/fixtures/daemon` that has a `.sol`, sorted by name.
+pub fn fixtures() -> Vec<Fixture> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/daemon");
+    let mut out = Vec::new();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "sol") {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = fs::read_to_string(path.with_extension("txt")).unwrap();
+            let sol = fs::read_to_string(&path).unwrap();
+            out.push(Fixture { name, text, sol });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(out.len() >= 20, "fixtures missing in {}", dir.display());
+    out
+}
+
+/// True when two grids in the `.sol` layout hold the same tokens.
+pub fn same_grid(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+}
+
+/// Writes `content` as `dir/name` the way the inbox protocol asks: under a temporary name,
+/// then renamed in.
+pub fn drop_file(dir: &Path, name: &str, content: &[u8]) {
+    let temp = dir.join(format!(".{name}.part"));
+    fs::write(&temp, content).unwrap();
+    fs::rename(&temp, dir.join(name)).unwrap();
+}
+
+/// Names of the entries of `dir`, sorted (empty when it does not exist).
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = match fs::read_dir(dir) {
+        Ok(entries) => entries.map(|e| e.unwrap().file_name().into_string().unwrap()).collect(),
+        Err(_) => Vec::new(),
+    };
+    v.sort();
+    v
+}
+
+/// The JSON result documents in `outbox`, by the input file they answer (a list, so that a
+/// second answer for the same input shows).
+pub fn results(outbox: &Path) -> BTreeMap<String, Vec<(String, serde_json::Value)>> {
+    let mut map: BTreeMap<String, Vec<(String, serde_json::Value)>> = BTreeMap::new();
+    for name in names(outbox) {
+        if name.starts_with('.') || !name.ends_with(".json") {
+            continue;
+        }
+        let text = fs::read_to_string(outbox.join(&name)).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{name} is not complete JSON ({e}): {text}"));
+        let file = doc["file"].as_str().unwrap().to_string();
+        map.entry(file).or_default().push((name, doc));
+    }
+    map
+}
+
+/// Polls `done` every 10 ms until it is true; panics with `what` (and the daemon log, when
+/// given) after `limit`.
+pub fn wait_until(
+    what: &str,
+    limit: Duration,
+    log: Option<&Daemon>,
+    mut done: impl FnMut() -> bool,
+) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        if Instant::now() > deadline {
+            let log = log.map(Daemon::log).unwrap_or_default();
+            panic!("timed out waiting for {what}\n--- daemon log ---\n{log}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A generous deadline for things that should take a fraction of it.
+pub const LONG: Duration = Duration::from_secs(60);
+
+/// A folder tree with a configuration, and the daemon running on it.
+pub struct Daemon {
+    /// The temporary root (config.toml, inbox/, outbox/, done/, failed/, claim/).
+    pub root: tempfile::TempDir,
+    child: Option<Child>,
+    runs: usize,
+}
+
+impl Daemon {
+    /// A fresh tree whose config.toml holds `config` (two workers unless it says otherwise).
+    pub fn new(config: &str) -> Daemon {
+        let root = tempfile::tempdir().unwrap();
+        let text = if config.contains("[workers]") {
+            config.to_string()
+        } else {
+            format!("[workers]\nworkers = 2\n{config}")
+        };
+        fs::write(root.path().join("config.toml"), text).unwrap();
+        for dir in ["inbox", "outbox"] {
+            fs::create_dir_all(root.path().join(dir)).unwrap();
+        }
+        Daemon { root, child: None, runs: 0 }
+    }
+
+    /// A folder of the tree.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// The configuration file.
+    pub fn config(&self) -> PathBuf {
+        self.path("config.toml")
+    }
+
+    fn log_path(&self, run: usize) -> PathBuf {
+        self.path(&format!("daemon-{run}.log"))
+    }
+
+    /// Every log line written so far, all runs.
+    pub fn log(&self) -> String {
+        (1..=self.runs).map(|r| fs::read_to_string(self.log_path(r)).unwrap_or_default()).collect()
+    }
+
+    /// Starts the daemon with extra flags and waits for its start-up line.
+    pub fn start(&mut self, flags: &[&str]) {
+        self.start_with_env(flags, &[]);
+    }
+
+    /// Starts the daemon with extra flags and environment variables, and waits for its
+    /// start-up line.
+    pub fn start_with_env(&mut self, flags: &[&str], env: &[(&str, &Path)]) {
+        assert!(self.child.is_none(), "already running");
+        self.runs += 1;
+        let log = fs::File::create(self.log_path(self.runs)).unwrap();
+        let child = Command::new(BIN)
+            .arg("serve")
+            .arg("--config")
+            .arg(self.config())
+            .args(flags)
+            .env_remove("RUST_LOG")
+            .env_remove("NOTIFY_SOCKET")
+            .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+        let run = self.runs;
+        wait_until("the start-up line", LONG, Some(self), || {
+            fs::read_to_string(self.log_path(run)).unwrap_or_default().contains("kakurod started")
+        });
+    }
+
+    /// The running daemon's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("not running").id()
+    }
+
+    /// Sends a signal by name (`TERM`, `INT`, `KILL`) with kill(1).
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.pid().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the daemon to exit and returns its status.
+    pub fn wait_exit(&mut self) -> ExitStatus {
+        let mut child = self.child.take().expect("not running");
+        let deadline = Instant::now() + LONG;
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("the daemon did not exit\n{}", self.log());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// SIGKILL, no chance to clean up.
+    pub fn kill9(&mut self) {
+        let mut child = self.child.take().expect("not running");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
