@@ -89,8 +89,16 @@ fn check_run(
     Ok(())
 }
 
-fn all_distinct(values: &[u32]) -> bool {
-    values.iter().enumerate().all(|(i, v)| !values[..i].contains(v))
+/// True when no value repeats (values are small: at most 63).
+fn distinct(values: impl Iterator<Item = u32>) -> bool {
+    let mut seen = 0u64;
+    let mut repeated = false;
+    for v in values {
+        let bit = 1u64 << v.min(63);
+        repeated |= seen & bit != 0;
+        seen |= bit;
+    }
+    !repeated
 }
 
 fn check_sudoku(n: usize, box_size: usize, givens: &[u32], grid: &Grid) -> Result<(), Violation> {
@@ -110,17 +118,14 @@ fn check_sudoku(n: usize, box_size: usize, givens: &[u32], grid: &Grid) -> Resul
     // Boxes are `box_size` rows by `n / box_size` columns (square unless e.g. a 6x6 Killer).
     let (height, width) = (box_size.max(1), n / box_size.max(1));
     for i in 0..n {
-        let row: Vec<u32> = (0..n).map(|c| value(i, c)).collect();
-        let col: Vec<u32> = (0..n).map(|r| value(r, i)).collect();
         let (top, left) = ((i / height) * height, (i % height) * width);
-        let boxed: Vec<u32> = (0..n).map(|j| value(top + j / width, left + j % width)).collect();
-        if !all_distinct(&row) {
+        if !distinct((0..n).map(|c| value(i, c))) {
             return Err(violation(i * n, n, n, "row repeats a digit"));
         }
-        if !all_distinct(&col) {
+        if !distinct((0..n).map(|r| value(r, i))) {
             return Err(violation(i, n, n, "column repeats a digit"));
         }
-        if !all_distinct(&boxed) {
+        if !distinct((0..n).map(|j| value(top + j / width, left + j % width))) {
             return Err(violation(top * n + left, n, n, "box repeats a digit"));
         }
     }
@@ -136,7 +141,7 @@ fn check_killer(k: &Killer, grid: &Grid) -> Result<(), Violation> {
         if digits.iter().sum::<u32>() != cage.total {
             return Err(violation(first, k.n, k.n, format!("cage does not sum to {}", cage.total)));
         }
-        if !all_distinct(&digits) {
+        if !distinct(digits.iter().copied()) {
             return Err(violation(first, k.n, k.n, "cage repeats a digit"));
         }
     }

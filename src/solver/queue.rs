@@ -9,7 +9,8 @@ pub const LEVELS: usize = 3;
 /// Deduplicating FIFO queues of propagator ids, one per priority level.
 #[derive(Clone, Debug)]
 pub struct PropagatorQueue {
-    /// Ring buffers, one per level, each of capacity `queued.len()`.
+    /// Ring buffers, one per level, each with a power-of-two capacity of at least
+    /// `queued.len()` (so wrapping around is a mask, not a division).
     rings: [Vec<u32>; LEVELS],
     heads: [usize; LEVELS],
     lens: [usize; LEVELS],
@@ -23,8 +24,9 @@ impl PropagatorQueue {
     /// An empty queue for propagators with the given priority levels (clamped to `LEVELS`).
     pub fn new(levels: Vec<u8>) -> PropagatorQueue {
         let n = levels.len().max(1);
+        let capacity = n.next_power_of_two();
         PropagatorQueue {
-            rings: std::array::from_fn(|_| vec![0; n]),
+            rings: std::array::from_fn(|_| vec![0; capacity]),
             heads: [0; LEVELS],
             lens: [0; LEVELS],
             level: levels.into_iter().map(|l| l.min(LEVELS as u8 - 1)).collect(),
@@ -39,7 +41,7 @@ impl PropagatorQueue {
             self.queued[p as usize] = true;
             let l = self.level[p as usize] as usize;
             let ring = &mut self.rings[l];
-            let slot = (self.heads[l] + self.lens[l]) % ring.len();
+            let slot = (self.heads[l] + self.lens[l]) & (ring.len() - 1);
             ring[slot] = p;
             self.lens[l] += 1;
         }
@@ -50,7 +52,7 @@ impl PropagatorQueue {
     pub fn pop(&mut self) -> Option<u32> {
         let l = (0..LEVELS).find(|&l| self.lens[l] > 0)?;
         let p = self.rings[l][self.heads[l]];
-        self.heads[l] = (self.heads[l] + 1) % self.rings[l].len();
+        self.heads[l] = (self.heads[l] + 1) & (self.rings[l].len() - 1);
         self.lens[l] -= 1;
         self.queued[p as usize] = false;
         Some(p)

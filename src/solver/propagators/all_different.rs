@@ -55,8 +55,8 @@ impl AllDifferent {
     /// Applies the rules to `doms` until they change nothing more.
     fn reason(&self, doms: &mut [u32]) -> Result<(), Conflict> {
         loop {
-            naked_singles(doms)?;
-            if self.permutation && hidden_singles(doms)? {
+            let fixed = naked_singles(doms)?;
+            if self.permutation && hidden_singles(doms, fixed)? {
                 continue;
             }
             if !hall_sets(doms)? {
@@ -113,44 +113,50 @@ fn single(d: u32) -> bool {
     d != 0 && d & (d - 1) == 0
 }
 
-/// Removes fixed values from the other domains, repeatedly, until no new value gets fixed.
-fn naked_singles(doms: &mut [u32]) -> Result<(), Conflict> {
+/// Removes fixed values from the other domains, in waves: the values fixed by one wave are
+/// the only ones the next wave has to remove. Returns the fixed values.
+fn naked_singles(doms: &mut [u32]) -> Result<u32, Conflict> {
     let mut fixed = 0u32;
-    loop {
-        let mut seen = 0u32;
-        for &d in doms.iter() {
-            if single(d) {
-                if seen & d != 0 {
-                    return Err(Conflict);
-                }
-                seen |= d;
+    for &d in doms.iter() {
+        if single(d) {
+            if fixed & d != 0 {
+                return Err(Conflict);
             }
-        }
-        if seen == fixed {
-            return Ok(());
-        }
-        fixed = seen;
-        for d in doms.iter_mut() {
-            if !single(*d) && *d & fixed != 0 {
-                *d &= !fixed;
-                if *d == 0 {
-                    return Err(Conflict);
-                }
-            }
+            fixed |= d;
         }
     }
+    let mut wave = fixed;
+    while wave != 0 {
+        let mut newly = 0u32;
+        for d in doms.iter_mut() {
+            let old = *d;
+            if old & wave != 0 && !single(old) {
+                let new = old & !wave;
+                if new == 0 {
+                    return Err(Conflict);
+                }
+                *d = new;
+                if single(new) {
+                    if (newly | fixed) & new != 0 {
+                        return Err(Conflict);
+                    }
+                    newly |= new;
+                }
+            }
+        }
+        fixed |= newly;
+        wave = newly;
+    }
+    Ok(fixed)
 }
 
-/// Places values that have a single possible variable (every value must be used).
-/// Returns whether anything changed.
-fn hidden_singles(doms: &mut [u32]) -> Result<bool, Conflict> {
-    let (mut once, mut twice, mut fixed) = (0u32, 0u32, 0u32);
+/// Places values that have a single possible variable (every value must be used); `fixed`
+/// holds the values already fixed. Returns whether anything changed.
+fn hidden_singles(doms: &mut [u32], fixed: u32) -> Result<bool, Conflict> {
+    let (mut once, mut twice) = (0u32, 0u32);
     for &d in doms.iter() {
         twice |= once & d;
         once |= d;
-        if single(d) {
-            fixed |= d;
-        }
     }
     if (once.count_ones() as usize) < doms.len() {
         return Err(Conflict);
