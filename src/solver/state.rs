@@ -77,10 +77,10 @@ impl State {
         }
         self.trail.push((var as u32, old));
         self.domains[var] = new;
-        for i in 0..self.watches.of(var).len() {
-            let p = self.watches.of(var)[i];
-            if p != self.running {
-                self.enqueue(p);
+        let State { watches, queue, running, .. } = self;
+        for &p in watches.of(var) {
+            if p != *running {
+                queue.push(p);
             }
         }
         Ok(())
