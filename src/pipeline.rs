@@ -51,7 +51,8 @@ pub fn process(
     };
     let document = match format::read(text, options.format) {
         Ok(document) => document,
-        Err(error) => return reject(options.format, error),
+        // The error document still names the format the file was read as.
+        Err(error) => return reject(options.format.or_else(|| format::detect(text)), error),
     };
     let parse_time = started.elapsed() / document.entries.len().max(1) as u32;
     let mut reports: Vec<PuzzleReport> = document
