@@ -7,15 +7,14 @@
 //! core count. The machine and the settings are printed with the figures, since timings
 //! mean little without them.
 
+use super::progress_bar;
 use crate::cli::BenchArgs;
 use crate::pipeline::{self, PipelineOptions};
 use crate::report::{Body, FileReport, Settings, Summary};
 use anyhow::{Context, bail};
 use clap::ValueEnum;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::fs;
-use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -298,18 +297,6 @@ fn status_name(s: &Summary) -> &'static str {
     } else {
         "invalid"
     }
-}
-
-/// A progress bar on standard error when it is a terminal, a hidden one otherwise.
-fn progress_bar(len: usize) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 #[cfg(test)]

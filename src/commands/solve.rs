@@ -15,17 +15,17 @@
 //! Exit status: 0 when every puzzle was solved, 1 when any was not (invalid, unreadable,
 //! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error.
 
+use super::progress_bar;
 use crate::cli::SolveArgs;
 use crate::format::InputError;
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -336,18 +336,6 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
         if unwritten > 0 { format!(" ({unwritten} files not written)") } else { String::new() }
     );
     Ok(summary.all_solved() && unwritten == 0)
-}
-
-/// A progress bar on standard error when it is a terminal, a hidden one otherwise.
-fn progress_bar(len: usize) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 /// Writes the outputs of one file: `STEM.solution.txt` (when there is a solution),

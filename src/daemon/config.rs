@@ -141,14 +141,16 @@ pub struct SolverConfig {
 }
 
 impl Default for SolverConfig {
+    /// The solver's own defaults (one thread per puzzle: the workers give the parallelism).
     fn default() -> Self {
+        let solve = SolveOptions::default();
         SolverConfig {
-            algorithm: Algorithm::Mac,
-            var_order: VarOrder::FirstFail,
-            val_order: ValOrder::Min,
-            mode: Mode::Unique,
-            count_limit: None,
-            threads: 1,
+            algorithm: solve.algorithm,
+            var_order: solve.var_order,
+            val_order: solve.val_order,
+            mode: solve.mode,
+            count_limit: solve.count_limit,
+            threads: solve.threads,
             format: None,
         }
     }
