@@ -24,21 +24,36 @@ pub struct Fixture {
     pub sol: String,
 }
 
-/// Every fixture of `tests/fixtures/daemon` that has a `.sol`, sorted by name.
+/// Folders of `tests/fixtures` whose puzzles (those with a `.sol`) the daemon tests use.
+const FIXTURE_FOLDERS: [&str; 4] = ["daemon", "kakuro", "killer", "sudoku"];
+
+/// Fixtures whose `.sol` is only one of several solutions, so an answer need not equal it.
+const SEVERAL_SOLUTIONS: [&str; 1] = ["kakuro-257_24x28"];
+
+/// Every puzzle of [`FIXTURE_FOLDERS`] that has a `.sol`, named `FOLDER-STEM` (the
+/// `daemon` folder's files carry their kind in their names already), sorted by name.
 pub fn fixtures() -> Vec<Fixture> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/daemon");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut out = Vec::new();
-    for entry in fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "sol") {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let text = fs::read_to_string(path.with_extension("txt")).unwrap();
+    for folder in FIXTURE_FOLDERS {
+        for entry in fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let puzzle = path.with_extension("txt");
+            if path.extension().is_none_or(|e| e != "sol") || !puzzle.exists() {
+                continue;
+            }
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let name = if folder == "daemon" { stem } else { format!("{folder}-{stem}") };
+            if SEVERAL_SOLUTIONS.contains(&name.as_str()) {
+                continue;
+            }
+            let text = fs::read_to_string(&puzzle).unwrap();
             let sol = fs::read_to_string(&path).unwrap();
             out.push(Fixture { name, text, sol });
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
-    assert!(out.len() >= 20, "fixtures missing in {}", dir.display());
+    assert!(out.len() >= 20, "fixtures missing in {}", root.display());
     out
 }
 
