@@ -1,18 +1,17 @@
-//! All-different over a set of variables: naked singles (a fixed value leaves the others),
-//! hidden singles (when the variables must use every value, a value with one place left
-//! goes there) and Hall sets read off single domains (k variables whose domains fit inside
-//! one k-value domain take those values from everyone else: naked pairs, triples, ...).
+//! All-different over a set of variables, with the rules of [`distinct`](super::distinct):
+//! naked singles, hidden singles (when the variables must use every value) and Hall sets.
 
 use super::super::domain::Domain;
 use super::super::state::{Conflict, PropResult, State};
+use super::distinct;
 
 /// The values of `vars` are pairwise different.
 #[derive(Clone, Debug)]
 pub struct AllDifferent {
     vars: Box<[u32]>,
-    /// True when there are exactly as many values as variables, so each value must be used
+    /// The values, when there are exactly as many as variables, so each must be used
     /// (Sudoku rows, columns and boxes); enables hidden singles.
-    permutation: bool,
+    permutation: Option<u32>,
 }
 
 impl AllDifferent {
@@ -21,7 +20,7 @@ impl AllDifferent {
         let union = vars.iter().fold(Domain::EMPTY, |acc, &v| acc.union(domains[v]));
         AllDifferent {
             vars: vars.iter().map(|&v| v as u32).collect(),
-            permutation: union.len() as usize == vars.len(),
+            permutation: (union.len() as usize == vars.len()).then_some(union.bits()),
         }
     }
 
@@ -30,39 +29,21 @@ impl AllDifferent {
         &self.vars
     }
 
-    /// Runs the three rules until none of them changes anything. The rules work on a
-    /// local copy of the domains (a Sudoku unit fits in registers and cache lines); only
-    /// the domains that changed are written back.
+    /// Runs the rules until none of them changes anything, on a local copy of the
+    /// domains; only the domains that changed are written back.
     pub fn propagate(&self, state: &mut State) -> PropResult {
         const LOCAL: usize = 32;
         let n = self.vars.len();
         if n > LOCAL {
-            let mut doms: Vec<u32> =
-                self.vars.iter().map(|&v| state.dom(v as usize).bits()).collect();
-            let original = doms.clone();
-            self.reason(&mut doms)?;
-            return self.write_back(state, &original, &doms);
+            return Err(Conflict); // more variables than values
         }
         let mut doms = [0u32; LOCAL];
         for (d, &v) in doms.iter_mut().zip(self.vars.iter()) {
             *d = state.dom(v as usize).bits();
         }
         let original = doms;
-        self.reason(&mut doms[..n])?;
+        distinct::settle(&mut doms[..n], self.permutation)?;
         self.write_back(state, &original[..n], &doms[..n])
-    }
-
-    /// Applies the rules to `doms` until they change nothing more.
-    fn reason(&self, doms: &mut [u32]) -> Result<(), Conflict> {
-        loop {
-            let fixed = naked_singles(doms)?;
-            if self.permutation && hidden_singles(doms, fixed)? {
-                continue;
-            }
-            if !hall_sets(doms)? {
-                return Ok(());
-            }
-        }
     }
 
     /// Writes the domains that differ from `original` back into the state.
@@ -105,119 +86,6 @@ impl AllDifferent {
         }
         true
     }
-}
-
-/// True when exactly one bit is set.
-#[inline]
-fn single(d: u32) -> bool {
-    d != 0 && d & (d - 1) == 0
-}
-
-/// Removes fixed values from the other domains, in waves: the values fixed by one wave are
-/// the only ones the next wave has to remove. Returns the fixed values.
-fn naked_singles(doms: &mut [u32]) -> Result<u32, Conflict> {
-    let mut fixed = 0u32;
-    for &d in doms.iter() {
-        if single(d) {
-            if fixed & d != 0 {
-                return Err(Conflict);
-            }
-            fixed |= d;
-        }
-    }
-    let mut wave = fixed;
-    while wave != 0 {
-        let mut newly = 0u32;
-        for d in doms.iter_mut() {
-            let old = *d;
-            if old & wave != 0 && !single(old) {
-                let new = old & !wave;
-                if new == 0 {
-                    return Err(Conflict);
-                }
-                *d = new;
-                if single(new) {
-                    if (newly | fixed) & new != 0 {
-                        return Err(Conflict);
-                    }
-                    newly |= new;
-                }
-            }
-        }
-        fixed |= newly;
-        wave = newly;
-    }
-    Ok(fixed)
-}
-
-/// Places values that have a single possible variable (every value must be used); `fixed`
-/// holds the values already fixed. Returns whether anything changed.
-fn hidden_singles(doms: &mut [u32], fixed: u32) -> Result<bool, Conflict> {
-    let (mut once, mut twice) = (0u32, 0u32);
-    for &d in doms.iter() {
-        twice |= once & d;
-        once |= d;
-    }
-    if (once.count_ones() as usize) < doms.len() {
-        return Err(Conflict);
-    }
-    let hidden = once & !twice & !fixed;
-    if hidden == 0 {
-        return Ok(false);
-    }
-    for d in doms.iter_mut() {
-        let h = *d & hidden;
-        if h != 0 {
-            if !single(h) {
-                return Err(Conflict);
-            }
-            *d = h;
-        }
-    }
-    Ok(true)
-}
-
-/// For each small unfixed domain D, counts the domains that lie within D: more than |D|
-/// fails; exactly |D| removes D's values from every other domain (naked pairs, triples,
-/// ...). Returns whether anything changed.
-fn hall_sets(doms: &mut [u32]) -> Result<bool, Conflict> {
-    // Only unfixed domains matter (fixed values have already left the others), and late in
-    // a search few are left: work on those alone.
-    let mut open = [0usize; 32];
-    let mut count = 0;
-    for (i, &d) in doms.iter().enumerate() {
-        if !single(d) && count < open.len() {
-            open[count] = i;
-            count += 1;
-        }
-    }
-    if count < 3 || count == open.len() && doms.len() > open.len() {
-        return Ok(false);
-    }
-    let open = &open[..count];
-    let mut changed = false;
-    for &i in open {
-        let hall = doms[i];
-        let size = hall.count_ones() as usize;
-        if size >= count {
-            continue;
-        }
-        let inside = open.iter().filter(|&&j| doms[j] & !hall == 0).count();
-        if inside > size {
-            return Err(Conflict);
-        }
-        if inside < size {
-            continue;
-        }
-        for &j in open {
-            let d = doms[j];
-            if d & !hall != 0 && d & hall != 0 {
-                doms[j] = d & !hall;
-                changed = true;
-            }
-        }
-    }
-    Ok(changed)
 }
 
 #[cfg(test)]

@@ -7,12 +7,15 @@
 //! `forward_check` (one pass after an assignment, for FC) and `check` (for plain BT).
 
 pub mod all_different;
+pub mod distinct;
 pub mod distinct_sum;
 pub mod sum;
+pub mod units;
 
 pub use all_different::AllDifferent;
 pub use distinct_sum::DistinctSum;
 pub use sum::Sum;
+pub use units::Units;
 
 use super::domain::Domain;
 use super::state::{PropResult, State};
@@ -28,6 +31,8 @@ pub enum Propagator {
     AllDifferent(AllDifferent),
     /// Plain sum (bounds).
     Sum(Sum),
+    /// Overlapping permutation all-differents (a Sudoku grid's units), as one.
+    Units(Units),
 }
 
 impl Propagator {
@@ -37,6 +42,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.vars(),
             Propagator::AllDifferent(p) => p.vars(),
             Propagator::Sum(p) => p.vars(),
+            Propagator::Units(p) => p.vars(),
         }
     }
 
@@ -57,6 +63,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.propagate(state),
             Propagator::AllDifferent(p) => p.propagate(state),
             Propagator::Sum(p) => p.propagate(state),
+            Propagator::Units(p) => p.propagate(state),
         }
     }
 
@@ -66,6 +73,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.forward_check(state, var),
             Propagator::AllDifferent(p) => p.forward_check(state, var),
             Propagator::Sum(p) => p.forward_check(state),
+            Propagator::Units(p) => p.forward_check(state, var),
         }
     }
 
@@ -75,6 +83,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.check(state),
             Propagator::AllDifferent(p) => p.check(state),
             Propagator::Sum(p) => p.check(state),
+            Propagator::Units(p) => p.check(state),
         }
     }
 }
@@ -170,15 +179,42 @@ pub fn build(model: &Model) -> Propagators {
             }
         }
     }
+    // The remaining all-different constraints: permutations of the same values (a grid's
+    // rows, columns and boxes) are propagated together, the others one by one.
+    let mut families: Vec<(Domain, usize, Vec<&[usize]>)> = Vec::new();
     for (i, c) in model.constraints.iter().enumerate() {
         if let Constraint::AllDifferent { vars } = c
             && !fused[i]
         {
-            list.push(Propagator::AllDifferent(AllDifferent::new(vars, &model.domains)));
+            let Some(values) = permutation_values(vars, &model.domains) else {
+                list.push(Propagator::AllDifferent(AllDifferent::new(vars, &model.domains)));
+                continue;
+            };
+            match families.iter_mut().find(|(v, len, _)| *v == values && *len == vars.len()) {
+                Some((_, _, units)) => units.push(vars),
+                None => families.push((values, vars.len(), vec![vars])),
+            }
+        }
+    }
+    for (values, _, units) in families {
+        match Units::new(&units, values).filter(|_| units.len() > 1) {
+            Some(family) => list.push(Propagator::Units(family)),
+            None => list.extend(
+                units
+                    .iter()
+                    .map(|u| Propagator::AllDifferent(AllDifferent::new(u, &model.domains))),
+            ),
         }
     }
     let watches = Watches::new(model.num_vars(), &list);
     Propagators { list, watches }
+}
+
+/// The values `vars` take between them when there are exactly as many as variables (so an
+/// all-different over them is a permutation of those values).
+fn permutation_values(vars: &[usize], domains: &[Domain]) -> Option<Domain> {
+    let union = vars.iter().fold(Domain::EMPTY, |acc, &v| acc.union(domains[v]));
+    (union.len() as usize == vars.len() && vars.len() <= units::MAX_UNIT).then_some(union)
 }
 
 /// Runs queued propagators until the queue is empty (a fixed point) or one fails.

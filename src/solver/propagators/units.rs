@@ -1,0 +1,465 @@
+//! A family of overlapping permutation constraints (the rows, columns and boxes of a Sudoku
+//! grid) propagated as one.
+//!
+//! Each unit is an all-different whose cells must take every value of the family's value
+//! set, with the rules of [`distinct`]: naked singles, hidden singles, Hall sets. Run as
+//! separate propagators, the 27 units of a 9x9 grid wake each other through the queue
+//! some 25 times per search node, and each run re-examines every value of its unit. Here
+//! the places of each value are a 128-bit board, and the single rules run per (value,
+//! unit) pair, only for the pairs whose places changed: a decision that removes one value
+//! from 20 cells re-examines that value in the units of those cells, and nothing else.
+//! Hall sets, which cost a pass per unfixed cell, run on a unit once the singles have
+//! settled everywhere.
+//!
+//! The propagator remembers the domains of its last run and catches up by comparing them
+//! with the state. A (value, unit) pair or a unit whose cells hold the same domains as
+//! then still satisfies its rules, so this stays correct after any backtrack and needs no
+//! trail of its own.
+
+use super::super::domain::Domain;
+use super::super::state::{Conflict, PropResult, State};
+use super::distinct;
+use std::cell::RefCell;
+
+/// Cells are bits of a `u128`.
+pub const MAX_CELLS: usize = 128;
+/// Units are bits of a `u64`.
+pub const MAX_UNITS: usize = 64;
+/// A unit has at most as many cells as a domain has values.
+pub const MAX_UNIT: usize = 32;
+/// Values are bits of a `u32`.
+const VALUES: usize = 32;
+
+/// A set of cells: bit `c` is local cell `c`.
+type Cells = u128;
+
+/// `local_of` value of a variable that is not a cell.
+const NOT_A_CELL: u32 = u32::MAX;
+
+/// Permutation all-different constraints over at most [`MAX_CELLS`] shared cells.
+#[derive(Clone, Debug)]
+pub struct Units {
+    /// The cells (model variables); a cell's local index is its position here.
+    vars: Box<[u32]>,
+    /// Local index of each model variable up to the largest cell, or `NOT_A_CELL`.
+    local_of: Box<[u32]>,
+    /// The cells of each unit, as a set.
+    unit_cells: Box<[Cells]>,
+    /// The cells of each unit, in order: `cells[u * size..(u + 1) * size]`.
+    cells: Box<[u32]>,
+    /// Cells per unit.
+    size: usize,
+    /// The units of each cell, as a set.
+    cell_units: Box<[u64]>,
+    /// The values every unit must use.
+    values: u32,
+    /// What the last run left behind (boxed: it is large).
+    memory: Box<RefCell<Memory>>,
+}
+
+/// The propagator's own view of the domains, kept from run to run. Invariant: every
+/// (value, unit) pair not in `pending` satisfies the single rules over `doms`, and every
+/// unit not in `hall` has no Hall set left to apply.
+#[derive(Clone, Debug)]
+struct Memory {
+    /// Domain of each cell.
+    doms: Vec<u32>,
+    /// `places[d]`: the cells whose domain holds value `d`.
+    places: [Cells; VALUES],
+    /// `fixed[d]`: the cells whose domain is exactly `{d}`.
+    fixed: [Cells; VALUES],
+    /// `pending[d]`: the units where value `d` must be looked at again.
+    pending: [u64; VALUES],
+    /// The values with pending units.
+    busy: u32,
+    /// Cells changed by the rules in this run, to be written back to the state.
+    narrowed: Cells,
+    /// Units whose Hall sets must be looked at again.
+    hall: u64,
+}
+
+impl Units {
+    /// The family of `units` (lists of model variables of one length, at most
+    /// [`MAX_UNIT`]), each of which must take every value of `values`. `None` when the
+    /// family has more than [`MAX_CELLS`] cells or [`MAX_UNITS`] units.
+    pub fn new(units: &[&[usize]], values: Domain) -> Option<Units> {
+        let size = units.first().map_or(0, |u| u.len());
+        if units.len() > MAX_UNITS || size > MAX_UNIT || units.iter().any(|u| u.len() != size) {
+            return None;
+        }
+        // Cells in the order they first appear.
+        let largest = units.iter().flat_map(|u| u.iter()).max().map_or(0, |&v| v + 1);
+        let mut local_of = vec![NOT_A_CELL; largest];
+        let mut vars = Vec::new();
+        let mut cells = Vec::with_capacity(units.len() * size);
+        for &v in units.iter().flat_map(|u| u.iter()) {
+            if local_of[v] == NOT_A_CELL {
+                if vars.len() == MAX_CELLS {
+                    return None;
+                }
+                local_of[v] = vars.len() as u32;
+                vars.push(v as u32);
+            }
+            cells.push(local_of[v]);
+        }
+        let mut unit_cells = vec![0 as Cells; units.len()];
+        let mut cell_units = vec![0u64; vars.len()];
+        for (i, &c) in cells.iter().enumerate() {
+            let u = i / size.max(1);
+            unit_cells[u] |= 1 << c;
+            cell_units[c as usize] |= 1 << u;
+        }
+        // Nothing seen yet: empty domains, which every real domain differs from.
+        let memory = Memory {
+            doms: vec![0; vars.len()],
+            places: [0; VALUES],
+            fixed: [0; VALUES],
+            pending: [0; VALUES],
+            busy: 0,
+            narrowed: 0,
+            hall: 0,
+        };
+        Some(Units {
+            vars: vars.into(),
+            local_of: local_of.into(),
+            unit_cells: unit_cells.into(),
+            cells: cells.into(),
+            size,
+            cell_units: cell_units.into(),
+            values: values.bits(),
+            memory: Box::new(RefCell::new(memory)),
+        })
+    }
+
+    /// The cells, as model variables.
+    pub fn vars(&self) -> &[u32] {
+        &self.vars
+    }
+
+    /// Brings every unit to its fixed point.
+    pub fn propagate(&self, state: &mut State) -> PropResult {
+        let mut memory = self.memory.borrow_mut();
+        let memory = &mut *memory;
+        // Catch up with the domains as they are now (narrowed, or widened by a backtrack).
+        for (c, &v) in self.vars.iter().enumerate() {
+            let now = state.dom(v as usize).bits();
+            if memory.doms[c] != now {
+                self.set(memory, c, now);
+            }
+        }
+        memory.narrowed = 0;
+        self.settle(memory)?;
+        let mut narrowed = memory.narrowed;
+        while narrowed != 0 {
+            let c = narrowed.trailing_zeros() as usize;
+            narrowed &= narrowed - 1;
+            state.set(self.vars[c] as usize, Domain(memory.doms[c]))?;
+        }
+        Ok(())
+    }
+
+    /// Applies the rules until nothing is pending. On a conflict the failing pair or unit
+    /// stays pending, so the invariant holds for the next run.
+    fn settle(&self, memory: &mut Memory) -> PropResult {
+        loop {
+            self.settle_singles(memory)?;
+            let Some(u) = lowest(memory.hall) else { return Ok(()) };
+            memory.hall &= !(1 << u);
+            let cells = &self.cells[u * self.size..(u + 1) * self.size];
+            let mut doms = [0u32; MAX_UNIT];
+            let doms = &mut doms[..cells.len()];
+            for (d, &c) in doms.iter_mut().zip(cells) {
+                *d = memory.doms[c as usize];
+            }
+            if let Err(conflict) = distinct::hall_sets(doms, true) {
+                memory.hall |= 1 << u;
+                return Err(conflict);
+            }
+            for (&d, &c) in doms.iter().zip(cells) {
+                if memory.doms[c as usize] != d {
+                    self.set(memory, c as usize, d);
+                }
+            }
+        }
+    }
+
+    /// Applies the single rules to every pending (value, unit) pair, until none is left.
+    fn settle_singles(&self, memory: &mut Memory) -> PropResult {
+        while memory.busy != 0 {
+            let d = memory.busy.trailing_zeros() as usize;
+            let mut units = std::mem::take(&mut memory.pending[d]);
+            memory.busy &= !(1 << d);
+            while units != 0 {
+                let u = units.trailing_zeros() as usize;
+                units &= units - 1;
+                if let Err(conflict) = self.singles(memory, d, u) {
+                    memory.pending[d] |= units | 1 << u;
+                    memory.busy |= 1 << d;
+                    return Err(conflict);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The single rules for value `d` in unit `u`: a cell fixed to `d` takes it from the
+    /// others; no place fails; one place takes `d`.
+    fn singles(&self, memory: &mut Memory, d: usize, u: usize) -> PropResult {
+        let unit = self.unit_cells[u];
+        let places = memory.places[d] & unit;
+        let fixed = memory.fixed[d] & unit;
+        if places == 0 || fixed & fixed.wrapping_sub(1) != 0 {
+            return Err(Conflict);
+        }
+        if fixed != 0 {
+            let mut others = places & !fixed;
+            while others != 0 {
+                let c = others.trailing_zeros() as usize;
+                others &= others - 1;
+                let now = memory.doms[c] & !(1 << d);
+                if now == 0 {
+                    return Err(Conflict);
+                }
+                self.set(memory, c, now);
+            }
+        } else if places & (places - 1) == 0 {
+            self.set(memory, places.trailing_zeros() as usize, 1 << d);
+        }
+        Ok(())
+    }
+
+    /// Changes the domain of cell `c` to `now`, updating the boards and making pending the
+    /// pairs and units that read what changed.
+    fn set(&self, memory: &mut Memory, c: usize, now: u32) {
+        let old = memory.doms[c];
+        memory.doms[c] = now;
+        let bit: Cells = 1 << c;
+        memory.narrowed |= bit;
+        let mut changed = old ^ now;
+        let mut touched = changed;
+        while changed != 0 {
+            memory.places[changed.trailing_zeros() as usize] ^= bit;
+            changed &= changed - 1;
+        }
+        if distinct::single(old) {
+            memory.fixed[old.trailing_zeros() as usize] &= !bit;
+            touched |= old;
+        }
+        if distinct::single(now) {
+            memory.fixed[now.trailing_zeros() as usize] |= bit;
+            touched |= now;
+        }
+        let units = self.cell_units[c];
+        memory.hall |= units;
+        touched &= self.values;
+        memory.busy |= touched;
+        while touched != 0 {
+            memory.pending[touched.trailing_zeros() as usize] |= units;
+            touched &= touched - 1;
+        }
+    }
+
+    /// The cells sharing a unit with `cell`.
+    fn peers(&self, cell: usize) -> Cells {
+        let bit: Cells = 1 << cell;
+        self.unit_cells.iter().filter(|&&u| u & bit != 0).fold(0, |set, &u| set | u) & !bit
+    }
+
+    /// Forward checking after `var` was fixed: its value leaves every cell sharing a unit.
+    pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
+        let Some(value) = state.dom(var).value() else { return Ok(()) };
+        let Some(&cell) = self.local_of.get(var).filter(|&&c| c != NOT_A_CELL) else {
+            return Ok(());
+        };
+        let cell = cell as usize;
+        let mut peers = self.peers(cell);
+        while peers != 0 {
+            let other = self.vars[peers.trailing_zeros() as usize] as usize;
+            peers &= peers - 1;
+            let d = state.dom(other);
+            if d.is_fixed() && d.contains(value) {
+                return Err(Conflict);
+            }
+            state.set(other, d.remove(value))?;
+        }
+        Ok(())
+    }
+
+    /// Backtracking check: no unit holds a value twice among its fixed cells.
+    pub fn check(&self, state: &State) -> bool {
+        self.cells.chunks(self.size.max(1)).all(|unit| {
+            let mut seen = 0u32;
+            unit.iter().all(|&c| {
+                let d = state.dom(self.vars[c as usize] as usize);
+                let clash = d.is_fixed() && seen & d.bits() != 0;
+                if d.is_fixed() {
+                    seen |= d.bits();
+                }
+                !clash
+            })
+        })
+    }
+}
+
+/// Index of the lowest set bit.
+#[inline]
+fn lowest(set: u64) -> Option<usize> {
+    (set != 0).then(|| set.trailing_zeros() as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::sudoku::Sudoku;
+    use crate::solver::propagators::{self, Propagator};
+
+    fn units_4x4() -> Units {
+        let units = Sudoku::units(4, 2);
+        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+        Units::new(&refs, Domain::range(1, 4)).expect("small")
+    }
+
+    fn run(prop: &Units, domains: &[Domain]) -> Option<Vec<Domain>> {
+        let mut state = State::for_test(domains, &Propagator::Units(prop.clone()));
+        prop.propagate(&mut state).ok()?;
+        Some(state.domains().to_vec())
+    }
+
+    /// The same domains through separate all-different propagators, one per unit of an
+    /// n x n grid (the reference).
+    fn run_separately(domains: &[Domain]) -> Option<Vec<Domain>> {
+        let n = if domains.len() == 16 { 4 } else { 9 };
+        let props: Vec<Propagator> = Sudoku::units(n, n.isqrt())
+            .iter()
+            .map(|u| Propagator::AllDifferent(propagators::AllDifferent::new(u, domains)))
+            .collect();
+        let watches = propagators::Watches::new(n * n, &props);
+        let mut state = State::new(domains.to_vec(), watches, vec![0; props.len()]);
+        (0..props.len() as u32).for_each(|p| state.enqueue(p));
+        propagators::fixpoint(&props, &mut state, &mut 0).ok()?;
+        Some(state.domains().to_vec())
+    }
+
+    fn givens(cells: &[(usize, u32)]) -> Vec<Domain> {
+        let mut domains = vec![Domain::range(1, 4); 16];
+        for &(cell, value) in cells {
+            domains[cell] = Domain::single(value);
+        }
+        domains
+    }
+
+    /// A 4x4 grid the givens below are taken from.
+    const SOLUTION: [u32; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+
+    #[test]
+    fn givens_and_their_consequences_reach_the_fixed_point_of_separate_units() {
+        for cells in [&[0, 5, 10, 15, 6][..], &[1, 7, 8, 14], &[0, 1, 2, 4, 5, 8, 13]] {
+            let given: Vec<(usize, u32)> = cells.iter().map(|&c| (c, SOLUTION[c])).collect();
+            let domains = givens(&given);
+            let together = run(&units_4x4(), &domains).expect("consistent");
+            assert_eq!(Some(together.clone()), run_separately(&domains));
+            assert!(together.iter().zip(SOLUTION).all(|(d, v)| d.contains(v)), "{together:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_twice_in_a_unit_fails() {
+        let mut domains = givens(&[(0, 3), (15, 3)]);
+        assert!(run(&units_4x4(), &domains).is_some());
+        domains[5] = Domain::single(3);
+        assert_eq!(run(&units_4x4(), &domains), None);
+    }
+
+    #[test]
+    fn what_it_remembers_never_hides_a_change_after_a_backtrack_or_a_failure() {
+        // One propagator run on a sequence of unrelated domains (as a search that narrows,
+        // fails and backtracks would) must give what a fresh one gives each time.
+        let prop = units_4x4();
+        let sequence = [
+            givens(&[(0, 1), (5, 4)]),
+            givens(&[(0, 1), (5, 4), (10, 4), (15, 1), (6, 1)]),
+            givens(&[(0, 3), (15, 3), (5, 3)]),
+            givens(&[(0, 1), (5, 2), (10, 3), (3, 4), (12, 2)]),
+            givens(&[(0, 1)]),
+            givens(&[]),
+            givens(&[(0, 1), (5, 4), (10, 4), (15, 1), (6, 1)]),
+            givens(&[(6, 4), (9, 1)]),
+        ];
+        for domains in &sequence {
+            assert_eq!(run(&prop, domains), run(&units_4x4(), domains), "{domains:?}");
+            assert_eq!(run(&prop, domains), run_separately(domains), "{domains:?}");
+        }
+    }
+
+    /// A 9x9 solution: the classic shifted pattern with its digits relabelled.
+    fn solution_9x9(labels: &[u32]) -> Vec<u32> {
+        (0..81).map(|i| labels[(i / 9 * 3 + i / 27 + i % 9) % 9]).collect()
+    }
+
+    /// Domains holding `solution`: given where `given` says, else the solution value plus
+    /// the extra candidates in `extra`.
+    fn planted(solution: &[u32], given: &[bool], extra: &[u32]) -> Vec<Domain> {
+        (0..81)
+            .map(|i| {
+                let value = Domain::single(solution[i]);
+                if given[i] { value } else { Domain(value.bits() | extra[i] << 1) }
+            })
+            .collect()
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// One propagator fed a series of domains (as a search that narrows, fails and
+        /// backtracks would) keeps every planted value, only narrows, and leaves a fixed
+        /// point: separate all-different propagators find nothing more to do.
+        #[test]
+        fn what_it_remembers_never_hides_a_change(
+            labels in Just((1..=9u32).collect::<Vec<_>>()).prop_shuffle(),
+            rounds in proptest::collection::vec(
+                (
+                    proptest::collection::vec(proptest::bool::weighted(0.3), 81),
+                    proptest::collection::vec(0u32..512, 81),
+                ),
+                1..6,
+            ),
+        ) {
+            let solution = solution_9x9(&labels);
+            let units = Sudoku::units(9, 3);
+            let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+            let prop = Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+            for (given, extra) in &rounds {
+                let domains = planted(&solution, given, extra);
+                let after = run(&prop, &domains).expect("the planted solution survives");
+                for ((d, before), &value) in after.iter().zip(&domains).zip(&solution) {
+                    prop_assert!(d.contains(value));
+                    prop_assert_eq!(d.without(*before), Domain::EMPTY);
+                }
+                prop_assert_eq!(run_separately(&after), Some(after.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_naked_pair_leaves_its_row_and_box() {
+        let units = Sudoku::units(9, 3);
+        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+        let prop = Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+        let mut domains = vec![Domain::range(1, 9); 81];
+        domains[0] = Domain::range(1, 2);
+        domains[1] = Domain::range(1, 2);
+        let after = run(&prop, &domains).expect("consistent");
+        for cell in (2..9).chain([9, 10, 11, 18, 19, 20]) {
+            assert_eq!(after[cell], Domain::range(3, 9), "cell {cell}");
+        }
+        assert_eq!(after[27], Domain::range(1, 9));
+    }
+
+    #[test]
+    fn families_too_large_for_the_boards_are_refused() {
+        let units = Sudoku::units(16, 4);
+        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+        assert!(Units::new(&refs, Domain::range(1, 16)).is_none());
+    }
+}
