@@ -76,6 +76,8 @@ struct Memory {
     narrowed: Cells,
     /// Units whose Hall sets must be looked at again.
     hall: u64,
+    /// The cells whose domain is a single value.
+    solved: Cells,
 }
 
 impl Units {
@@ -118,6 +120,7 @@ impl Units {
             busy: 0,
             narrowed: 0,
             hall: 0,
+            solved: 0,
         };
         Some(Units {
             vars: vars.into(),
@@ -165,6 +168,11 @@ impl Units {
             self.settle_singles(memory)?;
             let Some(u) = lowest(memory.hall) else { return Ok(()) };
             memory.hall &= !(1 << u);
+            // With three open cells or fewer, a Hall set would be one short of all of them:
+            // a hidden single, found already.
+            if (self.unit_cells[u] & !memory.solved).count_ones() <= 3 {
+                continue;
+            }
             let cells = &self.cells[u * self.size..(u + 1) * self.size];
             let mut doms = [0u32; MAX_UNIT];
             let doms = &mut doms[..cells.len()];
@@ -243,10 +251,12 @@ impl Units {
         }
         if distinct::single(old) {
             memory.fixed[old.trailing_zeros() as usize] &= !bit;
+            memory.solved &= !bit;
             touched |= old;
         }
         if distinct::single(now) {
             memory.fixed[now.trailing_zeros() as usize] |= bit;
+            memory.solved |= bit;
             touched |= now;
         }
         let units = self.cell_units[c];
