@@ -216,22 +216,29 @@ impl Units {
         let unit = self.unit_cells[u];
         let places = memory.places[d] & unit;
         let fixed = memory.fixed[d] & unit;
-        if places == 0 || fixed & fixed.wrapping_sub(1) != 0 {
+        if fixed == 0 {
+            // Most often: two places or more, and nothing to do.
+            if places & places.wrapping_sub(1) != 0 {
+                return Ok(());
+            }
+            if places == 0 {
+                return Err(Conflict);
+            }
+            self.set(memory, places.trailing_zeros() as usize, 1 << d);
+            return Ok(());
+        }
+        if fixed & (fixed - 1) != 0 {
             return Err(Conflict);
         }
-        if fixed != 0 {
-            let mut others = places & !fixed;
-            while others != 0 {
-                let c = others.trailing_zeros() as usize;
-                others &= others - 1;
-                let now = memory.doms[c] & !(1 << d);
-                if now == 0 {
-                    return Err(Conflict);
-                }
-                self.set(memory, c, now);
+        let mut others = places & !fixed;
+        while others != 0 {
+            let c = others.trailing_zeros() as usize;
+            others &= others - 1;
+            let now = memory.doms[c] & !(1 << d);
+            if now == 0 {
+                return Err(Conflict);
             }
-        } else if places & (places - 1) == 0 {
-            self.set(memory, places.trailing_zeros() as usize, 1 << d);
+            self.set(memory, c, now);
         }
         Ok(())
     }
