@@ -127,4 +127,11 @@ mod tests {
     fn three_variables_in_two_values_fail() {
         assert_eq!(run(&[Domain::range(1, 2); 3]), None);
     }
+
+    #[test]
+    fn more_variables_than_a_domain_has_values_fail() {
+        assert_eq!(run(&[Domain::range(1, 31); 33]), None);
+        assert_eq!(run(&[Domain::range(1, 31); 32]), None);
+        assert!(run(&[Domain::range(1, 31); 31]).is_some());
+    }
 }
