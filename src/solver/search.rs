@@ -27,6 +27,9 @@ pub struct Subproblem {
     pub domains: Vec<Domain>,
     /// Decisions taken from the root to reach these domains.
     pub depth: u64,
+    /// Whether the domains are already propagated (as the algorithm propagates); when
+    /// not, [`Search::run`] propagates them first.
+    pub propagated: bool,
 }
 
 /// What the search loop asks of its caller.
@@ -105,7 +108,7 @@ impl<'m> Search<'m> {
         self.stats.nodes += 1;
         self.state.load(&self.model.domains);
         if self.propagate_start() {
-            Some(Subproblem { domains: self.state.domains().to_vec(), depth: 0 })
+            Some(Subproblem { domains: self.state.domains().to_vec(), depth: 0, propagated: true })
         } else {
             self.stats.failures += 1;
             None
@@ -137,7 +140,8 @@ impl<'m> Search<'m> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
         if self.assign(var, value) {
-            Some(Subproblem { domains: self.state.domains().to_vec(), depth: sub.depth + 1 })
+            let domains = self.state.domains().to_vec();
+            Some(Subproblem { domains, depth: sub.depth + 1, propagated: true })
         } else {
             self.stats.failures += 1;
             None
@@ -148,7 +152,7 @@ impl<'m> Search<'m> {
     pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
         self.state.load(&sub.domains);
         // A donated subproblem has not been propagated since its domain was narrowed.
-        if !self.propagate_start() {
+        if !sub.propagated && !self.propagate_start() {
             self.stats.failures += 1;
             return RunEnd::Exhausted;
         }
@@ -211,7 +215,7 @@ impl<'m> Search<'m> {
         let mut domains = self.state.domains_at(frame.mark);
         domains[frame.var] = frame.remaining;
         frame.remaining = Domain::EMPTY;
-        Some(Subproblem { domains, depth: base_depth + level as u64 })
+        Some(Subproblem { domains, depth: base_depth + level as u64, propagated: false })
     }
 
     /// Establishes the starting consistency of the loaded domains.
