@@ -3,7 +3,9 @@
 //!
 //! Every domain change goes through [`State::set`], which records the old domain on the
 //! trail and queues the propagators watching the variable, so backtracking is "undo the
-//! trail down to a mark" and nothing else.
+//! trail down to a mark" and nothing else. Marks are taken at fixed points of
+//! propagation, so after an undo nothing needs to run, and the changes made since the
+//! last undo ([`State::settled`]) are all an incremental propagator has to look at.
 
 use super::domain::Domain;
 use super::propagators::Watches;
@@ -30,6 +32,11 @@ pub struct State {
     /// The propagator now running; it is not requeued by its own changes (each propagator
     /// runs to its own fixed point).
     running: u32,
+    /// Trail length at the last undo, where the domains were a fixed point of every
+    /// propagator; `None` after a load, until the next undo.
+    settled: Option<usize>,
+    /// Counts undos and loads: a trail position read in another epoch may be gone.
+    epoch: u64,
 }
 
 impl State {
@@ -42,6 +49,8 @@ impl State {
             watches,
             queue: PropagatorQueue::new(levels),
             running: u32::MAX,
+            settled: None,
+            epoch: 0,
         }
     }
 
@@ -61,6 +70,8 @@ impl State {
         self.domains.copy_from_slice(domains);
         self.trail.clear();
         self.clear_queue();
+        self.settled = None;
+        self.epoch += 1;
     }
 
     /// Narrows `var` to `new` (a subset of its domain), trailing the old domain and queuing
@@ -92,13 +103,34 @@ impl State {
         self.trail.len()
     }
 
-    /// Undoes every change made after `mark`.
+    /// Undoes every change made after `mark`, which must have been taken at a fixed point
+    /// of propagation (see [`State::settled`]).
     pub fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             if let Some((var, old)) = self.trail.pop() {
                 self.domains[var as usize] = old;
             }
         }
+        self.settled = Some(self.trail.len());
+        self.epoch += 1;
+    }
+
+    /// The trail position of the last undo: the domains there were a fixed point of every
+    /// propagator, and everything changed since is on the trail after it. `None` when the
+    /// domains were loaded since (nothing is known of them).
+    pub fn settled(&self) -> Option<usize> {
+        self.settled
+    }
+
+    /// Changes on every undo and load: a trail position read in an earlier epoch may no
+    /// longer mean the same changes.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The trail after `mark`: `(variable, domain before the change)`, oldest first.
+    pub fn trail_since(&self, mark: usize) -> &[(u32, Domain)] {
+        self.trail.get(mark..).unwrap_or_default()
     }
 
     /// The domains as they were at `mark`, leaving this state unchanged.

@@ -2,19 +2,20 @@
 //! grid) propagated as one.
 //!
 //! Each unit is an all-different whose cells must take every value of the family's value
-//! set, with the rules of [`distinct`]: naked singles, hidden singles, Hall sets. Run as
-//! separate propagators, the 27 units of a 9x9 grid wake each other through the queue
-//! some 25 times per search node, and each run re-examines every value of its unit. Here
-//! the places of each value are a 128-bit board, and the single rules run per (value,
-//! unit) pair, only for the pairs whose places changed: a decision that removes one value
-//! from 20 cells re-examines that value in the units of those cells, and nothing else.
-//! Hall sets, which cost a pass per unfixed cell, run on a unit once the singles have
-//! settled everywhere.
+//! set, with the rules of [`distinct`] (naked singles, hidden singles, Hall sets) and
+//! locked candidates: when the places of a value in one unit all lie in another (a box and
+//! a row), the value leaves the rest of that other unit. Run as separate propagators, the
+//! 27 units of a 9x9 grid wake each other through the queue some 25 times per search node,
+//! and each run re-examines every value of its unit. Here the places of each value are a
+//! 128-bit board, and the single rules run per (value, unit) pair, only for the pairs
+//! whose places changed: a decision that removes one value from 20 cells re-examines that
+//! value in the units of those cells, and nothing else. Hall sets, which cost a pass per
+//! unfixed cell, run on a unit once the singles have settled everywhere.
 //!
-//! The propagator remembers the domains of its last run and catches up by comparing them
-//! with the state. A (value, unit) pair or a unit whose cells hold the same domains as
-//! then still satisfies its rules, so this stays correct after any backtrack and needs no
-//! trail of its own.
+//! The propagator remembers the domains of its last run and catches up with the state.
+//! After a backtrack the state is a fixed point again plus what the trail holds since
+//! ([`State::settled`]), so only those changes are looked at; after a load, every
+//! difference is. This needs no trail of its own.
 
 use super::super::domain::Domain;
 use super::super::state::{Conflict, PropResult, State};
@@ -51,6 +52,14 @@ pub struct Units {
     size: usize,
     /// The units of each cell, as a set.
     cell_units: Box<[u64]>,
+    /// For each unit `u`, the units sharing two cells or more with it, as (shared cells,
+    /// cells of the other unit outside `u`): a value whose places in `u` all lie in the
+    /// shared cells leaves the rest. `overlaps[overlap_start[u]..overlap_start[u + 1]]`.
+    overlaps: Box<[(Cells, Cells)]>,
+    overlap_start: Box<[u32]>,
+    /// For each cell, the units whose rules read it: its own, and the units overlapping
+    /// those (a value it regains may undo what one of them removed).
+    readers: Box<[u64]>,
     /// The values every unit must use.
     values: u32,
     /// What the last run left behind (boxed: it is large).
@@ -58,8 +67,8 @@ pub struct Units {
 }
 
 /// The propagator's own view of the domains, kept from run to run. Invariant: every
-/// (value, unit) pair not in `pending` satisfies the single rules over `doms`, and every
-/// unit not in `hall` has no Hall set left to apply.
+/// (value, unit) pair not in `pending` satisfies the single rules and locked candidates
+/// over `doms`, and every unit not in `hall` has no Hall set left to apply.
 #[derive(Clone, Debug)]
 struct Memory {
     /// Domain of each cell.
@@ -78,6 +87,9 @@ struct Memory {
     hall: u64,
     /// The cells whose domain is a single value.
     solved: Cells,
+    /// The state's epoch and trail length when the last run ended.
+    epoch: u64,
+    seen: usize,
 }
 
 impl Units {
@@ -111,6 +123,21 @@ impl Units {
             unit_cells[u] |= 1 << c;
             cell_units[c as usize] |= 1 << u;
         }
+        let mut overlaps = Vec::new();
+        let mut overlap_start = vec![0u32];
+        let mut partners = vec![0u64; units.len()];
+        for (u, &cells) in unit_cells.iter().enumerate() {
+            for (w, &other) in unit_cells.iter().enumerate() {
+                let shared = cells & other;
+                if w != u && shared & shared.wrapping_sub(1) != 0 && other & !cells != 0 {
+                    overlaps.push((shared, other & !cells));
+                    partners[u] |= 1 << w;
+                }
+            }
+            overlap_start.push(overlaps.len() as u32);
+        }
+        let readers =
+            cell_units.iter().map(|&own| bits(own).fold(own, |set, w| set | partners[w])).collect();
         // Nothing seen yet: empty domains, which every real domain differs from.
         let memory = Memory {
             doms: vec![0; vars.len()],
@@ -121,6 +148,8 @@ impl Units {
             narrowed: 0,
             hall: 0,
             solved: 0,
+            epoch: u64::MAX,
+            seen: 0,
         };
         Some(Units {
             vars: vars.into(),
@@ -129,6 +158,9 @@ impl Units {
             cells: cells.into(),
             size,
             cell_units: cell_units.into(),
+            overlaps: overlaps.into(),
+            overlap_start: overlap_start.into(),
+            readers,
             values: values.bits(),
             memory: Box::new(RefCell::new(memory)),
         })
@@ -143,13 +175,7 @@ impl Units {
     pub fn propagate(&self, state: &mut State) -> PropResult {
         let mut memory = self.memory.borrow_mut();
         let memory = &mut *memory;
-        // Catch up with the domains as they are now (narrowed, or widened by a backtrack).
-        for (c, &v) in self.vars.iter().enumerate() {
-            let now = state.dom(v as usize).bits();
-            if memory.doms[c] != now {
-                self.set(memory, c, now);
-            }
-        }
+        self.catch_up(memory, state);
         memory.narrowed = 0;
         self.settle(memory)?;
         let mut narrowed = memory.narrowed;
@@ -158,7 +184,32 @@ impl Units {
             narrowed &= narrowed - 1;
             state.set(self.vars[c] as usize, Domain(memory.doms[c]))?;
         }
+        (memory.epoch, memory.seen) = (state.epoch(), state.mark());
         Ok(())
+    }
+
+    /// Brings the memory to the domains of the state, making pending what the changes
+    /// concern. When the state knows its last fixed point (the last backtrack went there),
+    /// only the changes after it, or after this propagator's last run if that is later,
+    /// concern anything: every other difference restores a fixed point.
+    fn catch_up(&self, memory: &mut Memory, state: &State) {
+        let settled = state.settled();
+        for (c, &v) in self.vars.iter().enumerate() {
+            let (old, now) = (memory.doms[c], state.dom(v as usize).bits());
+            if old != now {
+                self.update(memory, c, now);
+                if settled.is_none() {
+                    self.concern(memory, c, old, now);
+                }
+            }
+        }
+        let Some(settled) = settled else { return };
+        let from = if memory.epoch == state.epoch() { memory.seen.max(settled) } else { settled };
+        for &(var, old) in state.trail_since(from) {
+            if let Some(&c) = self.local_of.get(var as usize).filter(|&&c| c != NOT_A_CELL) {
+                self.concern(memory, c as usize, old.bits(), memory.doms[c as usize]);
+            }
+        }
     }
 
     /// Applies the rules until nothing is pending. On a conflict the failing pair or unit
@@ -210,15 +261,22 @@ impl Units {
         Ok(())
     }
 
-    /// The single rules for value `d` in unit `u`: a cell fixed to `d` takes it from the
-    /// others; no place fails; one place takes `d`.
+    /// The rules for value `d` in unit `u`: a cell fixed to `d` takes it from the others;
+    /// no place fails; one place takes `d`; places all inside an overlapping unit take `d`
+    /// from the rest of that unit (locked candidates).
     fn singles(&self, memory: &mut Memory, d: usize, u: usize) -> PropResult {
         let unit = self.unit_cells[u];
         let places = memory.places[d] & unit;
         let fixed = memory.fixed[d] & unit;
         if fixed == 0 {
-            // Most often: two places or more, and nothing to do.
             if places & places.wrapping_sub(1) != 0 {
+                // Two places or more: locked into an overlapping unit, `d` leaves its rest.
+                let range = self.overlap_start[u] as usize..self.overlap_start[u + 1] as usize;
+                for &(shared, rest) in &self.overlaps[range] {
+                    if places & !shared == 0 {
+                        self.remove(memory, d, memory.places[d] & rest)?;
+                    }
+                }
                 return Ok(());
             }
             if places == 0 {
@@ -230,10 +288,14 @@ impl Units {
         if fixed & (fixed - 1) != 0 {
             return Err(Conflict);
         }
-        let mut others = places & !fixed;
-        while others != 0 {
-            let c = others.trailing_zeros() as usize;
-            others &= others - 1;
+        self.remove(memory, d, places & !fixed)
+    }
+
+    /// Removes value `d` from `cells`.
+    fn remove(&self, memory: &mut Memory, d: usize, mut cells: Cells) -> PropResult {
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
             let now = memory.doms[c] & !(1 << d);
             if now == 0 {
                 return Err(Conflict);
@@ -243,15 +305,20 @@ impl Units {
         Ok(())
     }
 
-    /// Changes the domain of cell `c` to `now`, updating the boards and making pending the
-    /// pairs and units that read what changed.
+    /// Changes the domain of cell `c` to `now`, as a rule does.
     fn set(&self, memory: &mut Memory, c: usize, now: u32) {
+        let old = memory.doms[c];
+        self.update(memory, c, now);
+        self.concern(memory, c, old, now);
+        memory.narrowed |= 1 << c;
+    }
+
+    /// Changes the domain of cell `c` to `now` in the memory and its boards.
+    fn update(&self, memory: &mut Memory, c: usize, now: u32) {
         let old = memory.doms[c];
         memory.doms[c] = now;
         let bit: Cells = 1 << c;
-        memory.narrowed |= bit;
         let mut changed = old ^ now;
-        let mut touched = changed;
         while changed != 0 {
             memory.places[changed.trailing_zeros() as usize] ^= bit;
             changed &= changed - 1;
@@ -259,15 +326,26 @@ impl Units {
         if distinct::single(old) {
             memory.fixed[old.trailing_zeros() as usize] &= !bit;
             memory.solved &= !bit;
-            touched |= old;
         }
         if distinct::single(now) {
             memory.fixed[now.trailing_zeros() as usize] |= bit;
             memory.solved |= bit;
+        }
+    }
+
+    /// Makes pending what a change of cell `c` from `old` to `now` concerns: the values
+    /// that changed or were fixed, in the cell's units (and, for values it regained, in
+    /// the units overlapping those), and the Hall sets of its units.
+    fn concern(&self, memory: &mut Memory, c: usize, old: u32, now: u32) {
+        let mut touched = old ^ now;
+        if distinct::single(old) {
+            touched |= old;
+        }
+        if distinct::single(now) {
             touched |= now;
         }
-        let units = self.cell_units[c];
-        memory.hall |= units;
+        memory.hall |= self.cell_units[c];
+        let units = if now & !old != 0 { self.readers[c] } else { self.cell_units[c] };
         touched &= self.values;
         memory.busy |= touched;
         while touched != 0 {
@@ -316,6 +394,15 @@ impl Units {
             })
         })
     }
+}
+
+/// The indices of the set bits of `set`.
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let bit = lowest(set)?;
+        set &= set - 1;
+        Some(bit)
+    })
 }
 
 /// Index of the lowest set bit.
@@ -456,6 +543,56 @@ mod tests {
                 prop_assert_eq!(run_separately(&after), Some(after.clone()));
             }
         }
+
+        /// Driven as a search drives it (decide, propagate, backtrack to the mark, where it
+        /// catches up from the trail alone; now and then start over from the root domains,
+        /// as a new subproblem does), it leaves a fixed point after every step that a fresh
+        /// propagator and separate all-different propagators agree is one, and decisions
+        /// that follow the planted solution never fail.
+        #[test]
+        fn a_search_through_it_always_reaches_a_fixed_point(
+            labels in Just((1..=9u32).collect::<Vec<_>>()).prop_shuffle(),
+            given in proptest::collection::vec(proptest::bool::weighted(0.25), 81),
+            steps in proptest::collection::vec(
+                (0usize..81, proptest::bool::ANY, proptest::bool::weighted(0.1)),
+                1..40,
+            ),
+        ) {
+            let solution = solution_9x9(&labels);
+            let units = Sudoku::units(9, 3);
+            let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+            let fresh = || Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+            let prop = fresh();
+            let domains = planted(&solution, &given, &[511; 81]);
+            let mut state = State::for_test(&domains, &Propagator::Units(prop.clone()));
+            prop_assert!(prop.propagate(&mut state).is_ok());
+            let root = state.domains().to_vec();
+            for &(cell, follow, restart) in &steps {
+                if restart {
+                    state.load(&root);
+                    prop_assert!(prop.propagate(&mut state).is_ok());
+                    prop_assert_eq!(state.domains(), &root[..]);
+                }
+                let dom = state.dom(cell);
+                let other = dom.remove(solution[cell]).min();
+                let value = match (follow, other) {
+                    (false, Some(other)) if !dom.is_fixed() => other,
+                    _ => solution[cell],
+                };
+                let mark = state.mark();
+                let fine = state.set(cell, Domain::single(value)).is_ok()
+                    && prop.propagate(&mut state).is_ok();
+                prop_assert!(fine || value != solution[cell], "the planted path failed");
+                if fine {
+                    let after = state.domains().to_vec();
+                    prop_assert_eq!(run(&fresh(), &after), Some(after.clone()));
+                    prop_assert_eq!(run_separately(&after), Some(after.clone()));
+                }
+                if !fine || value != solution[cell] {
+                    state.undo(mark);
+                }
+            }
+        }
     }
 
     #[test]
@@ -471,6 +608,26 @@ mod tests {
             assert_eq!(after[cell], Domain::range(3, 9), "cell {cell}");
         }
         assert_eq!(after[27], Domain::range(1, 9));
+    }
+
+    #[test]
+    fn a_value_locked_in_a_row_of_its_box_leaves_the_rest_of_the_row_again_after_a_load() {
+        let units = Sudoku::units(9, 3);
+        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+        let prop = Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+        // In the top-left box, 1 can only go in the top row.
+        let mut domains = vec![Domain::range(1, 9); 81];
+        for cell in [9, 10, 11, 18, 19, 20] {
+            domains[cell] = Domain::range(2, 9);
+        }
+        let mut state = State::for_test(&domains, &Propagator::Units(prop.clone()));
+        prop.propagate(&mut state).expect("consistent");
+        assert!((3..9).all(|cell| !state.dom(cell).contains(1)), "{:?}", state.domains());
+        // Loading the same domains again gives 1 back to the rest of the row, which the
+        // box (not the row's cells' own units) must take away again.
+        state.load(&domains);
+        prop.propagate(&mut state).expect("consistent");
+        assert!((3..9).all(|cell| !state.dom(cell).contains(1)), "{:?}", state.domains());
     }
 
     #[test]
