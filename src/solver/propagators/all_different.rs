@@ -91,16 +91,12 @@ impl AllDifferent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::propagators::{Propagator, run_alone};
 
     fn run(domains: &[Domain]) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
         let prop = AllDifferent::new(&vars, domains);
-        let mut state = State::for_test(
-            domains,
-            &crate::solver::propagators::Propagator::AllDifferent(prop.clone()),
-        );
-        prop.propagate(&mut state).ok()?;
-        Some(state.domains().to_vec())
+        run_alone(&Propagator::AllDifferent(prop), domains)
     }
 
     #[test]

@@ -358,17 +358,12 @@ impl DistinctSum {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::propagators::{Propagator, run_alone};
     use proptest::prelude::*;
 
     fn run(domains: &[Domain], total: u32) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
-        let prop = DistinctSum::new(&vars, total);
-        let mut state = State::for_test(
-            domains,
-            &crate::solver::propagators::Propagator::DistinctSum(prop.clone()),
-        );
-        prop.propagate(&mut state).ok()?;
-        Some(state.domains().to_vec())
+        run_alone(&Propagator::DistinctSum(DistinctSum::new(&vars, total)), domains)
     }
 
     /// The reference: enumerate every assignment and keep the digits some solution uses.

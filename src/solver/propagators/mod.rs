@@ -221,6 +221,15 @@ fn permutation_values(vars: &[usize], domains: &[Domain]) -> Option<Domain> {
     (union.len() as usize == vars.len() && vars.len() <= units::MAX_UNIT).then_some(union)
 }
 
+/// Runs `prop` alone on `domains` to its fixed point: the domains it leaves, or `None` when
+/// it fails (for unit tests).
+#[cfg(test)]
+pub(crate) fn run_alone(prop: &Propagator, domains: &[Domain]) -> Option<Vec<Domain>> {
+    let mut state = State::for_test(domains, prop);
+    prop.propagate(&mut state).ok()?;
+    Some(state.domains().to_vec())
+}
+
 /// Runs queued propagators until the queue is empty (a fixed point) or one fails.
 /// `count` is incremented once per propagator execution.
 pub fn fixpoint(props: &[Propagator], state: &mut State, count: &mut u64) -> PropResult {

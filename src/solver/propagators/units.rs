@@ -415,18 +415,18 @@ fn lowest(set: u64) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::puzzle::sudoku::Sudoku;
-    use crate::solver::propagators::{self, Propagator};
+    use crate::solver::propagators::{self, Propagator, run_alone as run};
 
-    fn units_4x4() -> Units {
-        let units = Sudoku::units(4, 2);
+    /// The rows, columns and boxes of an n x n Sudoku, as one family.
+    fn family(n: usize) -> Option<Units> {
+        let units = Sudoku::units(n, n.isqrt());
         let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
-        Units::new(&refs, Domain::range(1, 4)).expect("small")
+        Units::new(&refs, Domain::range(1, n as u32))
     }
 
-    fn run(prop: &Units, domains: &[Domain]) -> Option<Vec<Domain>> {
-        let mut state = State::for_test(domains, &Propagator::Units(prop.clone()));
-        prop.propagate(&mut state).ok()?;
-        Some(state.domains().to_vec())
+    /// The family of an n x n Sudoku as a propagator.
+    fn grid(n: usize) -> Propagator {
+        Propagator::Units(family(n).expect("small enough for the boards"))
     }
 
     /// The same domains through separate all-different propagators, one per unit of an
@@ -460,7 +460,7 @@ mod tests {
         for cells in [&[0, 5, 10, 15, 6][..], &[1, 7, 8, 14], &[0, 1, 2, 4, 5, 8, 13]] {
             let given: Vec<(usize, u32)> = cells.iter().map(|&c| (c, SOLUTION[c])).collect();
             let domains = givens(&given);
-            let together = run(&units_4x4(), &domains).expect("consistent");
+            let together = run(&grid(4), &domains).expect("consistent");
             assert_eq!(Some(together.clone()), run_separately(&domains));
             assert!(together.iter().zip(SOLUTION).all(|(d, v)| d.contains(v)), "{together:?}");
         }
@@ -469,16 +469,16 @@ mod tests {
     #[test]
     fn a_value_twice_in_a_unit_fails() {
         let mut domains = givens(&[(0, 3), (15, 3)]);
-        assert!(run(&units_4x4(), &domains).is_some());
+        assert!(run(&grid(4), &domains).is_some());
         domains[5] = Domain::single(3);
-        assert_eq!(run(&units_4x4(), &domains), None);
+        assert_eq!(run(&grid(4), &domains), None);
     }
 
     #[test]
     fn what_it_remembers_never_hides_a_change_after_a_backtrack_or_a_failure() {
         // One propagator run on a sequence of unrelated domains (as a search that narrows,
         // fails and backtracks would) must give what a fresh one gives each time.
-        let prop = units_4x4();
+        let prop = grid(4);
         let sequence = [
             givens(&[(0, 1), (5, 4)]),
             givens(&[(0, 1), (5, 4), (10, 4), (15, 1), (6, 1)]),
@@ -490,7 +490,7 @@ mod tests {
             givens(&[(6, 4), (9, 1)]),
         ];
         for domains in &sequence {
-            assert_eq!(run(&prop, domains), run(&units_4x4(), domains), "{domains:?}");
+            assert_eq!(run(&prop, domains), run(&grid(4), domains), "{domains:?}");
             assert_eq!(run(&prop, domains), run_separately(domains), "{domains:?}");
         }
     }
@@ -530,9 +530,7 @@ mod tests {
             ),
         ) {
             let solution = solution_9x9(&labels);
-            let units = Sudoku::units(9, 3);
-            let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
-            let prop = Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+            let prop = grid(9);
             for (given, extra) in &rounds {
                 let domains = planted(&solution, given, extra);
                 let after = run(&prop, &domains).expect("the planted solution survives");
@@ -559,12 +557,9 @@ mod tests {
             ),
         ) {
             let solution = solution_9x9(&labels);
-            let units = Sudoku::units(9, 3);
-            let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
-            let fresh = || Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
-            let prop = fresh();
+            let prop = grid(9);
             let domains = planted(&solution, &given, &[511; 81]);
-            let mut state = State::for_test(&domains, &Propagator::Units(prop.clone()));
+            let mut state = State::for_test(&domains, &prop);
             prop_assert!(prop.propagate(&mut state).is_ok());
             let root = state.domains().to_vec();
             for &(cell, follow, restart) in &steps {
@@ -585,7 +580,7 @@ mod tests {
                 prop_assert!(fine || value != solution[cell], "the planted path failed");
                 if fine {
                     let after = state.domains().to_vec();
-                    prop_assert_eq!(run(&fresh(), &after), Some(after.clone()));
+                    prop_assert_eq!(run(&grid(9), &after), Some(after.clone()));
                     prop_assert_eq!(run_separately(&after), Some(after.clone()));
                 }
                 if !fine || value != solution[cell] {
@@ -597,9 +592,7 @@ mod tests {
 
     #[test]
     fn a_naked_pair_leaves_its_row_and_box() {
-        let units = Sudoku::units(9, 3);
-        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
-        let prop = Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+        let prop = grid(9);
         let mut domains = vec![Domain::range(1, 9); 81];
         domains[0] = Domain::range(1, 2);
         domains[1] = Domain::range(1, 2);
@@ -612,15 +605,13 @@ mod tests {
 
     #[test]
     fn a_value_locked_in_a_row_of_its_box_leaves_the_rest_of_the_row_again_after_a_load() {
-        let units = Sudoku::units(9, 3);
-        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
-        let prop = Units::new(&refs, Domain::range(1, 9)).expect("81 cells");
+        let prop = grid(9);
         // In the top-left box, 1 can only go in the top row.
         let mut domains = vec![Domain::range(1, 9); 81];
         for cell in [9, 10, 11, 18, 19, 20] {
             domains[cell] = Domain::range(2, 9);
         }
-        let mut state = State::for_test(&domains, &Propagator::Units(prop.clone()));
+        let mut state = State::for_test(&domains, &prop);
         prop.propagate(&mut state).expect("consistent");
         assert!((3..9).all(|cell| !state.dom(cell).contains(1)), "{:?}", state.domains());
         // Loading the same domains again gives 1 back to the rest of the row, which the
@@ -632,8 +623,7 @@ mod tests {
 
     #[test]
     fn families_too_large_for_the_boards_are_refused() {
-        let units = Sudoku::units(16, 4);
-        let refs: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
-        assert!(Units::new(&refs, Domain::range(1, 16)).is_none());
+        assert!(family(9).is_some());
+        assert!(family(16).is_none());
     }
 }
