@@ -17,10 +17,9 @@ pub struct AllDifferent {
 impl AllDifferent {
     /// The constraint over `vars`, whose initial domains are `domains`.
     pub fn new(vars: &[usize], domains: &[Domain]) -> AllDifferent {
-        let union = vars.iter().fold(Domain::EMPTY, |acc, &v| acc.union(domains[v]));
         AllDifferent {
             vars: vars.iter().map(|&v| v as u32).collect(),
-            permutation: (union.len() as usize == vars.len()).then_some(union.bits()),
+            permutation: permutation_values(vars, domains).map(Domain::bits),
         }
     }
 
@@ -74,18 +73,15 @@ impl AllDifferent {
 
     /// Backtracking check: no two fixed variables share a value.
     pub fn check(&self, state: &State) -> bool {
-        let mut seen = 0u32;
-        for &v in self.vars.iter() {
-            let d = state.dom(v as usize);
-            if d.is_fixed() {
-                if seen & d.bits() != 0 {
-                    return false;
-                }
-                seen |= d.bits();
-            }
-        }
-        true
+        !distinct::fixed_twice(self.vars.iter().map(|&v| state.dom(v as usize).bits()))
     }
+}
+
+/// The values `vars` take between them, when there are exactly as many as variables: an
+/// all-different over them is then a permutation of those values.
+pub fn permutation_values(vars: &[usize], domains: &[Domain]) -> Option<Domain> {
+    let union = vars.iter().fold(Domain::EMPTY, |acc, &v| acc.union(domains[v]));
+    (union.len() as usize == vars.len()).then_some(union)
 }
 
 #[cfg(test)]

@@ -22,6 +22,16 @@ pub fn settle(doms: &mut [u32], values: Option<u32>) -> Result<(), Conflict> {
     }
 }
 
+/// True when two of `doms` are fixed to the same value.
+pub fn fixed_twice(doms: impl IntoIterator<Item = u32>) -> bool {
+    let mut seen = 0u32;
+    doms.into_iter().filter(|&d| single(d)).any(|d| {
+        let twice = seen & d != 0;
+        seen |= d;
+        twice
+    })
+}
+
 /// True when exactly one bit is set.
 #[inline]
 pub fn single(d: u32) -> bool {
@@ -31,7 +41,7 @@ pub fn single(d: u32) -> bool {
 
 /// Applies naked and hidden singles until they change nothing more; returns whether
 /// anything changed.
-pub fn singles(doms: &mut [u32], values: Option<u32>) -> Result<bool, Conflict> {
+fn singles(doms: &mut [u32], values: Option<u32>) -> Result<bool, Conflict> {
     let mut changed = false;
     loop {
         // One pass: the fixed values (and whether one is fixed twice), and the values seen
@@ -116,6 +126,12 @@ mod tests {
         let mut doms = doms.to_vec();
         settle(&mut doms, permutation.then_some(values)).ok()?;
         Some(doms)
+    }
+
+    #[test]
+    fn a_value_fixed_twice_is_found_among_open_domains() {
+        assert!(fixed_twice([0b10, 0b110, 0b10]));
+        assert!(!fixed_twice([0b10, 0b110, 0b100, 0b110]));
     }
 
     #[test]

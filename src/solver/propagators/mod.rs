@@ -186,7 +186,7 @@ pub fn build(model: &Model) -> Propagators {
         if let Constraint::AllDifferent { vars } = c
             && !fused[i]
         {
-            let Some(values) = permutation_values(vars, &model.domains) else {
+            let Some(values) = all_different::permutation_values(vars, &model.domains) else {
                 list.push(Propagator::AllDifferent(AllDifferent::new(vars, &model.domains)));
                 continue;
             };
@@ -212,13 +212,6 @@ pub fn build(model: &Model) -> Propagators {
     }
     let watches = Watches::new(model.num_vars(), &list);
     Propagators { list, watches }
-}
-
-/// The values `vars` take between them when there are exactly as many as variables (so an
-/// all-different over them is a permutation of those values).
-fn permutation_values(vars: &[usize], domains: &[Domain]) -> Option<Domain> {
-    let union = vars.iter().fold(Domain::EMPTY, |acc, &v| acc.union(domains[v]));
-    (union.len() as usize == vars.len() && vars.len() <= units::MAX_UNIT).then_some(union)
 }
 
 /// Runs `prop` alone on `domains` to its fixed point: the domains it leaves, or `None` when

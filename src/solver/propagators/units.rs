@@ -383,15 +383,8 @@ impl Units {
     /// Backtracking check: no unit holds a value twice among its fixed cells.
     pub fn check(&self, state: &State) -> bool {
         self.cells.chunks(self.size.max(1)).all(|unit| {
-            let mut seen = 0u32;
-            unit.iter().all(|&c| {
-                let d = state.dom(self.vars[c as usize] as usize);
-                let clash = d.is_fixed() && seen & d.bits() != 0;
-                if d.is_fixed() {
-                    seen |= d.bits();
-                }
-                !clash
-            })
+            let doms = unit.iter().map(|&c| state.dom(self.vars[c as usize] as usize).bits());
+            !distinct::fixed_twice(doms)
         })
     }
 }
