@@ -89,18 +89,16 @@ fn singles(doms: &mut [u32], values: Option<u32>) -> Result<bool, Conflict> {
 /// can lie within one.) In a `permutation` the sets one short of all open domains are
 /// skipped: they leave one value to the last domain, a hidden single.
 pub fn hall_sets(doms: &mut [u32], permutation: bool) -> Result<bool, Conflict> {
-    let open = doms.iter().filter(|&&d| !single(d)).count();
+    // `u32` counts and branch-free loops, so the passes over the domains vectorize.
+    let open = doms.iter().map(|&d| u32::from(!single(d))).sum::<u32>();
     let mut changed = false;
     for i in 0..doms.len() {
         let hall = doms[i];
-        if single(hall) {
+        let size = hall.count_ones();
+        if size < 2 || size + u32::from(permutation) >= open {
             continue;
         }
-        let size = hall.count_ones() as usize;
-        if size + usize::from(permutation) >= open {
-            continue;
-        }
-        let inside = doms.iter().map(|&d| usize::from(d & !hall == 0)).sum::<usize>();
+        let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
         if inside > size {
             return Err(Conflict);
         }
@@ -108,10 +106,9 @@ pub fn hall_sets(doms: &mut [u32], permutation: bool) -> Result<bool, Conflict> 
             continue;
         }
         for d in doms.iter_mut() {
-            if *d & !hall != 0 && *d & hall != 0 {
-                *d &= !hall;
-                changed = true;
-            }
+            let narrowed = if *d & !hall != 0 { *d & !hall } else { *d };
+            changed |= narrowed != *d;
+            *d = narrowed;
         }
     }
     Ok(changed)

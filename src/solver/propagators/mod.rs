@@ -2,20 +2,21 @@
 //!
 //! [`build`] compiles a model's constraints into propagators. A `Sum` and an `AllDifferent`
 //! over the same variables with digits 1..9 (a Kakuro run, a killer cage) become one exact
-//! [`DistinctSum`]; other constraints map one to one. Each propagator offers three
+//! [`DistinctSum`]; the 27 all-different constraints of a 9x9 grid become one [`Bands`];
+//! other constraints map one to one. Each propagator offers three
 //! strengths, one per search algorithm: `propagate` (to its own fixed point, for MAC),
 //! `forward_check` (one pass after an assignment, for FC) and `check` (for plain BT).
 
 pub mod all_different;
+pub mod bands;
 pub mod distinct;
 pub mod distinct_sum;
 pub mod sum;
-pub mod units;
 
 pub use all_different::AllDifferent;
+pub use bands::Bands;
 pub use distinct_sum::DistinctSum;
 pub use sum::Sum;
-pub use units::Units;
 
 use super::domain::Domain;
 use super::state::{PropResult, State};
@@ -31,8 +32,8 @@ pub enum Propagator {
     AllDifferent(AllDifferent),
     /// Plain sum (bounds).
     Sum(Sum),
-    /// Overlapping permutation all-differents (a Sudoku grid's units), as one.
-    Units(Units),
+    /// The units of a 9x9 Sudoku grid, on bitboards.
+    Bands(Bands),
 }
 
 impl Propagator {
@@ -42,7 +43,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.vars(),
             Propagator::AllDifferent(p) => p.vars(),
             Propagator::Sum(p) => p.vars(),
-            Propagator::Units(p) => p.vars(),
+            Propagator::Bands(p) => p.vars(),
         }
     }
 
@@ -63,7 +64,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.propagate(state),
             Propagator::AllDifferent(p) => p.propagate(state),
             Propagator::Sum(p) => p.propagate(state),
-            Propagator::Units(p) => p.propagate(state),
+            Propagator::Bands(p) => p.propagate(state),
         }
     }
 
@@ -73,7 +74,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.forward_check(state, var),
             Propagator::AllDifferent(p) => p.forward_check(state, var),
             Propagator::Sum(p) => p.forward_check(state),
-            Propagator::Units(p) => p.forward_check(state, var),
+            Propagator::Bands(p) => p.forward_check(state, var),
         }
     }
 
@@ -83,7 +84,7 @@ impl Propagator {
             Propagator::DistinctSum(p) => p.check(state),
             Propagator::AllDifferent(p) => p.check(state),
             Propagator::Sum(p) => p.check(state),
-            Propagator::Units(p) => p.check(state),
+            Propagator::Bands(p) => p.check(state),
         }
     }
 }
@@ -196,13 +197,11 @@ pub fn build(model: &Model) -> Propagators {
             }
         }
     }
-    // One family alone (a Sudoku) becomes one Units propagator. Where other constraints
-    // share the cells (Killer cages), they wake it many times per node, each time with
-    // many values gone at once, and the per-unit propagators measured faster there.
-    let alone = list.is_empty() && families.len() == 1;
+    // The rows, columns and boxes of a 9x9 grid (Sudoku, Killer Sudoku) become one Bands
+    // propagator; other families stay one propagator per unit.
     for (values, _, units) in families {
-        match Units::new(&units, values).filter(|_| alone && units.len() > 1) {
-            Some(family) => list.push(Propagator::Units(family)),
+        match Bands::new(&units, values) {
+            Some(grid) => list.push(Propagator::Bands(grid)),
             None => list.extend(
                 units
                     .iter()
