@@ -97,6 +97,12 @@ impl State {
         Ok(())
     }
 
+    /// Takes `value` out of the domain of `var`; fails when nothing is left.
+    #[inline]
+    pub fn remove_value(&mut self, var: usize, value: u32) -> PropResult {
+        self.set(var, self.domains[var].remove(value))
+    }
+
     /// Position on the trail, to backtrack to later.
     #[inline]
     pub fn mark(&self) -> usize {

@@ -402,12 +402,7 @@ impl Bands {
         let Some(cell) = self.cell_of(var) else { return Ok(()) };
         for (b, &peers) in PEERS[cell].iter().enumerate() {
             for i in bits(peers) {
-                let other = self.vars[27 * b + i] as usize;
-                let d = state.dom(other);
-                if d.is_fixed() && d.contains(value) {
-                    return Err(Conflict);
-                }
-                state.set(other, d.remove(value))?;
+                state.remove_value(self.vars[27 * b + i] as usize, value)?;
             }
         }
         Ok(())

@@ -300,13 +300,8 @@ impl DistinctSum {
     pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
         let Some(value) = state.dom(var).value() else { return Ok(()) };
         for &v in self.vars().iter() {
-            let v = v as usize;
-            if v != var {
-                let d = state.dom(v);
-                if d.is_fixed() && d.contains(value) {
-                    return Err(Conflict);
-                }
-                state.set(v, d.remove(value))?;
+            if v as usize != var {
+                state.remove_value(v as usize, value)?;
             }
         }
         let (mut fixed_sum, mut open) = (0u32, 0u32);
