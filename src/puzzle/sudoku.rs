@@ -44,6 +44,8 @@ impl Sudoku {
 /// The Sudoku part shared with Killer Sudoku.
 pub(crate) fn compile_grid(n: usize, box_size: usize, givens: &[u32]) -> Compiled {
     let mut model = Model::default();
+    model.domains.reserve(givens.len());
+    model.constraints.reserve(3 * n);
     for &given in givens {
         let domain = if given == 0 { Domain::range(1, n as u32) } else { Domain::single(given) };
         model.new_var(domain);

@@ -190,8 +190,13 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
         return Err(shape(message));
     }
     let (height, width) = (box_size, n / box_size);
-    // first[unit * (n + 1) + value]: the first cell holding `value` in `unit` (+1; 0 = none).
-    let mut first = vec![0usize; 3 * n * (n + 1)];
+    let units_of = |index: usize| {
+        let (row, col) = (index / n, index % n);
+        [(row, "row"), (n + col, "column"), (2 * n + (row / height) * height + col / width, "box")]
+    };
+    // seen[unit * words + value / 64]: the values given in each unit, as bits.
+    let words = n / 64 + 1;
+    let mut seen = vec![0u64; 3 * n * words];
     for (index, &value) in givens.iter().enumerate() {
         let v = value as usize;
         if v > n {
@@ -205,12 +210,12 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
         if v == 0 {
             continue;
         }
-        let (row, col) = (index / n, index % n);
-        let boxed = (row / height) * height + col / width;
-        for (unit, name) in [(row, "row"), (n + col, "column"), (2 * n + boxed, "box")] {
-            let slot = &mut first[unit * (n + 1) + v];
-            if *slot != 0 {
-                let other = *slot - 1;
+        for (unit, name) in units_of(index) {
+            let (word, bit) = (unit * words + v / 64, 1 << (v % 64));
+            if seen[word] & bit != 0 {
+                let other = (0..index)
+                    .find(|&i| givens[i] == value && units_of(i).iter().any(|&(u, _)| u == unit))
+                    .unwrap_or(index);
                 return Err(Invalid {
                     cell: index,
                     aspect: Aspect::Cell,
@@ -222,7 +227,7 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
                     expected: "each digit at most once per row, column and box".into(),
                 });
             }
-            *slot = index + 1;
+            seen[word] |= bit;
         }
     }
     Ok(())

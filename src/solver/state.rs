@@ -43,9 +43,11 @@ impl State {
     /// A state with `domains`, whose changes wake the propagators in `watches`; `levels`
     /// gives each propagator's priority (see [`PropagatorQueue`]).
     pub fn new(domains: Vec<Domain>, watches: Watches, levels: Vec<u8>) -> State {
+        // Room for every variable to narrow a few times before the trail grows.
+        let trail = Vec::with_capacity(4 * domains.len());
         State {
             domains,
-            trail: Vec::new(),
+            trail,
             watches,
             queue: PropagatorQueue::new(levels),
             running: u32::MAX,

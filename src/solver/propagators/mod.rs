@@ -193,7 +193,11 @@ pub fn build(model: &Model) -> Propagators {
             };
             match families.iter_mut().find(|(v, len, _)| *v == values && *len == vars.len()) {
                 Some((_, _, units)) => units.push(vars),
-                None => families.push((values, vars.len(), vec![vars])),
+                None => {
+                    let mut units = Vec::with_capacity(model.constraints.len() - i);
+                    units.push(vars.as_slice());
+                    families.push((values, vars.len(), units));
+                }
             }
         }
     }
