@@ -583,11 +583,16 @@ impl Memory {
     }
 
     /// Digit `d` leaves `cells` of band `b`.
+    #[inline(always)]
     fn remove(&mut self, d: usize, b: usize, cells: u32) -> PropResult {
+        // Most calls find nothing to remove: that test is inlined, the work is not.
         let cells = cells & self.grid.places[d][b];
-        if cells == 0 {
-            return Ok(());
-        }
+        if cells == 0 { Ok(()) } else { self.take(d, b, cells) }
+    }
+
+    /// Digit `d` leaves `cells` of band `b`, which hold it.
+    #[inline(never)]
+    fn take(&mut self, d: usize, b: usize, cells: u32) -> PropResult {
         self.grid.places[d][b] &= !cells;
         self.dirty |= 1 << (3 * d + b);
         self.narrowed[b] |= cells;
