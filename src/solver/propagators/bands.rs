@@ -551,16 +551,18 @@ impl Memory {
 
     /// The Hall sets of unit `u`.
     fn hall_sets(&mut self, u: usize) -> PropResult {
-        // With three open cells or fewer, a Hall set would be one short of all of them:
-        // a hidden single, found already. (Every single cell is solved by now.)
-        let solved: u32 =
-            (0..3).map(|b| (UNIT_BANDS[u][b] & self.grid.solved[b]).count_ones()).sum();
-        if solved >= 6 {
+        // Every single cell is solved by now, so the open cells are the others. (Shifted by
+        // 0, 1 and 2, the unit's places in the three bands are distinct.) With three open
+        // cells or fewer, a Hall set would be one short of all of them: a hidden single,
+        // found already.
+        let [s0, s1, s2] = [0, 1, 2].map(|b| UNIT_BANDS[u][b] & self.grid.solved[b]);
+        let open = 9 - (s0 | s1 << 1 | s2 << 2).count_ones();
+        if open <= 3 {
             return Ok(());
         }
         let cells = UNIT_CELLS[u];
         let mut doms = cells.map(|c| self.grid.doms[c as usize]);
-        if !distinct::hall_sets(&mut doms, true)? {
+        if !distinct::hall_sets_among(&mut doms, open, true)? {
             return Ok(());
         }
         for (&c, &now) in cells.iter().zip(&doms) {
@@ -604,9 +606,7 @@ impl Memory {
             let dom = self.grid.doms[c] & !(2 << d);
             self.grid.doms[c] = dom;
             emptied |= dom == 0;
-            if distinct::single(dom) {
-                self.fresh[b] |= 1 << i;
-            }
+            self.fresh[b] |= u32::from(distinct::single(dom)) << i;
             self.hall |= UNITS_OF[c];
         }
         if emptied { Err(Conflict) } else { Ok(()) }

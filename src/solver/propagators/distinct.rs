@@ -9,6 +9,7 @@
 //! The single rules cost one pass over the domains when they find nothing, which is most
 //! of the time; Hall sets cost a pass per unfixed domain and run after them.
 
+use super::super::domain;
 use super::super::state::Conflict;
 
 /// Applies all three rules until they change nothing more. `values` is the set the
@@ -89,21 +90,27 @@ fn singles(doms: &mut [u32], values: Option<u32>) -> Result<bool, Conflict> {
 /// can lie within one.) In a `permutation` the sets one short of all open domains are
 /// skipped: they leave one value to the last domain, a hidden single.
 pub fn hall_sets(doms: &mut [u32], permutation: bool) -> Result<bool, Conflict> {
-    // `u32` counts and branch-free loops, so the passes over the domains vectorize.
     let open = doms.iter().map(|&d| u32::from(!single(d))).sum::<u32>();
+    hall_sets_among(doms, open, permutation)
+}
+
+/// [`hall_sets`] for a caller that knows how many of `doms` are `open` (not fixed).
+pub fn hall_sets_among(doms: &mut [u32], open: u32, permutation: bool) -> Result<bool, Conflict> {
+    // `u32` counts and branch-free loops, so the passes over the domains vectorize.
     let mut changed = false;
     for i in 0..doms.len() {
         let hall = doms[i];
-        let size = hall.count_ones();
-        if size < 2 || size + u32::from(permutation) >= open {
+        let size = domain::size(hall);
+        // Counted for every domain, and tested once: a branch per domain on its size
+        // would be mispredicted often, and a Hall set is rare.
+        let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
+        let candidate = (size >= 2) & (size + u32::from(permutation) < open);
+        let needed = if candidate { size } else { u32::MAX };
+        if inside < needed {
             continue;
         }
-        let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
         if inside > size {
             return Err(Conflict);
-        }
-        if inside < size {
-            continue;
         }
         for d in doms.iter_mut() {
             let narrowed = if *d & !hall != 0 { *d & !hall } else { *d };
