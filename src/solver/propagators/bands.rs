@@ -420,23 +420,22 @@ impl Bands {
 impl Memory {
     /// Rebuilds the boards from `doms` alone, with everything pending.
     fn start_over(&mut self) -> PropResult {
-        self.grid.places = [[0; 3]; 9];
+        // Every digit everywhere, less the digits each cell lacks: at the root, most cells
+        // lack none.
+        self.grid.places = [[BAND; 3]; 9];
         self.grid.solved = [0; 3];
+        let mut emptied = false;
         for (c, &dom) in self.grid.doms.iter().enumerate() {
-            let (b, bit) = (c / 27, 1 << (c % 27));
-            if dom == 0 {
-                return Err(Conflict);
+            let (b, i) = (c / 27, c % 27);
+            for d in bits(!dom >> 1 & 0x1FF) {
+                self.grid.places[d][b] &= !(1 << i);
             }
-            for d in bits(dom >> 1) {
-                self.grid.places[d][b] |= bit;
-            }
-            if distinct::single(dom) {
-                self.fresh[b] |= bit;
-            }
+            emptied |= dom == 0;
+            self.fresh[b] |= u32::from(distinct::single(dom)) << i;
         }
         self.dirty = BAND;
         self.hall = (1 << UNITS) - 1;
-        Ok(())
+        if emptied { Err(Conflict) } else { Ok(()) }
     }
 
     /// Sets cell `c` to `now` as a backtrack restored it: its peers no longer hold it if it
