@@ -561,7 +561,7 @@ impl Memory {
         }
         let cells = UNIT_CELLS[u];
         let mut doms = cells.map(|c| self.grid.doms[c as usize]);
-        if !distinct::hall_sets_among(&mut doms, open, true)? {
+        if !unit_hall_sets(&mut doms, open)? {
             return Ok(());
         }
         for (&c, &now) in cells.iter().zip(&doms) {
@@ -610,6 +610,14 @@ impl Memory {
         }
         if emptied { Err(Conflict) } else { Ok(()) }
     }
+}
+
+/// The Hall sets of a unit's domains, with `open` of them not fixed. Not inlined: inside a
+/// larger function the compiler tends to unroll the counting loops instead of
+/// vectorizing them, which costs several times more.
+#[inline(never)]
+fn unit_hall_sets(doms: &mut [u32; 9], open: u32) -> Result<bool, Conflict> {
+    distinct::hall_sets_among(doms, open, true)
 }
 
 /// The rows (bit `r`) where `a` and `b` differ; branch-free, so it vectorizes.
