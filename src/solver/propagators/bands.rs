@@ -366,26 +366,17 @@ impl Bands {
         if let Some(&(_, grid)) = saved {
             memory.grid = grid;
         }
-        let mut now_bits = [0u32; CELLS];
-        for (bits, now) in now_bits.iter_mut().zip(now) {
-            *bits = now.bits();
-        }
-        let mut differ = [0u32; 3];
-        for row in bits(differing_rows(&memory.grid.doms, &now_bits)) {
-            for (i, (old, now)) in
-                memory.grid.doms.iter().zip(&now_bits).enumerate().skip(9 * row).take(9)
-            {
-                differ[i / 27] |= u32::from(old != now) << (i % 27);
-            }
-        }
+        let differ = differing_cells(&memory.grid.doms, now);
         if saved.is_some() && (0..3).any(|b| differ[b] & !changed[b] != 0) {
             memory.saved.clear();
-            memory.grid.doms = now_bits;
+            for (dom, now) in memory.grid.doms.iter_mut().zip(now) {
+                *dom = now.bits();
+            }
             return memory.start_over();
         }
         for (b, &differ) in differ.iter().enumerate() {
             for i in bits(differ) {
-                memory.restore(27 * b + i, now_bits[27 * b + i]);
+                memory.restore(27 * b + i, now[27 * b + i].bits());
             }
         }
         for &(var, old) in state.trail_since(from) {
@@ -620,14 +611,17 @@ fn unit_hall_sets(doms: &mut [u32; 9], open: u32) -> Result<bool, Conflict> {
     distinct::hall_sets_among(doms, open, true)
 }
 
-/// The rows (bit `r`) where `a` and `b` differ; branch-free, so it vectorizes.
-fn differing_rows(a: &[u32; CELLS], b: &[u32; CELLS]) -> u32 {
-    let mut rows = 0;
-    for (r, (a, b)) in a.chunks_exact(9).zip(b.chunks_exact(9)).enumerate() {
-        let differ = a.iter().zip(b).fold(0, |acc, (a, b)| acc | (a ^ b));
-        rows |= u32::from(differ != 0) << r;
+/// The cells (by band) where `old` and `now` differ; branch-free.
+fn differing_cells(old: &[u32; CELLS], now: &[Domain]) -> [u32; 3] {
+    let mut differ = [0u32; 3];
+    for (differ, (old, now)) in
+        differ.iter_mut().zip(old.chunks_exact(27).zip(now.chunks_exact(27)))
+    {
+        for (i, (old, now)) in old.iter().zip(now).enumerate() {
+            *differ |= u32::from(*old != now.bits()) << i;
+        }
     }
-    rows
+    differ
 }
 
 /// The indices of the set bits of `set`.
