@@ -270,13 +270,16 @@ impl Bands {
         if units.len() != UNITS || values != Domain::range(1, 9) {
             return None;
         }
-        let first = units.iter().flat_map(|u| u.iter()).min().copied()?;
+        let first = units.iter().filter_map(|u| u.iter().min()).min().copied()?;
+        // Units in the usual order (rows, columns, boxes, each in reading order) are
+        // recognised at a glance; any other order is worked out unit by unit.
+        let usual = units.iter().zip(&UNIT_CELLS).all(|(unit, cells)| {
+            unit.len() == 9 && unit.iter().zip(cells).all(|(&v, &c)| v == first + c as usize)
+        });
         let mut found = 0u32;
-        for unit in units {
-            let mut cells = 0u128;
-            for &v in unit.iter() {
-                cells |= 1u128.checked_shl(u32::try_from(v - first).ok()?)?;
-            }
+        for unit in units.iter().filter(|_| !usual) {
+            // (A variable past the grid's 81 sets bit 127, which no unit has.)
+            let cells = unit.iter().fold(0u128, |cells, &v| cells | 1 << (v - first).min(127));
             let u = unit_index(cells).filter(|&u| found & 1 << u == 0)?;
             found |= 1 << u;
         }
