@@ -465,10 +465,14 @@ impl Memory {
     /// rules of the bands and stacks, then Hall sets.
     fn settle(&mut self) -> PropResult {
         loop {
-            if let Some(b) = (0..3).find(|&b| self.fresh[b] != 0) {
-                let i = self.fresh[b].trailing_zeros() as usize;
-                self.fresh[b] &= self.fresh[b] - 1;
-                self.solve(27 * b + i)?;
+            if self.fresh[0] | self.fresh[1] | self.fresh[2] != 0 {
+                for b in 0..3 {
+                    while self.fresh[b] != 0 {
+                        let i = self.fresh[b].trailing_zeros() as usize;
+                        self.fresh[b] &= self.fresh[b] - 1;
+                        self.solve(27 * b + i)?;
+                    }
+                }
             } else if self.dirty != 0 {
                 let d = self.dirty.trailing_zeros() as usize / 3;
                 let bands = (self.dirty >> (3 * d)) & 7;
