@@ -271,19 +271,31 @@ impl Bands {
         if units.len() != UNITS || values != Domain::range(1, 9) {
             return None;
         }
-        let first = units.iter().filter_map(|u| u.iter().min()).min().copied()?;
         // Units in the usual order (rows, columns, boxes, each in reading order) are
         // recognised at a glance; any other order is worked out unit by unit.
-        let usual = units.iter().zip(&UNIT_CELLS).all(|(unit, cells)| {
-            unit.len() == 9 && unit.iter().zip(cells).all(|(&v, &c)| v == first + c as usize)
-        });
+        let usual = |first: usize| {
+            units.iter().zip(&UNIT_CELLS).all(|(unit, cells)| {
+                unit.len() == 9 && unit.iter().zip(cells).all(|(&v, &c)| v == first + c as usize)
+            })
+        };
+        if let Some(&first) = units[0].first()
+            && usual(first)
+        {
+            return Some(Bands::over(first));
+        }
+        let first = units.iter().filter_map(|u| u.iter().min()).min().copied()?;
         let mut found = 0u32;
-        for unit in units.iter().filter(|_| !usual) {
+        for unit in units {
             // (A variable past the grid's 81 sets bit 127, which no unit has.)
             let cells = unit.iter().fold(0u128, |cells, &v| cells | 1 << (v - first).min(127));
             let u = unit_index(cells).filter(|&u| found & 1 << u == 0)?;
             found |= 1 << u;
         }
+        Some(Bands::over(first))
+    }
+
+    /// The grid of the 81 variables from `first` on.
+    fn over(first: usize) -> Bands {
         let memory = Memory {
             grid: Grid { doms: [0; CELLS], places: [[0; 3]; 9], solved: [0; 3] },
             dirty: 0,
@@ -294,11 +306,11 @@ impl Bands {
             seen: 0,
             saved: Vec::new(),
         };
-        Some(Bands {
+        Bands {
             first,
             vars: (first..first + CELLS).map(|v| v as u32).collect(),
             memory: Box::new(RefCell::new(memory)),
-        })
+        }
     }
 
     /// The cells, as model variables.
