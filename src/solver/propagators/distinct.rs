@@ -101,16 +101,15 @@ pub fn hall_sets_among(doms: &mut [u32], open: u32, permutation: bool) -> Result
     for i in 0..doms.len() {
         let hall = doms[i];
         let size = domain::size(hall);
-        // Counted for every domain, and tested once: a branch per domain on its size
-        // would be mispredicted often, and a Hall set is rare.
-        let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
-        let candidate = (size >= 2) & (size + u32::from(permutation) < open);
-        let needed = if candidate { size } else { u32::MAX };
-        if inside < needed {
+        if size < 2 || size + u32::from(permutation) >= open {
             continue;
         }
+        let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
         if inside > size {
             return Err(Conflict);
+        }
+        if inside < size {
+            continue;
         }
         for d in doms.iter_mut() {
             let narrowed = if *d & !hall != 0 { *d & !hall } else { *d };
