@@ -257,6 +257,8 @@ struct Memory {
     narrowed: [u32; 3],
     /// The state's epoch and trail length when the last run ended.
     epoch: u64,
+    /// Whether `grid` is the fixed point the last run ended at (it did not fail).
+    clean: bool,
     seen: usize,
     /// The grids at the fixed points the search may backtrack to, with their trail
     /// lengths, oldest first: going back to one is a copy.
@@ -303,6 +305,7 @@ impl Bands {
             hall: 0,
             narrowed: [0; 3],
             epoch: u64::MAX,
+            clean: false,
             seen: 0,
             saved: Vec::new(),
         };
@@ -333,6 +336,7 @@ impl Bands {
         let mut memory = self.memory.borrow_mut();
         let memory = &mut *memory;
         self.catch_up(memory, state)?;
+        memory.clean = false;
         memory.settle()?;
         for (b, &narrowed) in memory.narrowed.iter().enumerate() {
             for i in bits(narrowed) {
@@ -340,7 +344,7 @@ impl Bands {
                 state.set(self.vars[c] as usize, Domain(memory.grid.doms[c]))?;
             }
         }
-        (memory.epoch, memory.seen) = (state.epoch(), state.mark());
+        (memory.epoch, memory.seen, memory.clean) = (state.epoch(), state.mark(), true);
         match memory.saved.last_mut() {
             Some((seen, grid)) if *seen == memory.seen => *grid = memory.grid,
             _ => memory.saved.push((memory.seen, memory.grid)),
@@ -367,6 +371,18 @@ impl Bands {
         };
         while memory.saved.last().is_some_and(|&(seen, _)| seen > settled) {
             memory.saved.pop();
+        }
+        // The one backtrack since the last run went back to where that run ended (as the
+        // first decision at a new choice point does): the grid is the state's there, and
+        // only the cells changed since differ.
+        if memory.clean && state.epoch() == memory.epoch.wrapping_add(1) && settled == memory.seen {
+            for &(var, old) in state.trail_since(settled) {
+                if let Some(c) = self.cell_of(var as usize) {
+                    memory.restore(c, now[c].bits());
+                    memory.concern(c, old.bits());
+                }
+            }
+            return Ok(());
         }
         let from = if memory.epoch == state.epoch() { memory.seen.max(settled) } else { settled };
         let mut changed = [0u32; 3];
@@ -854,6 +870,25 @@ mod tests {
         let after = state.domains().to_vec();
         assert_eq!(after[0], Domain::range(1, 9));
         assert!(!after[8].contains(5));
+        assert_eq!(run(&grid(), &after), Some(after.clone()));
+    }
+
+    #[test]
+    fn a_grid_left_by_a_failed_run_is_not_used() {
+        let prop = grid();
+        let mut state = State::for_test(&[Domain::range(1, 9); 81], &prop);
+        prop.propagate(&mut state).expect("consistent");
+        let root = state.mark();
+        // Two cells of the first row fixed to 1 fail, and leave the propagator's grid
+        // behind them; one backtrack goes back to exactly where the good run ended.
+        state.set(0, Domain::single(1)).expect("a value of the domain");
+        state.set(1, Domain::single(1)).expect("a value of the domain");
+        assert_eq!(prop.propagate(&mut state), Err(Conflict));
+        state.undo(root);
+        state.set(80, Domain::single(5)).expect("a value of the domain");
+        prop.propagate(&mut state).expect("consistent");
+        let after = state.domains().to_vec();
+        assert_eq!(after[0], Domain::range(1, 9));
         assert_eq!(run(&grid(), &after), Some(after.clone()));
     }
 
