@@ -78,7 +78,7 @@ impl State {
 
     /// Narrows `var` to `new` (a subset of its domain), trailing the old domain and queuing
     /// its watchers. Fails when `new` is empty.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, var: usize, new: Domain) -> PropResult {
         let old = self.domains[var];
         if new == old {
