@@ -849,11 +849,27 @@ mod tests {
         assert!(!after[5].contains(7) && !after[13].contains(7));
     }
 
-    #[test]
-    fn a_saved_grid_that_is_no_longer_the_state_is_not_used() {
+    /// The grid propagator, run once on an empty grid.
+    fn empty_grid_run() -> (Propagator, State) {
         let prop = grid();
         let mut state = State::for_test(&[Domain::range(1, 9); 81], &prop);
         prop.propagate(&mut state).expect("consistent");
+        (prop, state)
+    }
+
+    /// Runs `prop` on `state` and checks the result against a fresh propagator's; cell 0
+    /// must be open again.
+    fn run_matches_a_fresh_one(prop: &Propagator, state: &mut State) -> Vec<Domain> {
+        prop.propagate(state).expect("consistent");
+        let after = state.domains().to_vec();
+        assert_eq!(after[0], Domain::range(1, 9));
+        assert_eq!(run(&grid(), &after), Some(after.clone()));
+        after
+    }
+
+    #[test]
+    fn a_saved_grid_that_is_no_longer_the_state_is_not_used() {
+        let (prop, mut state) = empty_grid_run();
         let root = state.mark();
         state.set(0, Domain::single(1)).expect("a value of the domain");
         prop.propagate(&mut state).expect("consistent");
@@ -866,18 +882,13 @@ mod tests {
         }
         assert_eq!(state.mark(), decided);
         state.undo(decided);
-        prop.propagate(&mut state).expect("consistent");
-        let after = state.domains().to_vec();
-        assert_eq!(after[0], Domain::range(1, 9));
+        let after = run_matches_a_fresh_one(&prop, &mut state);
         assert!(!after[8].contains(5));
-        assert_eq!(run(&grid(), &after), Some(after.clone()));
     }
 
     #[test]
     fn a_grid_left_by_a_failed_run_is_not_used() {
-        let prop = grid();
-        let mut state = State::for_test(&[Domain::range(1, 9); 81], &prop);
-        prop.propagate(&mut state).expect("consistent");
+        let (prop, mut state) = empty_grid_run();
         let root = state.mark();
         // Two cells of the first row fixed to 1 fail, and leave the propagator's grid
         // behind them; one backtrack goes back to exactly where the good run ended.
@@ -886,10 +897,7 @@ mod tests {
         assert_eq!(prop.propagate(&mut state), Err(Conflict));
         state.undo(root);
         state.set(80, Domain::single(5)).expect("a value of the domain");
-        prop.propagate(&mut state).expect("consistent");
-        let after = state.domains().to_vec();
-        assert_eq!(after[0], Domain::range(1, 9));
-        assert_eq!(run(&grid(), &after), Some(after.clone()));
+        run_matches_a_fresh_one(&prop, &mut state);
     }
 
     proptest! {
