@@ -3,6 +3,10 @@
 
 use std::path::PathBuf;
 
+/// The binary's allocator, so the benchmarks time what the daemon and the commands run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The data folder, if there is one.
 pub fn data_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("KAKUROD_DATA") {
