@@ -30,7 +30,12 @@ impl Sudoku {
         }
         for b in 0..n {
             let (top, left) = ((b / height) * height, (b % height) * width);
-            units.push((0..n).map(|i| (top + i / width) * n + left + i % width).collect());
+            // Row by row, without a division per cell.
+            let mut cells = Vec::with_capacity(n);
+            for row in top..top + height {
+                cells.extend(row * n + left..row * n + left + width);
+            }
+            units.push(cells);
         }
         units
     }
