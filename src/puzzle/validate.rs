@@ -197,7 +197,19 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
     // seen[unit * words + value / 64]: the values given in each unit, as bits.
     let words = n / 64 + 1;
     let mut seen = vec![0u64; 3 * n * words];
+    // Row, column and box are counted along, not divided out for each given.
+    let (mut row, mut col, mut band, mut stack, mut in_stack) = (0, 0, 0, 0, 0);
     for (index, &value) in givens.iter().enumerate() {
+        if index > 0 {
+            (col, in_stack) = (col + 1, in_stack + 1);
+            if in_stack == width {
+                (stack, in_stack) = (stack + 1, 0);
+            }
+            if col == n {
+                (row, col, stack, in_stack) = (row + 1, 0, 0, 0);
+                band = row / height * height;
+            }
+        }
         let v = value as usize;
         if v > n {
             return Err(Invalid {
@@ -210,7 +222,7 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
         if v == 0 {
             continue;
         }
-        for (unit, name) in units_of(index) {
+        for (unit, name) in [(row, "row"), (n + col, "column"), (2 * n + band + stack, "box")] {
             let (word, bit) = (unit * words + v / 64, 1 << (v % 64));
             if seen[word] & bit != 0 {
                 let other = (0..index)
@@ -427,6 +439,23 @@ mod tests {
         let err = givens(4, 2, &g).unwrap_err();
         assert_eq!(err.cell, 5);
         assert!(err.message.contains("box") && err.message.contains("row 1, column 1"));
+    }
+
+    #[test]
+    fn two_equal_givens_clash_exactly_when_they_share_a_unit() {
+        for (n, height) in [(4, 2), (6, 2), (9, 3)] {
+            let width = n / height;
+            let units =
+                |i: usize| [i / n, n + i % n, 2 * n + i / n / height * height + i % n / width];
+            for i in 0..n * n {
+                for j in i + 1..n * n {
+                    let mut g = vec![0u32; n * n];
+                    (g[i], g[j]) = (1, 1);
+                    let share = units(i).iter().zip(units(j)).any(|(a, b)| *a == b);
+                    assert_eq!(givens(n, height, &g).is_err(), share, "{n}x{n}: cells {i} and {j}");
+                }
+            }
+        }
     }
 
     #[test]
