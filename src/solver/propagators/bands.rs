@@ -257,9 +257,9 @@ struct Memory {
     narrowed: [u32; 3],
     /// The state's epoch and trail length when the last run ended.
     epoch: u64,
+    seen: usize,
     /// Whether `grid` is the fixed point the last run ended at (it did not fail).
     clean: bool,
-    seen: usize,
     /// The grids at the fixed points the search may backtrack to, with their trail
     /// lengths, oldest first: going back to one is a copy.
     saved: Vec<(usize, Grid)>,
@@ -305,8 +305,8 @@ impl Bands {
             hall: 0,
             narrowed: [0; 3],
             epoch: u64::MAX,
-            clean: false,
             seen: 0,
+            clean: false,
             saved: Vec::new(),
         };
         Bands {
@@ -362,27 +362,9 @@ impl Bands {
         memory.hall = 0;
         memory.narrowed = [0; 3];
         let now = self.doms(state);
-        let Some(settled) = state.settled() else {
-            memory.saved.clear();
-            for (dom, now) in memory.grid.doms.iter_mut().zip(now) {
-                *dom = now.bits();
-            }
-            return memory.start_over();
-        };
+        let Some(settled) = state.settled() else { return memory.start_from(now) };
         while memory.saved.last().is_some_and(|&(seen, _)| seen > settled) {
             memory.saved.pop();
-        }
-        // The one backtrack since the last run went back to where that run ended (as the
-        // first decision at a new choice point does): the grid is the state's there, and
-        // only the cells changed since differ.
-        if memory.clean && state.epoch() == memory.epoch.wrapping_add(1) && settled == memory.seen {
-            for &(var, old) in state.trail_since(settled) {
-                if let Some(c) = self.cell_of(var as usize) {
-                    memory.restore(c, now[c].bits());
-                    memory.concern(c, old.bits());
-                }
-            }
-            return Ok(());
         }
         let from = if memory.epoch == state.epoch() { memory.seen.max(settled) } else { settled };
         let mut changed = [0u32; 3];
@@ -391,21 +373,29 @@ impl Bands {
                 changed[c / 27] |= 1 << (c % 27);
             }
         }
-        // The grid saved when a run ended where the backtrack went back to is the state's
-        // there, unless the trail was cut below and grown again without a run: then cells
-        // other than those changed since differ, and everything starts over.
-        let saved = memory.saved.last().filter(|&&(seen, _)| seen == settled && from == settled);
-        if let Some(&(_, grid)) = saved {
-            memory.grid = grid;
-        }
-        let differ = differing_cells(&memory.grid.doms, now);
-        if saved.is_some() && (0..3).any(|b| differ[b] & !changed[b] != 0) {
-            memory.saved.clear();
-            for (dom, now) in memory.grid.doms.iter_mut().zip(now) {
-                *dom = now.bits();
+        // After the one backtrack since the last run, back to where that run ended (as the
+        // first decision at a new choice point does), the grid is the state's there: only
+        // the cells changed since differ. Otherwise the grid saved when a run ended where
+        // the backtrack went back to is the state's there, unless the trail was cut below
+        // and grown again without a run: then cells other than those changed since differ,
+        // and everything starts over.
+        let differ = if memory.clean
+            && state.epoch() == memory.epoch.wrapping_add(1)
+            && settled == memory.seen
+        {
+            changed
+        } else {
+            let saved =
+                memory.saved.last().filter(|&&(seen, _)| seen == settled && from == settled);
+            if let Some(&(_, grid)) = saved {
+                memory.grid = grid;
             }
-            return memory.start_over();
-        }
+            let differ = differing_cells(&memory.grid.doms, now);
+            if saved.is_some() && (0..3).any(|b| differ[b] & !changed[b] != 0) {
+                return memory.start_from(now);
+            }
+            differ
+        };
         for (b, &differ) in differ.iter().enumerate() {
             for i in bits(differ) {
                 memory.restore(27 * b + i, now[27 * b + i].bits());
@@ -441,6 +431,15 @@ impl Bands {
 }
 
 impl Memory {
+    /// Forgets every saved grid and rebuilds from the domains `now`.
+    fn start_from(&mut self, now: &[Domain]) -> PropResult {
+        self.saved.clear();
+        for (dom, now) in self.grid.doms.iter_mut().zip(now) {
+            *dom = now.bits();
+        }
+        self.start_over()
+    }
+
     /// Rebuilds the boards from `doms` alone, with everything pending.
     fn start_over(&mut self) -> PropResult {
         // Every digit everywhere, less the digits each cell lacks: at the root, most cells

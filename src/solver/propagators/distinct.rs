@@ -96,7 +96,6 @@ pub fn hall_sets(doms: &mut [u32], permutation: bool) -> Result<bool, Conflict> 
 
 /// [`hall_sets`] for a caller that knows how many of `doms` are `open` (not fixed).
 pub fn hall_sets_among(doms: &mut [u32], open: u32, permutation: bool) -> Result<bool, Conflict> {
-    // `u32` counts and branch-free loops, so the passes over the domains vectorize.
     let mut changed = false;
     for i in 0..doms.len() {
         let hall = doms[i];
@@ -104,6 +103,7 @@ pub fn hall_sets_among(doms: &mut [u32], open: u32, permutation: bool) -> Result
         if size < 2 || size + u32::from(permutation) >= open {
             continue;
         }
+        // `u32` counts and a branch-free pass, so the count vectorizes.
         let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
         if inside > size {
             return Err(Conflict);
