@@ -197,19 +197,7 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
     // seen[unit * words + value / 64]: the values given in each unit, as bits.
     let words = n / 64 + 1;
     let mut seen = vec![0u64; 3 * n * words];
-    // Row, column and box are counted along, not divided out for each given.
-    let (mut row, mut col, mut band, mut stack, mut in_stack) = (0, 0, 0, 0, 0);
-    for (index, &value) in givens.iter().enumerate() {
-        if index > 0 {
-            (col, in_stack) = (col + 1, in_stack + 1);
-            if in_stack == width {
-                (stack, in_stack) = (stack + 1, 0);
-            }
-            if col == n {
-                (row, col, stack, in_stack) = (row + 1, 0, 0, 0);
-                band = row / height * height;
-            }
-        }
+    let mut given = |index: usize, value: u32, units: [usize; 3]| {
         let v = value as usize;
         if v > n {
             return Err(Invalid {
@@ -220,9 +208,9 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
             });
         }
         if v == 0 {
-            continue;
+            return Ok(());
         }
-        for (unit, name) in [(row, "row"), (n + col, "column"), (2 * n + band + stack, "box")] {
+        for (unit, name) in units.into_iter().zip(["row", "column", "box"]) {
             let (word, bit) = (unit * words + v / 64, 1 << (v % 64));
             if seen[word] & bit != 0 {
                 let other = (0..index)
@@ -240,6 +228,17 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
                 });
             }
             seen[word] |= bit;
+        }
+        Ok(())
+    };
+    // Rows, then the stacks of boxes within a row: no division for each given.
+    for (row, line) in givens.chunks_exact(n).enumerate() {
+        let band = row / height * height;
+        for (stack, cells) in line.chunks_exact(width).enumerate() {
+            for (k, &value) in cells.iter().enumerate() {
+                let col = stack * width + k;
+                given(row * n + col, value, [row, n + col, 2 * n + band + stack])?;
+            }
         }
     }
     Ok(())
