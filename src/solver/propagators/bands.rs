@@ -585,8 +585,12 @@ impl Memory {
         if open <= 3 {
             return Ok(());
         }
-        let cells = UNIT_CELLS[u];
-        let mut doms = cells.map(|c| self.grid.doms[c as usize]);
+        let cells = &UNIT_CELLS[u];
+        // A plain loop: `array::map` is left a call here, with copies in and out.
+        let mut doms = [0u32; 9];
+        for (dom, &c) in doms.iter_mut().zip(cells) {
+            *dom = self.grid.doms[c as usize];
+        }
         if !unit_hall_sets(&mut doms, open)? {
             return Ok(());
         }
