@@ -548,7 +548,9 @@ impl Memory {
         let one = one0 as usize | (one1 as usize) << 3 | (one2 as usize) << 6;
         let kept = places & SEGMENT_CELLS[keep];
         self.remove(d, b, places & !kept)?;
-        self.place(d, b, kept & SEGMENT_CELLS[ALONE[keep] as usize & one])
+        // Mostly the digit's solved cells: they hold nothing else to lose.
+        let alone = kept & SEGMENT_CELLS[ALONE[keep] as usize & one];
+        self.place(d, b, alone & !self.grid.solved[b])
     }
 
     /// The columns and boxes of each stack for digit `d`: column-box segments on no
