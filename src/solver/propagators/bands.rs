@@ -666,10 +666,28 @@ fn unit_hall_sets(doms: &mut [u32; 9], open: u32) -> Result<bool, Conflict> {
     let size = ones(sets);
     let small = size.simd_gt(u16x16::splat(1))
         & size.simd_lt(u16x16::splat((open as u16).saturating_sub(1)));
-    if !(small & !inside.simd_lt(size)).any() {
+    let acts = small & !inside.simd_lt(size);
+    if !acts.any() {
         return Ok(false);
     }
-    distinct::hall_sets_among(doms, open, true)
+    apply_hall_sets(doms, open, acts.to_bitmask())
+}
+
+/// The rule of [`distinct::hall_sets`] where the sets read off `doms` that it acts on are
+/// known (bit `i` for `doms[i]`): until one of them changes a domain, the rule skips every
+/// other set; after that, it goes on from the next one. (Not inlined: the test in front
+/// stays lean.)
+#[inline(never)]
+fn apply_hall_sets(doms: &mut [u32; 9], open: u32, mut hall: u32) -> Result<bool, Conflict> {
+    while hall != 0 {
+        let i = hall.trailing_zeros() as usize;
+        hall &= hall - 1;
+        if distinct::hall_set(doms, i)? {
+            distinct::hall_sets_from(doms, open, true, i + 1)?;
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The number of set bits of each lane.

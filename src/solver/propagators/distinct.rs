@@ -96,26 +96,47 @@ pub fn hall_sets(doms: &mut [u32], permutation: bool) -> Result<bool, Conflict> 
 
 /// [`hall_sets`] for a caller that knows how many of `doms` are `open` (not fixed).
 pub fn hall_sets_among(doms: &mut [u32], open: u32, permutation: bool) -> Result<bool, Conflict> {
+    hall_sets_from(doms, open, permutation, 0)
+}
+
+/// [`hall_sets_among`] with the sets read off the domains from index `first` on only.
+pub fn hall_sets_from(
+    doms: &mut [u32],
+    open: u32,
+    permutation: bool,
+    first: usize,
+) -> Result<bool, Conflict> {
     let mut changed = false;
-    for i in 0..doms.len() {
-        let hall = doms[i];
-        let size = domain::size(hall);
+    for i in first..doms.len() {
+        let size = domain::size(doms[i]);
         if size < 2 || size + u32::from(permutation) >= open {
             continue;
         }
-        // `u32` counts and a branch-free pass, so the count vectorizes.
-        let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
-        if inside > size {
-            return Err(Conflict);
-        }
-        if inside < size {
-            continue;
-        }
-        for d in doms.iter_mut() {
-            let narrowed = if *d & !hall != 0 { *d & !hall } else { *d };
-            changed |= narrowed != *d;
-            *d = narrowed;
-        }
+        changed |= hall_set(doms, i)?;
+    }
+    Ok(changed)
+}
+
+/// The Hall set rule for the set `doms[i]`: more domains inside it than it has values
+/// fails; exactly as many remove its values from every other domain. Returns whether
+/// anything changed.
+#[inline]
+pub fn hall_set(doms: &mut [u32], i: usize) -> Result<bool, Conflict> {
+    let hall = doms[i];
+    let size = domain::size(hall);
+    // `u32` counts and a branch-free pass, so the count vectorizes.
+    let inside = doms.iter().map(|&d| u32::from(d & !hall == 0)).sum::<u32>();
+    if inside > size {
+        return Err(Conflict);
+    }
+    if inside < size {
+        return Ok(false);
+    }
+    let mut changed = false;
+    for d in doms.iter_mut() {
+        let narrowed = if *d & !hall != 0 { *d & !hall } else { *d };
+        changed |= narrowed != *d;
+        *d = narrowed;
     }
     Ok(changed)
 }
