@@ -498,7 +498,7 @@ impl Memory {
                     while self.fresh[b] != 0 {
                         let i = self.fresh[b].trailing_zeros() as usize;
                         self.fresh[b] &= self.fresh[b] - 1;
-                        self.solve(27 * b + i)?;
+                        self.solve(b, i)?;
                     }
                 }
             } else if self.dirty != 0 {
@@ -519,9 +519,9 @@ impl Memory {
         }
     }
 
-    /// Cell `c` holds one digit: its peers lose it.
-    fn solve(&mut self, c: usize) -> PropResult {
-        let (b, bit) = (c / 27, 1 << (c % 27));
+    /// Cell `i` of band `b` holds one digit: its peers lose it.
+    fn solve(&mut self, b: usize, i: usize) -> PropResult {
+        let (c, bit) = (27 * b + i, 1 << i);
         if self.grid.solved[b] & bit != 0 {
             return Ok(());
         }
