@@ -19,11 +19,11 @@
 //! the trail since the last backtrack ([`State::settled`]). The grids at the fixed points
 //! the search may come back to are saved, so a backtrack is a copy.
 
-use super::super::domain::Domain;
+use super::super::domain::{self, Domain};
 use super::super::state::{Conflict, PropResult, State};
 use super::distinct;
 use std::cell::RefCell;
-use wide::u16x16;
+use wide::u16x8;
 
 /// Cells of the grid.
 const CELLS: usize = 81;
@@ -645,32 +645,58 @@ impl Memory {
 }
 
 /// The Hall sets of a unit's domains, with `open` of them not fixed, by the rule of
-/// [`distinct::hall_sets`]. A Hall set is rare, so first the nine domains are tested side
-/// by side in 16-bit vector lanes (the rest padded with a set no domain lies within and
-/// too large to be one): how many domains lie within each, and its size. Only when one
-/// holds as many domains as it has values is the rule applied. (Not inlined: the caller's
-/// branches are predicted better without it.)
+/// [`distinct::hall_sets`]. A Hall set is rare, so first the sets read off the domains are
+/// tested side by side in eight 16-bit vector lanes: how many domains lie within each, and
+/// its size. Only the sets that hold as many domains as they have values go to the rule.
+/// A fixed cell's set is too small to be one: when one of the first eight is fixed, the
+/// ninth set takes its lane (all nine domains are still counted). (Not inlined: the
+/// caller's branches are predicted better without it.)
 #[inline(never)]
 fn unit_hall_sets(doms: &mut [u32; 9], open: u32) -> Result<bool, Conflict> {
-    let mut lanes = [u16::MAX; 16];
+    let mut lanes = [0u16; 8];
     for (lane, &d) in lanes.iter_mut().zip(doms.iter()) {
         *lane = d as u16; // digit domains fit: bits 1..9
     }
-    let sets = u16x16::new(lanes);
-    let zero = u16x16::splat(0);
-    let mut inside = zero;
-    for &d in doms.iter() {
-        // All ones, minus one, in the lanes whose set holds `d`.
-        inside -= (u16x16::splat(d as u16) & !sets).simd_eq(zero);
-    }
-    let size = ones(sets);
-    let small = size.simd_gt(u16x16::splat(1))
-        & size.simd_lt(u16x16::splat((open as u16).saturating_sub(1)));
-    let acts = small & !inside.simd_lt(size);
-    if !acts.any() {
+    let (sets, size) = (u16x8::new(lanes), ones(u16x8::new(lanes)));
+    let ninth = doms[8] as u16;
+    let acts = if open == 9 {
+        // Nothing fixed: the ninth set is tested on its own (the other lanes hold the
+        // empty set, which is too small to be one).
+        let alone = u16x8::new([ninth, 0, 0, 0, 0, 0, 0, 0]);
+        acting_sets(sets, size, doms, open) | acting_sets(alone, ones(alone), doms, open) << 8
+    } else if distinct::single(doms[8]) {
+        acting_sets(sets, size, doms, open)
+    } else {
+        let k = size.simd_eq(u16x8::splat(1)).to_bitmask().trailing_zeros().min(15);
+        let lane = LANE_BITS.simd_eq(u16x8::splat(1 << k));
+        let sets = lane.bitselect(u16x8::splat(ninth), sets);
+        let size = lane.bitselect(u16x8::splat(domain::size(doms[8]) as u16), size);
+        let acts = acting_sets(sets, size, doms, open);
+        // Lane `k` stands for the ninth domain.
+        acts & !(1 << k) | (acts >> k & 1) << 8
+    };
+    if acts == 0 {
         return Ok(false);
     }
-    apply_hall_sets(doms, open, acts.to_bitmask())
+    apply_hall_sets(doms, open, acts)
+}
+
+/// The bit of each lane's index.
+const LANE_BITS: u16x8 = u16x8::new([1, 2, 4, 8, 16, 32, 64, 128]);
+
+/// The lanes (as bits) whose set the Hall rule acts on: it has from 2 to `open - 2`
+/// values (`size`), and as many of `doms` lie within it, or more.
+#[inline(always)]
+fn acting_sets(sets: u16x8, size: u16x8, doms: &[u32; 9], open: u32) -> u32 {
+    let zero = u16x8::splat(0);
+    let mut inside = zero;
+    for &d in doms {
+        // All ones, minus one, in the lanes whose set holds `d`.
+        inside -= (u16x8::splat(d as u16) & !sets).simd_eq(zero);
+    }
+    let small =
+        size.simd_gt(u16x8::splat(1)) & size.simd_lt(u16x8::splat((open as u16).saturating_sub(1)));
+    (small & !inside.simd_lt(size)).to_bitmask()
 }
 
 /// The rule of [`distinct::hall_sets`] where the sets read off `doms` that it acts on are
@@ -691,11 +717,11 @@ fn apply_hall_sets(doms: &mut [u32; 9], open: u32, mut hall: u32) -> Result<bool
 }
 
 /// The number of set bits of each lane.
-fn ones(x: u16x16) -> u16x16 {
-    let x = x - (x.unbounded_shr_scalar(1) & u16x16::splat(0x5555));
-    let x = (x & u16x16::splat(0x3333)) + (x.unbounded_shr_scalar(2) & u16x16::splat(0x3333));
-    let x = (x + x.unbounded_shr_scalar(4)) & u16x16::splat(0x0F0F);
-    (x + x.unbounded_shr_scalar(8)) & u16x16::splat(0x1F)
+fn ones(x: u16x8) -> u16x8 {
+    let x = x - (x.unbounded_shr_scalar(1) & u16x8::splat(0x5555));
+    let x = (x & u16x8::splat(0x3333)) + (x.unbounded_shr_scalar(2) & u16x8::splat(0x3333));
+    let x = (x + x.unbounded_shr_scalar(4)) & u16x8::splat(0x0F0F);
+    (x + x.unbounded_shr_scalar(8)) & u16x8::splat(0x1F)
 }
 
 /// The cells (by band) where `old` and `now` differ; branch-free.
@@ -948,8 +974,8 @@ mod tests {
         }
 
         #[test]
-        fn ones_counts_the_bits_of_each_lane(lanes in proptest::array::uniform16(any::<u16>())) {
-            let counts = ones(u16x16::new(lanes)).to_array();
+        fn ones_counts_the_bits_of_each_lane(lanes in proptest::array::uniform8(any::<u16>())) {
+            let counts = ones(u16x8::new(lanes)).to_array();
             for (count, lane) in counts.iter().zip(lanes) {
                 prop_assert_eq!(u32::from(*count), lane.count_ones());
             }
