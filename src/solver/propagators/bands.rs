@@ -637,7 +637,8 @@ impl Memory {
             let dom = self.grid.doms[c] & !(2 << d);
             self.grid.doms[c] = dom;
             emptied |= dom == 0;
-            self.fresh[b] |= u32::from(distinct::single(dom)) << i;
+            // (An emptied cell counts as fresh too: the run fails before it is solved.)
+            self.fresh[b] |= u32::from(dom & dom.wrapping_sub(1) == 0) << i;
             self.hall |= UNITS_OF[c];
         }
         if emptied { Err(Conflict) } else { Ok(()) }
