@@ -109,24 +109,25 @@ pub struct Watches {
 impl Watches {
     /// The watch lists of `num_vars` variables for `props`.
     pub fn new(num_vars: usize, props: &[Propagator]) -> Watches {
-        let mut start = vec![0u32; num_vars + 1];
-        for p in props {
-            for &v in p.vars() {
-                start[v as usize + 1] += 1;
+        // Count the watchers of each variable, turn the counts into where each variable's
+        // list ends, and fill the lists from the back: the ends become the starts.
+        let mut end = vec![0u32; num_vars + 1];
+        for &v in props.iter().flat_map(Propagator::vars) {
+            end[v as usize] += 1;
+        }
+        let mut total = 0;
+        for end in &mut end {
+            total += *end;
+            *end = total;
+        }
+        let mut list = vec![0u32; total as usize];
+        for (id, p) in props.iter().enumerate().rev() {
+            for &v in p.vars().iter().rev() {
+                end[v as usize] -= 1;
+                list[end[v as usize] as usize] = id as u32;
             }
         }
-        for v in 0..num_vars {
-            start[v + 1] += start[v];
-        }
-        let mut fill = start.clone();
-        let mut list = vec![0u32; start[num_vars] as usize];
-        for (id, p) in props.iter().enumerate() {
-            for &v in p.vars() {
-                list[fill[v as usize] as usize] = id as u32;
-                fill[v as usize] += 1;
-            }
-        }
-        Watches { start, list }
+        Watches { start: end, list }
     }
 
     /// The propagators watching `var`.
