@@ -336,7 +336,6 @@ impl Bands {
         let mut memory = self.memory.borrow_mut();
         let memory = &mut *memory;
         self.catch_up(memory, state)?;
-        memory.clean = false;
         memory.settle()?;
         for (b, &narrowed) in memory.narrowed.iter().enumerate() {
             for i in bits(narrowed) {
@@ -357,6 +356,8 @@ impl Bands {
     /// (or since this propagator's last run, if later) are: every other difference
     /// restores a fixed point, often one whose grid was saved.
     fn catch_up(&self, memory: &mut Memory, state: &State) -> PropResult {
+        // Until this run ends at a fixed point (it may fail from here on).
+        let clean = std::mem::replace(&mut memory.clean, false);
         memory.dirty = 0;
         memory.fresh = [0; 3];
         memory.hall = 0;
@@ -379,23 +380,21 @@ impl Bands {
         // the backtrack went back to is the state's there, unless the trail was cut below
         // and grown again without a run: then cells other than those changed since differ,
         // and everything starts over.
-        let differ = if memory.clean
-            && state.epoch() == memory.epoch.wrapping_add(1)
-            && settled == memory.seen
-        {
-            changed
-        } else {
-            let saved =
-                memory.saved.last().filter(|&&(seen, _)| seen == settled && from == settled);
-            if let Some(&(_, grid)) = saved {
-                memory.grid = grid;
-            }
-            let differ = differing_cells(&memory.grid.doms, now);
-            if saved.is_some() && (0..3).any(|b| differ[b] & !changed[b] != 0) {
-                return memory.start_from(now);
-            }
-            differ
-        };
+        let differ =
+            if clean && state.epoch() == memory.epoch.wrapping_add(1) && settled == memory.seen {
+                changed
+            } else {
+                let saved =
+                    memory.saved.last().filter(|&&(seen, _)| seen == settled && from == settled);
+                if let Some(&(_, grid)) = saved {
+                    memory.grid = grid;
+                }
+                let differ = differing_cells(&memory.grid.doms, now);
+                if saved.is_some() && (0..3).any(|b| differ[b] & !changed[b] != 0) {
+                    return memory.start_from(now);
+                }
+                differ
+            };
         for (b, &differ) in differ.iter().enumerate() {
             for i in bits(differ) {
                 memory.restore(27 * b + i, now[27 * b + i].bits());
@@ -446,14 +445,42 @@ impl Memory {
         // lack none.
         self.grid.places = [[BAND; 3]; 9];
         self.grid.solved = [0; 3];
-        let mut emptied = false;
-        for (c, &dom) in self.grid.doms.iter().enumerate() {
-            let (b, i) = (c / 27, c % 27);
-            for d in bits(!dom >> 1 & 0x1FF) {
-                self.grid.places[d][b] &= !(1 << i);
+        // What the fixed cells (the givens, at the root) take from their peers, by digit.
+        let mut taken = [[0u32; 3]; 9];
+        for (b, doms) in self.grid.doms.chunks_exact(27).enumerate() {
+            for (i, &dom) in doms.iter().enumerate() {
+                for d in bits(!dom >> 1 & 0x1FF) {
+                    self.grid.places[d][b] &= !(1 << i);
+                }
+                if distinct::single(dom) {
+                    let d = dom.trailing_zeros() as usize - 1;
+                    for (taken, &peers) in taken[d].iter_mut().zip(&PEERS[27 * b + i]) {
+                        *taken |= peers;
+                    }
+                    self.grid.solved[b] |= 1 << i;
+                }
             }
-            emptied |= dom == 0;
-            self.fresh[b] |= u32::from(distinct::single(dom)) << i;
+        }
+        // They are solved at once, a digit and band at a time: at the root that is most of
+        // the work, and cheaper than solving them one by one.
+        for (d, taken) in taken.iter().enumerate() {
+            for (b, &taken) in taken.iter().enumerate() {
+                let cells = self.grid.places[d][b] & taken;
+                self.grid.places[d][b] &= !cells;
+                self.narrowed[b] |= cells;
+                for i in bits(cells) {
+                    self.grid.doms[27 * b + i] &= !(2 << d);
+                }
+            }
+        }
+        let mut emptied = false;
+        for (b, doms) in self.grid.doms.chunks_exact(27).enumerate() {
+            let mut singles = 0;
+            for (i, &dom) in doms.iter().enumerate() {
+                emptied |= dom == 0;
+                singles |= u32::from(distinct::single(dom)) << i;
+            }
+            self.fresh[b] = singles & !self.grid.solved[b];
         }
         self.dirty = BAND;
         self.hall = (1 << UNITS) - 1;
