@@ -445,20 +445,30 @@ impl Memory {
         // lack none.
         self.grid.places = [[BAND; 3]; 9];
         self.grid.solved = [0; 3];
-        // What the fixed cells (the givens, at the root) take from their peers, by digit.
+        // What the fixed cells (the givens, at the root) take from their peers, and where
+        // they are, by digit.
         let mut taken = [[0u32; 3]; 9];
+        let mut fixed = [[0u32; 3]; 9];
         for (b, doms) in self.grid.doms.chunks_exact(27).enumerate() {
             for (i, &dom) in doms.iter().enumerate() {
-                for d in bits(!dom >> 1 & 0x1FF) {
-                    self.grid.places[d][b] &= !(1 << i);
-                }
                 if distinct::single(dom) {
                     let d = dom.trailing_zeros() as usize - 1;
                     for (taken, &peers) in taken[d].iter_mut().zip(&PEERS[27 * b + i]) {
                         *taken |= peers;
                     }
+                    fixed[d][b] |= 1 << i;
                     self.grid.solved[b] |= 1 << i;
+                } else {
+                    for d in bits(!dom >> 1 & 0x1FF) {
+                        self.grid.places[d][b] &= !(1 << i);
+                    }
                 }
+            }
+        }
+        // A fixed cell holds its own digit only.
+        for (places, fixed) in self.grid.places.iter_mut().zip(&fixed) {
+            for b in 0..3 {
+                places[b] &= !self.grid.solved[b] | fixed[b];
             }
         }
         // They are solved at once, a digit and band at a time: at the root that is most of
