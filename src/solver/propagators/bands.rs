@@ -587,7 +587,8 @@ impl Memory {
         self.remove(d, b, places & !kept)?;
         // Mostly the digit's solved cells: they hold nothing else to lose.
         let alone = kept & SEGMENT_CELLS[ALONE[keep] as usize & one];
-        self.place(d, b, alone & !self.grid.solved[b])
+        self.place(d, b, alone & !self.grid.solved[b]);
+        Ok(())
     }
 
     /// The columns and boxes of each stack for digit `d`: column-box segments on no
@@ -642,14 +643,22 @@ impl Memory {
         Ok(())
     }
 
-    /// Digit `d` goes to `cells` of band `b`: they lose every other digit.
-    fn place(&mut self, d: usize, b: usize, cells: u32) -> PropResult {
+    /// Digit `d` goes to `cells` of band `b`, which hold it: they lose every other digit,
+    /// all at once (a removal per digit would look at the cell each time).
+    fn place(&mut self, d: usize, b: usize, cells: u32) {
         for i in bits(cells) {
-            for other in bits((self.grid.doms[27 * b + i] & !(2 << d)) >> 1) {
-                self.remove(other, b, 1 << i)?;
+            let c = 27 * b + i;
+            let others = self.grid.doms[c] & !(2 << d);
+            for other in bits(others >> 1) {
+                self.grid.places[other][b] &= !(1 << i);
+                self.dirty |= 1 << (3 * other + b);
             }
+            let changed = u32::from(others != 0);
+            self.grid.doms[c] = 2 << d;
+            self.narrowed[b] |= changed << i;
+            self.fresh[b] |= 1 << i;
+            self.hall |= UNITS_OF[c] & changed.wrapping_neg();
         }
-        Ok(())
     }
 
     /// Digit `d` leaves `cells` of band `b`.
