@@ -626,11 +626,8 @@ impl Memory {
             return Ok(());
         }
         let cells = &UNIT_CELLS[u];
-        // A plain loop: `array::map` is left a call here, with copies in and out.
-        let mut doms = [0u32; 9];
-        for (dom, &c) in doms.iter_mut().zip(cells) {
-            *dom = self.grid.doms[c as usize];
-        }
+        let dom = |k: usize| self.grid.doms[cells[k] as usize];
+        let mut doms = [dom(0), dom(1), dom(2), dom(3), dom(4), dom(5), dom(6), dom(7), dom(8)];
         if !unit_hall_sets(&mut doms, open)? {
             return Ok(());
         }
