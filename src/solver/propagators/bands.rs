@@ -33,6 +33,8 @@ const UNITS: usize = 27;
 const BAND: u32 = (1 << 27) - 1;
 /// Copies a 9-bit set of columns into the three rows of a band.
 const EVERY_ROW: u32 = 1 | 1 << 9 | 1 << 18;
+/// Columns reached by no set of places (bit 31 is past the grid).
+const NEVER: u32 = u32::MAX;
 
 /// The six permutations of a 3x3 matrix (bit `3 * row + column`) as bit sets.
 const PERMUTATIONS: [u16; 6] = {
@@ -241,6 +243,10 @@ struct Grid {
     places: [[u32; 3]; 9],
     /// Cells with one digit left that their peers no longer hold.
     solved: [u32; 3],
+    /// For each digit, columns in each band (bits `9 * band + column`) that the stacks'
+    /// rule was last seen to keep whole: while the digit's places reach exactly these,
+    /// the rule has nothing to say.
+    columns_held: [u32; 9],
 }
 
 /// The propagator's own view of the domains, kept from run to run.
@@ -299,7 +305,12 @@ impl Bands {
     /// The grid of the 81 variables from `first` on.
     fn over(first: usize) -> Bands {
         let memory = Memory {
-            grid: Grid { doms: [0; CELLS], places: [[0; 3]; 9], solved: [0; 3] },
+            grid: Grid {
+                doms: [0; CELLS],
+                places: [[0; 3]; 9],
+                solved: [0; 3],
+                columns_held: [NEVER; 9],
+            },
             dirty: 0,
             fresh: [0; 3],
             hall: 0,
@@ -597,6 +608,10 @@ impl Memory {
     fn columns(&mut self, d: usize) -> PropResult {
         let places = self.grid.places[d];
         let reach = places.map(|p| (p | p >> 9 | p >> 18) & 0x1FF);
+        let columns = reach[0] | reach[1] << 9 | reach[2] << 18;
+        if columns == self.grid.columns_held[d] {
+            return Ok(());
+        }
         let mut allowed = [0u32; 3];
         for s in (0..9).step_by(3) {
             let matrix = reach[0] >> s & 7 | (reach[1] >> s & 7) << 3 | (reach[2] >> s & 7) << 6;
@@ -608,6 +623,10 @@ impl Memory {
                 *allowed |= (keep >> (3 * b) & 7) << s;
             }
         }
+        // What is left reaches columns the rule keeps whole: a matrix within a matrix's
+        // permutations has the same ones.
+        let [a0, a1, a2] = allowed;
+        self.grid.columns_held[d] = columns & (a0 | a1 << 9 | a2 << 18);
         for (b, &allowed) in allowed.iter().enumerate() {
             self.remove(d, b, places[b] & !(allowed * EVERY_ROW))?;
         }
@@ -1023,6 +1042,31 @@ mod tests {
             for (count, lane) in counts.iter().zip(lanes) {
                 prop_assert_eq!(u32::from(*count), lane.count_ones());
             }
+        }
+
+        /// The columns the stacks' rule holds for a digit are where its places are left,
+        /// and the rule run again from scratch on them takes nothing more.
+        #[test]
+        fn the_columns_held_are_a_fixed_point_of_the_stacks_rule(
+            places in proptest::array::uniform3(0u32..1 << 27),
+        ) {
+            let bands = Bands::over(0);
+            let mut memory = bands.memory.borrow_mut();
+            for (c, dom) in memory.grid.doms.iter_mut().enumerate() {
+                let holds_1 = places[c / 27] >> (c % 27) & 1;
+                *dom = 0x3FC | holds_1 << 1;
+            }
+            memory.grid.places = [[BAND; 3]; 9];
+            memory.grid.places[0] = places;
+            if memory.columns(0).is_err() {
+                return Ok(()); // no permutation left in some stack
+            }
+            let left = memory.grid.places[0];
+            let reach = left.map(|p| (p | p >> 9 | p >> 18) & 0x1FF);
+            prop_assert_eq!(memory.grid.columns_held[0], reach[0] | reach[1] << 9 | reach[2] << 18);
+            memory.grid.columns_held[0] = NEVER;
+            prop_assert!(memory.columns(0).is_ok());
+            prop_assert_eq!(memory.grid.places[0], left);
         }
     }
 
