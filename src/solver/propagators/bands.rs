@@ -7,9 +7,9 @@
 //! a permutation; the row-box segments on no permutation lose the digit. That covers
 //! pointing and claiming, and a box left with one segment of one cell is a hidden single
 //! (as is a row or column with one place). Columns and boxes are read the same way in
-//! each stack. Table
-//! lookups do this for a whole band in a few instructions, where unit-by-unit rules
-//! visit each value of each unit. Naked singles are found while cells are narrowed.
+//! each stack. Table lookups do this for a whole band in a few instructions, where
+//! unit-by-unit rules visit each value of each unit. Naked singles are found while cells
+//! are narrowed.
 //!
 //! Hall sets (naked pairs, triples, ...) then run per unit with the rules of [`distinct`],
 //! so the fixed point is at least that of the separate all-different propagators it
@@ -17,7 +17,8 @@
 //!
 //! It keeps its own copy of the domains between runs and catches up with the state from
 //! the trail since the last backtrack ([`State::settled`]). The grids at the fixed points
-//! the search may come back to are saved, so a backtrack is a copy.
+//! the search may come back to are saved, so a backtrack is a copy. A fresh start (the
+//! root) takes the fixed cells' digits from their peers a digit and band at a time.
 
 use super::super::domain::{self, Domain};
 use super::super::state::{Conflict, PropResult, State};
