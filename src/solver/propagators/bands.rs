@@ -652,30 +652,35 @@ impl Memory {
             return Ok(());
         }
         for (&c, &now) in cells.iter().zip(&doms) {
-            let c = c as usize;
-            for d in bits((self.grid.doms[c] & !now) >> 1) {
-                self.remove(d, c / 27, 1 << (c % 27))?;
-            }
+            self.narrow(c as usize / 27, c as usize % 27, now);
         }
         Ok(())
     }
 
-    /// Digit `d` goes to `cells` of band `b`, which hold it: they lose every other digit,
-    /// all at once (a removal per digit would look at the cell each time).
+    /// Digit `d` goes to `cells` of band `b`, which hold it: they lose every other digit.
     fn place(&mut self, d: usize, b: usize, cells: u32) {
         for i in bits(cells) {
-            let c = 27 * b + i;
-            let others = self.grid.doms[c] & !(2 << d);
-            for other in bits(others >> 1) {
-                self.grid.places[other][b] &= !(1 << i);
-                self.dirty |= 1 << (3 * other + b);
-            }
-            let changed = u32::from(others != 0);
-            self.grid.doms[c] = 2 << d;
-            self.narrowed[b] |= changed << i;
-            self.fresh[b] |= 1 << i;
-            self.hall |= UNITS_OF[c] & changed.wrapping_neg();
+            self.narrow(b, i, 2 << d);
         }
+    }
+
+    /// Cell `i` of band `b` keeps only the digits of `now`, a part of its domain that is not
+    /// empty, all at once (a removal per digit would look at the cell each time). (Inlined
+    /// into its callers' loops: a call costs more than it does.)
+    #[inline(always)]
+    fn narrow(&mut self, b: usize, i: usize, now: u32) {
+        let c = 27 * b + i;
+        debug_assert!(now != 0 && now & !self.grid.doms[c] == 0, "a part of the domain");
+        let lost = self.grid.doms[c] & !now;
+        for d in bits(lost >> 1) {
+            self.grid.places[d][b] &= !(1 << i);
+            self.dirty |= 1 << (3 * d + b);
+        }
+        let changed = u32::from(lost != 0);
+        self.grid.doms[c] = now;
+        self.narrowed[b] |= changed << i;
+        self.fresh[b] |= (u32::from(distinct::single(now)) & changed) << i;
+        self.hall |= UNITS_OF[c] & changed.wrapping_neg();
     }
 
     /// Digit `d` leaves `cells` of band `b`.
