@@ -190,9 +190,10 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
         return Err(shape(message));
     }
     let (height, width) = (box_size, n / box_size);
+    // The units of a cell, as the loop below counts them along (only an error looks up).
     let units_of = |index: usize| {
         let (row, col) = (index / n, index % n);
-        [(row, "row"), (n + col, "column"), (2 * n + (row / height) * height + col / width, "box")]
+        [row, n + col, 2 * n + (row / height) * height + col / width]
     };
     // seen[unit * words + value / 64]: the values given in each unit, as bits.
     let words = n / 64 + 1;
@@ -214,7 +215,7 @@ pub fn givens(n: usize, box_size: usize, givens: &[u32]) -> Result<(), Invalid> 
             let (word, bit) = (unit * words + v / 64, 1 << (v % 64));
             if seen[word] & bit != 0 {
                 let other = (0..index)
-                    .find(|&i| givens[i] == value && units_of(i).iter().any(|&(u, _)| u == unit))
+                    .find(|&i| givens[i] == value && units_of(i).contains(&unit))
                     .unwrap_or(index);
                 return Err(Invalid {
                     cell: index,
