@@ -5,7 +5,8 @@
 use crate::format::{self, Format, InputError, Parsed};
 use crate::puzzle::Puzzle;
 use crate::report::{
-    Body, FileReport, PuzzleReport, Settings, Statistics, Status, Summary, Uniqueness,
+    Body, FileReport, PuzzleReport, SatStatistics, Settings, Statistics, Status, Summary,
+    Uniqueness,
 };
 use crate::solver::{self, Mode, SolveOptions, StopReason};
 use crate::verify;
@@ -141,7 +142,7 @@ fn solve_one(
                 message: format!("internal error: the solver's answer breaks a rule: {violation}"),
                 expected: "a solution that satisfies every clue".into(),
             });
-            report.statistics = statistics(&outcome.stats, parse_time, started, &solve_options);
+            report.statistics = statistics(&outcome, parse_time, started, &solve_options);
             return report;
         }
         report.grid.get_or_insert(grid);
@@ -157,18 +158,26 @@ fn solve_one(
         _ => Uniqueness::NotChecked,
     };
     report.solution = report.grid.as_ref().map(|g| g.to_rows());
-    report.statistics = statistics(&outcome.stats, parse_time, started, &solve_options);
+    report.statistics = statistics(&outcome, parse_time, started, &solve_options);
     report.puzzle = Some(puzzle);
     report
 }
 
 fn statistics(
-    stats: &solver::Stats,
+    outcome: &solver::Outcome,
     parse_time: Duration,
     started: Instant,
     options: &SolveOptions,
 ) -> Statistics {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let stats = &outcome.stats;
+    let sat = (stats.sat_solvers > 0).then_some(SatStatistics {
+        solvers: stats.sat_solvers,
+        conflicts: stats.sat_conflicts,
+        decisions: stats.sat_decisions,
+        propagations: stats.sat_propagations,
+        learned_clauses: stats.sat_learned,
+    });
     Statistics {
         nodes: stats.nodes,
         failures: stats.failures,
@@ -181,6 +190,8 @@ fn statistics(
         solve_ms: ms(stats.solve_time),
         total_ms: ms(parse_time + started.elapsed()),
         threads: solver::parallel::effective_threads(options.threads),
+        engine: outcome.engine,
+        sat,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::format::{Format, InputError};
 use crate::puzzle::{Grid, Kind, Puzzle};
-use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use crate::solver::{Algorithm, Engine, Mode, SolveOptions, ValOrder, VarOrder};
 use serde::Serialize;
 
 /// Final state of one puzzle.
@@ -83,6 +83,26 @@ pub struct Statistics {
     pub total_ms: f64,
     /// Threads the search used.
     pub threads: usize,
+    /// The engine that gave the answer: `search` (depth-first with propagation) or `sat`.
+    pub engine: Engine,
+    /// The SAT solvers' figures, when the learning engine ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sat: Option<SatStatistics>,
+}
+
+/// The figures of the SAT solvers of one solve, summed over the solvers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SatStatistics {
+    /// Solver instances run (a portfolio runs several).
+    pub solvers: u64,
+    /// Conflicts (each learns a clause).
+    pub conflicts: u64,
+    /// Decisions.
+    pub decisions: u64,
+    /// Unit propagations.
+    pub propagations: u64,
+    /// Learned clauses still held when the solvers stopped.
+    pub learned_clauses: u64,
 }
 
 /// The solver settings used, echoed in the report.

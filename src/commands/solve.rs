@@ -258,9 +258,15 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
     let s = &r.statistics;
     let kind = r.kind.map_or("?", |k| k.name());
     let stopped = r.stopped_by.map(|s| format!(" stopped_by={s}")).unwrap_or_default();
+    let sat = s.sat.map_or(String::new(), |sat| {
+        format!(
+            " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} sat_learned={}",
+            sat.solvers, sat.conflicts, sat.decisions, sat.propagations, sat.learned_clauses
+        )
+    });
     format!(
         "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
-         parse_ms={:.3} solve_ms={:.3} threads={}{stopped}",
+         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}",
         r.status.name(),
         r.uniqueness.name(),
         r.rows,
@@ -273,6 +279,7 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
         s.parse_ms,
         s.solve_ms,
         s.threads,
+        s.engine.name(),
     )
 }
 

@@ -15,6 +15,7 @@ pub mod options;
 pub mod parallel;
 pub mod propagators;
 pub mod queue;
+pub(crate) mod sat;
 pub mod search;
 pub mod state;
 pub mod stats;
@@ -37,6 +38,27 @@ pub enum StopReason {
     Cancelled,
 }
 
+/// Which engine gave the answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    /// The depth-first search with propagation (and its restarts and splits).
+    #[default]
+    Search,
+    /// The CDCL SAT solver on the CNF encoding.
+    Sat,
+}
+
+impl Engine {
+    /// The engine's name, as in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Search => "search",
+            Engine::Sat => "sat",
+        }
+    }
+}
+
 /// The result of one solve.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -52,16 +74,20 @@ pub struct Outcome {
     pub stopped: Option<StopReason>,
     /// Statistics.
     pub stats: Stats,
+    /// The engine whose answer this is.
+    pub engine: Engine,
 }
 
 /// Solves `model` as `options` say, stopping early when `cancel` becomes true.
 ///
-/// Uses the parallel search when `options.threads` is not 1, and in `first` mode (whose
-/// decomposition and randomized restarts pay on one thread too); the plain sequential
-/// search otherwise.
+/// Uses the parallel search when `options.threads` is not 1, in `first` and `unique` modes
+/// (where the SAT engine joins a search that outlives the probe, and `first`'s
+/// decomposition and randomized restarts pay on one thread too) and for the SAT engine
+/// alone; the plain sequential search otherwise.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
     let threads = parallel::effective_threads(options.threads);
-    if threads > 1 || options.mode == Mode::First {
+    let learning = options.algorithm.uses_sat(options.mode);
+    if threads > 1 || options.mode == Mode::First || learning {
         parallel::solve(model, options, threads, cancel)
     } else {
         search::solve(model, options, cancel)

@@ -15,9 +15,24 @@ pub enum Algorithm {
     /// Forward checking: after each assignment, prune the other variables of its
     /// constraints once (no fixed point); a variable pruned to one value counts as assigned.
     Fc,
-    /// Maintaining arc consistency: propagate every constraint to a fixed point.
+    /// Maintaining arc consistency: propagate every constraint to a fixed point; in
+    /// `first` and `unique` modes a CDCL SAT solver joins a search that outlives a short
+    /// probe.
     #[default]
     Mac,
+    /// The CDCL SAT solver alone, on a CNF encoding of the propagated model.
+    Sat,
+}
+
+impl Algorithm {
+    /// Whether a solve in `mode` uses the SAT engine (alone or racing the search).
+    pub fn uses_sat(self, mode: Mode) -> bool {
+        match self {
+            Algorithm::Sat => true,
+            Algorithm::Mac => mode != Mode::Count,
+            Algorithm::Bt | Algorithm::Fc => false,
+        }
+    }
 }
 
 /// Which variable to branch on next.

@@ -21,11 +21,12 @@
 mod components;
 mod race;
 mod restarts;
-mod shared;
+pub(crate) mod shared;
 
 use super::domain::Domain;
+use super::sat;
 use super::search::{Driver, Search, Subproblem};
-use super::{Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
+use super::{Algorithm, Engine, Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
 use crate::model::Model;
 use shared::{Found, Goal, Shared};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -69,6 +70,7 @@ pub fn solve_observed(
             Mode::Count => options.count_limit.unwrap_or(u64::MAX),
         },
         cancel,
+        rival: None,
         deadline: options.timeout.map(|t| start + t),
         node_limit: options.node_limit,
         live,
@@ -84,6 +86,7 @@ pub fn solve_observed(
         count: found.count,
         stopped: found.stopped,
         stats: found.stats,
+        engine: found.engine,
     }
 }
 
@@ -100,6 +103,11 @@ fn solve_model(
     let Some(root) = search.root() else {
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
+    if options.algorithm == Algorithm::Sat {
+        let mut found = sat::race(model, &root.domains, goal, threads, NO_SEARCH);
+        found.stats += counted(search.stats());
+        return found;
+    }
     if !whole {
         // The whole problem was probed already.
         let mut found = search_whole(model, options, threads, goal, root);
@@ -169,9 +177,36 @@ impl Driver for ProbeDriver<'_, '_> {
     }
 }
 
-/// Searches the whole (propagated) problem: restarts for `first` on a heuristic order,
-/// the race otherwise.
+/// Searches the whole (propagated) problem: the depth-first workers (restarts for `first`
+/// on a heuristic order, the race otherwise), raced by the SAT engine where the algorithm
+/// and mode call for it. On one thread the SAT engine takes over alone: the probe has
+/// shown the problem is not easy, and clause learning is what answers hard grids.
 fn search_whole(
+    model: &Model,
+    options: &SolveOptions,
+    threads: usize,
+    goal: Goal<'_>,
+    root: Subproblem,
+) -> Found {
+    if !options.algorithm.uses_sat(options.mode) {
+        return depth_first(model, options, threads, goal, root);
+    }
+    let sat_threads = threads.div_ceil(2);
+    let search_threads = threads - sat_threads;
+    let domains = root.domains.clone();
+    if search_threads == 0 {
+        return sat::race(model, &domains, goal, sat_threads, NO_SEARCH);
+    }
+    let search = move |goal: Goal<'_>| depth_first(model, options, search_threads, goal, root);
+    sat::race(model, &domains, goal, sat_threads, Some(search))
+}
+
+/// No depth-first rival for the SAT engine.
+const NO_SEARCH: Option<fn(Goal<'_>) -> Found> = None;
+
+/// The depth-first workers on the whole (propagated) problem: restarts for `first` on a
+/// heuristic order, the race otherwise.
+fn depth_first(
     model: &Model,
     options: &SolveOptions,
     threads: usize,
@@ -199,6 +234,7 @@ fn solve_parts(
 ) -> Found {
     let mut base: Vec<u32> = domains.iter().map(|d| d.value().unwrap_or(0)).collect();
     let mut stats = Stats::default();
+    let mut engine = Engine::Search;
     // `second` keeps another solution of the whole once one part has shown two.
     let mut second: Option<(usize, Vec<u32>)> = None;
     for (index, part) in parts.iter().enumerate() {
@@ -210,8 +246,12 @@ fn solve_parts(
         };
         let found = solve_model(&part.model, options, threads, part_goal, false);
         stats += found.stats;
+        if found.engine == Engine::Sat {
+            engine = Engine::Sat;
+        }
         if found.stopped.is_some() || found.count == 0 {
-            return Found { solutions: Vec::new(), count: 0, stopped: found.stopped, stats };
+            let stopped = found.stopped;
+            return Found { solutions: Vec::new(), count: 0, stopped, stats, engine };
         }
         components::place(part, &found.solutions[0], &mut base);
         if second.is_none() && found.count > 1 {
@@ -225,5 +265,5 @@ fn solve_parts(
         solutions.push(other);
     }
     debug_assert!(solutions.iter().all(|s| model.is_satisfied_by(s)));
-    Found { count: solutions.len() as u64, solutions, stopped: None, stats }
+    Found { count: solutions.len() as u64, solutions, stopped: None, stats, engine }
 }

@@ -221,7 +221,7 @@ impl<'m> Search<'m> {
     /// Establishes the starting consistency of the loaded domains.
     fn propagate_start(&mut self) -> bool {
         match self.algorithm {
-            Algorithm::Mac => {
+            Algorithm::Mac | Algorithm::Sat => {
                 for p in 0..self.props.len() {
                     self.state.enqueue(p as u32);
                 }
@@ -249,7 +249,7 @@ impl<'m> Search<'m> {
             return false;
         }
         match self.algorithm {
-            Algorithm::Mac => {
+            Algorithm::Mac | Algorithm::Sat => {
                 propagators::fixpoint(&self.props, &mut self.state, &mut self.stats.propagations)
                     .is_ok()
             }
@@ -348,5 +348,6 @@ pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>)
             _ => None,
         },
         stats,
+        engine: super::Engine::Search,
     }
 }

@@ -23,6 +23,16 @@ pub struct Stats {
     pub subproblems: u64,
     /// Nodes of the largest subproblem.
     pub largest_subproblem_nodes: u64,
+    /// SAT solver instances run (0 when the learning engine did not join).
+    pub sat_solvers: u64,
+    /// Conflicts of the SAT solvers (each one learns a clause).
+    pub sat_conflicts: u64,
+    /// Decisions of the SAT solvers.
+    pub sat_decisions: u64,
+    /// Unit propagations of the SAT solvers.
+    pub sat_propagations: u64,
+    /// Learned clauses the SAT solvers still held when they stopped.
+    pub sat_learned: u64,
     /// Wall-clock time of the search.
     #[serde(serialize_with = "as_millis")]
     pub solve_time: Duration,
@@ -40,6 +50,11 @@ impl AddAssign for Stats {
         self.subproblems += other.subproblems;
         self.largest_subproblem_nodes =
             self.largest_subproblem_nodes.max(other.largest_subproblem_nodes);
+        self.sat_solvers += other.sat_solvers;
+        self.sat_conflicts += other.sat_conflicts;
+        self.sat_decisions += other.sat_decisions;
+        self.sat_propagations += other.sat_propagations;
+        self.sat_learned += other.sat_learned;
     }
 }
 
@@ -47,7 +62,8 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
     s.serialize_f64(d.as_secs_f64() * 1e3)
 }
 
-/// One line, `key=value` pairs, as printed on stderr by `kakurod solve`.
+/// One line, `key=value` pairs, as printed on stderr by `kakurod solve`; the SAT
+/// solvers' counters when they ran.
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -60,6 +76,18 @@ impl fmt::Display for Stats {
             self.solutions,
             self.subproblems,
             self.solve_time.as_secs_f64() * 1e3
-        )
+        )?;
+        if self.sat_solvers > 0 {
+            write!(
+                f,
+                " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} sat_learned={}",
+                self.sat_solvers,
+                self.sat_conflicts,
+                self.sat_decisions,
+                self.sat_propagations,
+                self.sat_learned
+            )?;
+        }
+        Ok(())
     }
 }

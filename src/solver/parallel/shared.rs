@@ -2,7 +2,7 @@
 //! solutions, the node counter, the quit flag and the summed statistics, with the stop
 //! checks (the caller's cancel flag, deadline and node limit) made against them.
 
-use crate::solver::{Stats, StopReason};
+use crate::solver::{Engine, Stats, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -14,6 +14,8 @@ pub(crate) struct Goal<'a> {
     pub target: u64,
     /// Stop when this flag becomes true.
     pub cancel: Option<&'a AtomicBool>,
+    /// Stop when this flag becomes true: a rival engine racing these workers has won.
+    pub rival: Option<&'a AtomicBool>,
     /// Stop when this instant has passed.
     pub deadline: Option<Instant>,
     /// Stop after this many nodes over all workers.
@@ -33,6 +35,8 @@ pub(crate) struct Found {
     pub stopped: Option<StopReason>,
     /// Statistics summed over workers.
     pub stats: Stats,
+    /// The engine that found the answer.
+    pub engine: Engine,
 }
 
 /// The shared state.
@@ -135,6 +139,10 @@ impl<'a> Shared<'a> {
         if self.quitting() {
             return Some(StopReason::Cancelled);
         }
+        if self.goal.rival.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            self.quit();
+            return Some(StopReason::Cancelled);
+        }
         let goal = &self.goal;
         let reason = if goal.node_limit.is_some_and(|limit| total_nodes >= limit) {
             StopReason::NodeLimit
@@ -166,6 +174,7 @@ impl<'a> Shared<'a> {
             count,
             stopped: if count >= self.goal.target { None } else { reason },
             stats: self.totals.into_inner().unwrap_or_else(PoisonError::into_inner),
+            engine: Engine::Search,
         }
     }
 }
@@ -210,7 +219,7 @@ mod tests {
     use std::panic::AssertUnwindSafe;
 
     fn goal(live: &AtomicUsize, target: u64) -> Goal<'_> {
-        Goal { target, cancel: None, deadline: None, node_limit: None, live }
+        Goal { target, cancel: None, rival: None, deadline: None, node_limit: None, live }
     }
 
     #[test]
