@@ -5,10 +5,16 @@
 //!   committed);
 //! - latency: one file at a time (default 50) on an idle daemon, from its rename into the
 //!   inbox to the appearance of its `NAME.json`; median, 90th percentile and maximum;
-//! - resident memory of the daemon: idle, and the peak under the throughput load.
+//! - resident memory of the daemon: idle, and the peak under the throughput load;
+//! - a hard puzzle (a generated 80x80 Kakuro that outlives the probe) dropped into the idle
+//!   daemon, alone (time to its result), then again with `--hard-with N` small files
+//!   (default 200) right behind it: when the small files are all answered, and when the
+//!   hard one is. With `--threads 0` (the shipped default) the hard puzzle borrows the idle
+//!   workers and gives them back to the small files; `--threads 1` compares.
 //!
 //! Run: `cargo bench --bench daemon_load -- [--files N] [--latency N] [--workers N]
-//! [--no-fsync] [--overhead-only]` (`--overhead-only` refuses every file by size, so no
+//! [--threads N] [--hard-with N] [--no-hard] [--no-fsync] [--overhead-only]`
+//! (`--overhead-only` refuses every file by size, so no
 //! puzzle is solved: it measures the daemon's own path). The puzzles are the end-to-end test fixtures (small Kakuro, Sudoku and
 //! Killer Sudoku with known solutions); the folders live in a temporary folder under
 //! `target/`, on the same filesystem as a normal build.
@@ -27,12 +33,24 @@ struct Options {
     files: usize,
     latency: usize,
     workers: usize,
+    threads: usize,
+    hard_with: usize,
+    hard: bool,
     fsync: bool,
     overhead_only: bool,
 }
 
 fn options() -> Options {
-    let mut o = Options { files: 2000, latency: 50, workers: 0, fsync: true, overhead_only: false };
+    let mut o = Options {
+        files: 2000,
+        latency: 50,
+        workers: 0,
+        threads: 0,
+        hard_with: 200,
+        hard: true,
+        fsync: true,
+        overhead_only: false,
+    };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -41,6 +59,9 @@ fn options() -> Options {
             "--files" => o.files = value().unwrap_or(o.files),
             "--latency" => o.latency = value().unwrap_or(o.latency),
             "--workers" => o.workers = value().unwrap_or(o.workers),
+            "--threads" => o.threads = value().unwrap_or(o.threads),
+            "--hard-with" => o.hard_with = value().unwrap_or(o.hard_with),
+            "--no-hard" => o.hard = false,
             "--no-fsync" => o.fsync = false,
             "--overhead-only" => o.overhead_only = true,
             _ => {} // `cargo bench` passes `--bench`; ignore what is not ours.
@@ -84,6 +105,7 @@ fn start(root: &Path, o: &Options) -> Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kakurod"));
     cmd.args(["serve", "--config"]).arg(root.join("config.toml"));
     cmd.args(["--workers", &o.workers.to_string(), "--log-level", "warn"]);
+    cmd.args(["--threads", &o.threads.to_string()]);
     if !o.fsync {
         cmd.arg("--no-fsync");
     }
@@ -185,6 +207,7 @@ fn main() {
         .unwrap_or(polled);
     let hwm = rss_kib(pid, "VmHWM:");
     let errors = count(&root.join("failed"));
+    let hard = (o.hard && !o.overhead_only).then(|| hard_runs(&o, &staging, &inbox, &outbox));
     let _ = Command::new("kill").arg("-TERM").arg(pid.to_string()).status();
     let _ = child.wait();
 
@@ -218,4 +241,63 @@ fn main() {
          peak sampled under load {} KiB, high-water mark {} KiB",
         idle_rss, idle_rss_after, peak_rss, hwm
     );
+    if let Some(hard) = hard {
+        println!(
+            "hard puzzle (threads={}): alone {:.0} ms; with {} small files behind it: \
+             the small files all answered after {:.0} ms, the hard one after {:.0} ms",
+            o.threads,
+            ms(hard.alone),
+            o.hard_with,
+            ms(hard.small_done),
+            ms(hard.hard_done)
+        );
+    }
+}
+
+/// Times of the hard-puzzle runs.
+struct HardRuns {
+    alone: Duration,
+    small_done: Duration,
+    hard_done: Duration,
+}
+
+/// Drops the hard puzzle alone, then with small files behind it (see the module docs).
+fn hard_runs(o: &Options, staging: &Path, inbox: &Path, outbox: &Path) -> HardRuns {
+    let generated = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(["generate", "--rows", "80", "--cols", "80", "--black", "35", "--seed", "3"])
+        .output()
+        .expect("kakurod generate");
+    let hard = String::from_utf8(generated.stdout).expect("a generated puzzle");
+    let wait_for = |json: &Path, t0: Instant| {
+        while !json.exists() {
+            assert!(t0.elapsed() < Duration::from_secs(300), "no result for {}", json.display());
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        t0.elapsed()
+    };
+    let drop_in = |file: &str, text: &str| {
+        fs::write(staging.join(file), text).expect("stage");
+        fs::rename(staging.join(file), inbox.join(file)).expect("rename");
+    };
+    let t0 = Instant::now();
+    drop_in("hard-alone.txt", &hard);
+    let alone = wait_for(&outbox.join("hard-alone.json"), t0);
+
+    let small = puzzles();
+    let t0 = Instant::now();
+    drop_in("hard-busy.txt", &hard);
+    // Behind it, once the probe is over and its search has spread over the idle workers.
+    std::thread::sleep(Duration::from_millis(100));
+    for i in 0..o.hard_with {
+        let (name, text) = &small[i % small.len()];
+        drop_in(&format!("behind-{i:04}-{name}.txt"), text);
+    }
+    let mut small_done = Duration::ZERO;
+    for i in 0..o.hard_with {
+        let (name, _) = &small[i % small.len()];
+        small_done =
+            small_done.max(wait_for(&outbox.join(format!("behind-{i:04}-{name}.json")), t0));
+    }
+    let hard_done = wait_for(&outbox.join("hard-busy.json"), t0);
+    HardRuns { alone, small_done, hard_done }
 }

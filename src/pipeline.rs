@@ -8,7 +8,7 @@ use crate::report::{
     Body, FileReport, PuzzleReport, SatStatistics, Settings, Statistics, Status, Summary,
     Uniqueness,
 };
-use crate::solver::{self, Mode, SolveOptions, StopReason};
+use crate::solver::{self, Control, Mode, SolveOptions, StopReason};
 use crate::verify;
 use sha2::{Digest, Sha256};
 use std::sync::atomic::AtomicBool;
@@ -38,6 +38,16 @@ pub fn process(
     options: &PipelineOptions,
     cancel: Option<&AtomicBool>,
 ) -> FileReport {
+    process_with(name, bytes, options, Control::from(cancel))
+}
+
+/// [`process`], with the solver told from outside what [`Control`] carries.
+pub fn process_with(
+    name: &str,
+    bytes: &[u8],
+    options: &PipelineOptions,
+    control: Control<'_>,
+) -> FileReport {
     let started = Instant::now();
     let checksum = hex(&Sha256::digest(bytes));
     let reject = |format, error| FileReport {
@@ -60,7 +70,7 @@ pub fn process(
         .entries
         .into_iter()
         .map(|entry| match entry {
-            Ok(parsed) => solve_one(parsed, options, cancel, parse_time),
+            Ok(parsed) => solve_one(parsed, options, control, parse_time),
             Err(error) => invalid(error.line, error),
         })
         .collect();
@@ -89,7 +99,7 @@ pub fn process(
 fn solve_one(
     parsed: Parsed,
     options: &PipelineOptions,
-    cancel: Option<&AtomicBool>,
+    control: Control<'_>,
     parse_time: Duration,
 ) -> PuzzleReport {
     let started = Instant::now();
@@ -109,7 +119,7 @@ fn solve_one(
     }
     let solve_options = options.solve.with_overrides(&overrides);
     let compiled = puzzle.compile();
-    let outcome = solver::solve(&compiled.model, &solve_options, cancel);
+    let outcome = solver::solve_with(&compiled.model, &solve_options, control);
 
     let mut report = PuzzleReport {
         line,

@@ -115,7 +115,7 @@ fn assert_stops_cleanly(
     cancel: Option<&AtomicBool>,
 ) -> Outcome {
     let live = AtomicUsize::new(0);
-    let outcome = parallel::solve_observed(model, opts, opts.threads, cancel, &live);
+    let outcome = parallel::solve_observed(model, opts, opts.threads, cancel.into(), &live);
     assert_eq!(live.load(Ordering::SeqCst), 0, "a worker outlived the solve");
     outcome
 }
@@ -142,4 +142,23 @@ fn limits_and_cancellation_stop_every_worker_before_solve_returns() {
     // The first solution found stops the other branches.
     let outcome = assert_stops_cleanly(&compiled.model, &options(Mode::First, 4), None);
     assert_eq!((outcome.count, outcome.complete), (1, true));
+}
+
+#[test]
+fn with_work_waiting_a_search_borrows_no_threads_and_gives_the_same_answer() {
+    let k = generated(6, 6, 40.0, 2);
+    let compiled = Puzzle::Kakuro(k.clone()).compile();
+    let free = solve_checked(&k, &options(Mode::Count, 4));
+    assert!(free.stats.subproblems > 2, "an idle pool splits the count");
+    // One file waits for a worker: the count splits nothing off, and still counts all.
+    let waiting = std::sync::Arc::new(AtomicUsize::new(1));
+    let control = solver::Control { cancel: None, waiting: Some(&waiting) };
+    let busy = solver::solve_with(&compiled.model, &options(Mode::Count, 4), control);
+    assert_eq!(answer(&busy), answer(&free));
+    assert_eq!(busy.stats.subproblems, 2, "the probe and one unsplit search");
+    // A hard find-first grid is answered on the caller's thread by the SAT engine alone.
+    let heavy = Puzzle::Kakuro(generated(30, 30, 35.0, 3)).compile();
+    let first = solver::solve_with(&heavy.model, &options(Mode::First, 4), control);
+    assert_eq!((first.count, first.complete), (1, true));
+    assert_eq!(first.engine, solver::Engine::Sat);
 }

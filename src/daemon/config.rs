@@ -141,7 +141,9 @@ pub struct SolverConfig {
 }
 
 impl Default for SolverConfig {
-    /// The solver's own defaults (one thread per puzzle: the workers give the parallelism).
+    /// The solver's own defaults, but every core for one puzzle: a file is solved on its
+    /// worker's thread, and only a puzzle that outlives the probe borrows idle workers
+    /// (and gives them back while other files wait).
     fn default() -> Self {
         let solve = SolveOptions::default();
         SolverConfig {
@@ -150,7 +152,7 @@ impl Default for SolverConfig {
             val_order: solve.val_order,
             mode: solve.mode,
             count_limit: solve.count_limit,
-            threads: solve.threads,
+            threads: 0,
             format: None,
         }
     }
@@ -439,7 +441,7 @@ mod tests {
         let settings = Settings::resolve(config, Path::new("/srv/k"), &args(&[])).unwrap();
         assert_eq!(settings.folders.inbox, PathBuf::from("/srv/k/inbox"));
         assert_eq!(settings.folders.claim, PathBuf::from("/srv/k/claim"));
-        assert_eq!(settings.pipeline.solve.threads, 1);
+        assert_eq!(settings.pipeline.solve.threads, 0);
         assert_eq!(settings.pipeline.solve.timeout, Some(Duration::from_secs(60)));
         assert_eq!(settings.settle, Duration::from_millis(500));
         assert!(settings.workers >= 1);

@@ -122,7 +122,9 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
             continue;
         }
         let shared = Arc::clone(shared);
+        shared.ctx.waiting.fetch_add(1, Ordering::SeqCst);
         pool.spawn(move || {
+            shared.ctx.waiting.fetch_sub(1, Ordering::SeqCst);
             if shared.stopping.load(Ordering::SeqCst) {
                 return settle(&shared, &job.name);
             }

@@ -11,13 +11,15 @@ use super::outbox::{Outbox, Prepared, Written};
 use crate::format::InputError;
 use crate::pipeline;
 use crate::report::{Body, FileReport, Status};
+use crate::solver::Control;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::time::Instant;
 
 /// Where a job's input is.
@@ -65,6 +67,9 @@ pub struct Context {
     pub outbox: Outbox,
     /// Set at the end of the drain: running searches stop and write nothing.
     pub cancel: AtomicBool,
+    /// Jobs handed to the worker pool and not started yet: while some wait, a hard
+    /// puzzle's search gives back the idle workers it borrowed.
+    pub waiting: Arc<AtomicUsize>,
 }
 
 /// The first half of a job's result: what the committer needs to finish it.
@@ -231,7 +236,8 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
 /// so one bad file cannot stop the daemon or come back at every start.
 fn solve(ctx: &Context, name: &str, bytes: &[u8]) -> FileReport {
     let options = &ctx.settings.pipeline;
-    let run = || pipeline::process(name, bytes, options, Some(&ctx.cancel));
+    let control = Control { cancel: Some(&ctx.cancel), waiting: Some(&ctx.waiting) };
+    let run = || pipeline::process_with(name, bytes, options, control);
     catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()

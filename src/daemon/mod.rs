@@ -58,7 +58,12 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
         .remove_stale_temporaries()
         .map_err(|source| DaemonError::Io { about: "cannot clean the outbox", source })?;
     let workers = settings.workers;
-    let ctx = Arc::new(Context { settings, outbox, cancel: Default::default() });
+    let ctx = Arc::new(Context {
+        settings,
+        outbox,
+        cancel: Default::default(),
+        waiting: Default::default(),
+    });
     let settings = &ctx.settings;
     let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
         .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;

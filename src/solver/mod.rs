@@ -25,7 +25,25 @@ pub use options::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOr
 pub use stats::Stats;
 
 use crate::model::Model;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+
+/// What the caller can tell a running solve from outside.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Control<'a> {
+    /// Stop as soon as possible once this flag is true (a daemon's shutdown).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Other work waiting for a thread (a daemon's queue). While it is above zero, the
+    /// helpers a hard puzzle took from idle threads give them back, and the puzzle goes on
+    /// with the SAT engine on its own thread: a hard puzzle never starves the queue.
+    pub waiting: Option<&'a Arc<AtomicUsize>>,
+}
+
+impl<'a> From<Option<&'a AtomicBool>> for Control<'a> {
+    fn from(cancel: Option<&'a AtomicBool>) -> Self {
+        Control { cancel, waiting: None }
+    }
+}
 
 /// Why a search ended before exploring everything it was asked to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +103,16 @@ pub struct Outcome {
 /// decomposition and randomized restarts pay on one thread too) and for the SAT engine
 /// alone; the plain sequential search otherwise.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+    solve_with(model, options, Control::from(cancel))
+}
+
+/// [`solve`], told from outside what [`Control`] carries.
+pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -> Outcome {
     let threads = parallel::effective_threads(options.threads);
     let learning = options.algorithm.uses_sat(options.mode);
     if threads > 1 || options.mode == Mode::First || learning {
-        parallel::solve(model, options, threads, cancel)
+        parallel::solve(model, options, threads, control)
     } else {
-        search::solve(model, options, cancel)
+        search::solve(model, options, control.cancel)
     }
 }

@@ -26,10 +26,11 @@ pub(crate) mod shared;
 use super::domain::Domain;
 use super::sat;
 use super::search::{Driver, Search, Subproblem};
-use super::{Algorithm, Engine, Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
+use super::{Algorithm, Control, Engine, Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
 use crate::model::Model;
 use shared::{Found, Goal, Shared};
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
 /// Nodes searched sequentially before anything is split.
@@ -47,9 +48,9 @@ pub fn solve(
     model: &Model,
     options: &SolveOptions,
     threads: usize,
-    cancel: Option<&AtomicBool>,
+    control: Control<'_>,
 ) -> Outcome {
-    solve_observed(model, options, threads, cancel, &AtomicUsize::new(0))
+    solve_observed(model, options, threads, control, &AtomicUsize::new(0))
 }
 
 /// [`solve`], counting the running worker tasks in `live` (raised when a worker starts,
@@ -59,7 +60,7 @@ pub fn solve_observed(
     model: &Model,
     options: &SolveOptions,
     threads: usize,
-    cancel: Option<&AtomicBool>,
+    control: Control<'_>,
     live: &AtomicUsize,
 ) -> Outcome {
     let start = Instant::now();
@@ -69,14 +70,15 @@ pub fn solve_observed(
             Mode::Unique => 2,
             Mode::Count => options.count_limit.unwrap_or(u64::MAX),
         },
-        cancel,
+        cancel: control.cancel,
         rival: None,
+        waiting: None,
         deadline: options.timeout.map(|t| start + t),
         node_limit: options.node_limit,
         live,
     };
     let threads = threads.max(1);
-    let mut found = solve_model(model, options, threads, goal, true);
+    let mut found = solve_model(model, options, threads, goal, control.waiting, true);
     found.stats.solve_time = start.elapsed();
     // Searches stopped by the target may have met solutions that were not counted.
     found.stats.solutions = found.count;
@@ -97,6 +99,7 @@ fn solve_model(
     options: &SolveOptions,
     threads: usize,
     goal: Goal<'_>,
+    waiting: Waiting<'_>,
     whole: bool,
 ) -> Found {
     let mut search = Search::new(model, options);
@@ -104,13 +107,13 @@ fn solve_model(
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
     if options.algorithm == Algorithm::Sat {
-        let mut found = sat::race(model, &root.domains, goal, threads, NO_SEARCH);
+        let mut found = sat::race(model, &root.domains, goal, threads, waiting, NO_SEARCH);
         found.stats += counted(search.stats());
         return found;
     }
     if !whole {
         // The whole problem was probed already.
-        let mut found = search_whole(model, options, threads, goal, root);
+        let mut found = search_whole(model, options, threads, goal, waiting, root);
         found.stats += search.stats();
         return found;
     }
@@ -122,12 +125,12 @@ fn solve_model(
     let mut found = if options.mode != Mode::Count {
         let parts = components::split(model, &root.domains);
         if parts.len() > 1 {
-            solve_parts(model, options, threads, goal, &root.domains, &parts)
+            solve_parts(model, options, threads, goal, waiting, &root.domains, &parts)
         } else {
-            search_whole(model, options, threads, goal, root)
+            search_whole(model, options, threads, goal, waiting, root)
         }
     } else {
-        search_whole(model, options, threads, goal, root)
+        search_whole(model, options, threads, goal, waiting, root)
     };
     stats += found.stats;
     found.stats = stats;
@@ -186,38 +189,46 @@ fn search_whole(
     options: &SolveOptions,
     threads: usize,
     goal: Goal<'_>,
+    waiting: Waiting<'_>,
     root: Subproblem,
 ) -> Found {
     if !options.algorithm.uses_sat(options.mode) {
-        return depth_first(model, options, threads, goal, root);
+        return depth_first(model, options, threads, goal, waiting.map(|count| &**count), root);
     }
     let sat_threads = threads.div_ceil(2);
     let search_threads = threads - sat_threads;
     let domains = root.domains.clone();
     if search_threads == 0 {
-        return sat::race(model, &domains, goal, sat_threads, NO_SEARCH);
+        return sat::race(model, &domains, goal, sat_threads, waiting, NO_SEARCH);
     }
-    let search = move |goal: Goal<'_>| depth_first(model, options, search_threads, goal, root);
-    sat::race(model, &domains, goal, sat_threads, Some(search))
+    // The rival gives all its threads back while work waits (`Goal::waiting`).
+    let search =
+        move |goal: Goal<'_>| depth_first(model, options, search_threads, goal, None, root);
+    sat::race(model, &domains, goal, sat_threads, waiting, Some(search))
 }
+
+/// The caller's count of work waiting for a thread, if it keeps one (see [`Control`]).
+type Waiting<'a> = Option<&'a Arc<AtomicUsize>>;
 
 /// No depth-first rival for the SAT engine.
 const NO_SEARCH: Option<fn(Goal<'_>) -> Found> = None;
 
 /// The depth-first workers on the whole (propagated) problem: restarts for `first` on a
-/// heuristic order, the race otherwise.
+/// heuristic order, the race otherwise (which splits nothing off while `waiting` is above
+/// zero; the pieces already split off are searched to their end).
 fn depth_first(
     model: &Model,
     options: &SolveOptions,
     threads: usize,
     goal: Goal<'_>,
+    waiting: Option<&AtomicUsize>,
     root: Subproblem,
 ) -> Found {
     if goal.target == 1 && options.var_order != VarOrder::InputOrder {
-        let plan = restarts::Plan { threads, base_nodes: RESTART_NODES };
+        let plan = restarts::Plan { threads, base_nodes: RESTART_NODES, waiting };
         restarts::run(model, &root.domains, options, plan, Shared::new(goal))
     } else {
-        let split = race::Split { threads, probe_nodes: 0 };
+        let split = race::Split { threads, probe_nodes: 0, waiting };
         race::run(model, options, split, goal, root)
     }
 }
@@ -229,6 +240,7 @@ fn solve_parts(
     options: &SolveOptions,
     threads: usize,
     goal: Goal<'_>,
+    waiting: Waiting<'_>,
     domains: &[Domain],
     parts: &[components::Component],
 ) -> Found {
@@ -244,14 +256,21 @@ fn solve_parts(
             node_limit: goal.node_limit.map(|n| n.saturating_sub(stats.nodes)),
             ..goal
         };
-        let found = solve_model(&part.model, options, threads, part_goal, false);
+        let found = solve_model(&part.model, options, threads, part_goal, waiting, false);
         stats += found.stats;
         if found.engine == Engine::Sat {
             engine = Engine::Sat;
         }
         if found.stopped.is_some() || found.count == 0 {
             let stopped = found.stopped;
-            return Found { solutions: Vec::new(), count: 0, stopped, stats, engine };
+            return Found {
+                solutions: Vec::new(),
+                count: 0,
+                stopped,
+                stats,
+                engine,
+                yielded: false,
+            };
         }
         components::place(part, &found.solutions[0], &mut base);
         if second.is_none() && found.count > 1 {
@@ -265,5 +284,5 @@ fn solve_parts(
         solutions.push(other);
     }
     debug_assert!(solutions.iter().all(|s| model.is_satisfied_by(s)));
-    Found { count: solutions.len() as u64, solutions, stopped: None, stats, engine }
+    Found { count: solutions.len() as u64, solutions, stopped: None, stats, engine, yielded: false }
 }

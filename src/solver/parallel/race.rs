@@ -17,18 +17,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the race splits its work.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Split {
+pub(crate) struct Split<'a> {
     /// At most this many tasks run at once.
     pub threads: usize,
     /// Nodes searched (over all tasks) before the first split.
     pub probe_nodes: u64,
+    /// Split nothing off while this count of other work waiting for a thread is above 0.
+    pub waiting: Option<&'a AtomicUsize>,
 }
 
 /// The race of one model's subproblems.
 struct Race<'a> {
     model: &'a Model,
     options: &'a SolveOptions,
-    split: Split,
+    split: Split<'a>,
     shared: Shared<'a>,
     /// Tasks spawned and not yet finished.
     active: AtomicUsize,
@@ -39,7 +41,7 @@ struct Race<'a> {
 pub(crate) fn run(
     model: &Model,
     options: &SolveOptions,
-    split: Split,
+    split: Split<'_>,
     goal: Goal<'_>,
     root: Subproblem,
 ) -> Found {
@@ -94,6 +96,7 @@ impl Driver for TaskDriver<'_, '_, '_> {
         race.active.load(Ordering::Relaxed) < race.split.threads
             && race.shared.nodes() >= race.split.probe_nodes
             && !race.shared.quitting()
+            && race.split.waiting.is_none_or(|count| count.load(Ordering::Relaxed) == 0)
     }
 
     fn donate(&mut self, sub: Subproblem) {

@@ -21,14 +21,25 @@ use crate::solver::{SolveOptions, Stats, StopReason, ValOrder};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the restarts are run.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Plan {
+pub(crate) struct Plan<'a> {
     /// Independent restart sequences run at once.
     pub threads: usize,
     /// Node budget of a run with Luby factor 1.
     pub base_nodes: u64,
+    /// Every sequence but the first ends while this count of other work waiting for a
+    /// thread is above zero.
+    pub waiting: Option<&'a AtomicUsize>,
+}
+
+impl Plan<'_> {
+    /// Whether the sequence of `worker` should give its thread back now.
+    fn yields(&self, worker: usize) -> bool {
+        worker > 0 && self.waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0)
+    }
 }
 
 /// Looks for one solution of `model` restricted to `domains` (already propagated), as
@@ -37,7 +48,7 @@ pub(crate) fn run(
     model: &Model,
     domains: &[Domain],
     options: &SolveOptions,
-    plan: Plan,
+    plan: Plan<'_>,
     shared: Shared<'_>,
 ) -> Found {
     rayon::scope(|scope| {
@@ -54,7 +65,7 @@ fn restart_loop(
     model: &Model,
     domains: &[Domain],
     options: &SolveOptions,
-    plan: Plan,
+    plan: Plan<'_>,
     shared: &Shared<'_>,
     worker: usize,
 ) {
@@ -62,7 +73,7 @@ fn restart_loop(
     let mut rng = ChaCha8Rng::seed_from_u64(worker as u64);
     let mut totals = Stats::default();
     for round in 1u64.. {
-        if shared.quitting() {
+        if shared.quitting() || plan.yields(worker) {
             break;
         }
         let plain = worker == 0 && round == 1;
@@ -85,6 +96,7 @@ fn restart_loop(
                     budget,
                     reported: 0,
                     over: false,
+                    yields: || plan.yields(worker),
                 };
                 let end = search.run(root, &mut driver);
                 (!driver.over).then_some(end)
@@ -165,18 +177,20 @@ impl Renumbered {
 }
 
 /// The search loop's view of one restart.
-struct RestartDriver<'s, 'a> {
+struct RestartDriver<'s, 'a, Y> {
     shared: &'s Shared<'a>,
     renumbered: &'s Renumbered,
     /// Nodes this run may use.
     budget: u64,
     /// Nodes of this run already added to the shared count.
     reported: u64,
-    /// Set when the run stopped for its budget.
+    /// Set when the run stopped for its budget (or to give its thread back).
     over: bool,
+    /// Whether to give the thread back now.
+    yields: Y,
 }
 
-impl Driver for RestartDriver<'_, '_> {
+impl<Y: Fn() -> bool> Driver for RestartDriver<'_, '_, Y> {
     fn on_solution(&mut self, values: &[u32]) -> bool {
         self.shared.record(&self.renumbered.restore(values))
     }
@@ -188,7 +202,7 @@ impl Driver for RestartDriver<'_, '_> {
         if let Some(reason) = self.shared.check(total) {
             return Some(reason);
         }
-        if nodes >= self.budget {
+        if nodes >= self.budget || (self.yields)() {
             self.over = true;
             return Some(StopReason::NodeLimit);
         }

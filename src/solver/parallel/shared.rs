@@ -16,6 +16,9 @@ pub(crate) struct Goal<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Stop when this flag becomes true: a rival engine racing these workers has won.
     pub rival: Option<&'a AtomicBool>,
+    /// Give the threads back (stop, marked as yielded) while this count of work waiting
+    /// for a thread is above zero: set for helpers a rival engine can do without.
+    pub waiting: Option<&'a AtomicUsize>,
     /// Stop when this instant has passed.
     pub deadline: Option<Instant>,
     /// Stop after this many nodes over all workers.
@@ -37,6 +40,8 @@ pub(crate) struct Found {
     pub stats: Stats,
     /// The engine that found the answer.
     pub engine: Engine,
+    /// Set when the workers stopped to give their threads to waiting work.
+    pub yielded: bool,
 }
 
 /// The shared state.
@@ -55,6 +60,8 @@ pub(crate) struct Shared<'a> {
     nodes: AtomicU64,
     /// Statistics of the finished searches.
     totals: Mutex<Stats>,
+    /// Set when the workers stopped to give their threads to waiting work.
+    yielded: AtomicBool,
 }
 
 impl<'a> Shared<'a> {
@@ -68,6 +75,7 @@ impl<'a> Shared<'a> {
             reason: Mutex::new(None),
             nodes: AtomicU64::new(0),
             totals: Mutex::new(Stats::default()),
+            yielded: AtomicBool::new(false),
         }
     }
 
@@ -143,6 +151,12 @@ impl<'a> Shared<'a> {
             self.quit();
             return Some(StopReason::Cancelled);
         }
+        if self.goal.waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0) {
+            self.yielded.store(true, Ordering::Relaxed);
+            lock(&self.reason).get_or_insert(StopReason::Cancelled);
+            self.quit();
+            return Some(StopReason::Cancelled);
+        }
         let goal = &self.goal;
         let reason = if goal.node_limit.is_some_and(|limit| total_nodes >= limit) {
             StopReason::NodeLimit
@@ -175,6 +189,7 @@ impl<'a> Shared<'a> {
             stopped: if count >= self.goal.target { None } else { reason },
             stats: self.totals.into_inner().unwrap_or_else(PoisonError::into_inner),
             engine: Engine::Search,
+            yielded: self.yielded.into_inner(),
         }
     }
 }
@@ -219,7 +234,15 @@ mod tests {
     use std::panic::AssertUnwindSafe;
 
     fn goal(live: &AtomicUsize, target: u64) -> Goal<'_> {
-        Goal { target, cancel: None, rival: None, deadline: None, node_limit: None, live }
+        Goal {
+            target,
+            cancel: None,
+            rival: None,
+            waiting: None,
+            deadline: None,
+            node_limit: None,
+            live,
+        }
     }
 
     #[test]

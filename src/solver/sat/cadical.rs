@@ -11,7 +11,7 @@ use crate::solver::parallel::shared::{Found, Goal};
 use crate::solver::{Engine, StopReason};
 use cadical_sys::{CaDiCal, Status, Terminator};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often the relay thread looks at the caller's cancel flag.
@@ -20,22 +20,30 @@ const RELAY_INTERVAL: Duration = Duration::from_millis(5);
 const CLOCK_EVERY: u32 = 64;
 
 /// What one solver instance does differently from the others of a portfolio.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Flavour {
     /// 0 keeps CaDiCaL's order; others set this seed and shuffle the variable order.
     pub seed: u32,
+    /// For a helper: give the thread back while this count of waiting work is above 0.
+    pub waiting: Option<Arc<AtomicUsize>>,
 }
 
-/// The terminator: the stop flag, or the deadline passed.
+/// The terminator: the stop flag, the deadline passed, or (for a helper) work waiting.
 struct StopCheck {
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
+    waiting: Option<Arc<AtomicUsize>>,
+    yielded: Arc<AtomicBool>,
     calls: u32,
 }
 
 impl Terminator for StopCheck {
     fn terminated(&mut self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.waiting.as_ref().is_some_and(|count| count.load(Ordering::Relaxed) > 0) {
+            self.yielded.store(true, Ordering::Relaxed);
             return true;
         }
         self.calls = self.calls.wrapping_add(1);
@@ -89,10 +97,13 @@ fn run(
     flavour: Flavour,
 ) -> Found {
     let mut solver = CaDiCal::new();
-    configure(&mut solver, flavour);
+    configure(&mut solver, flavour.seed);
+    let yielded = Arc::new(AtomicBool::new(false));
     solver.connect_terminator(StopCheck {
         stop: Arc::clone(stop),
         deadline: goal.deadline,
+        waiting: flavour.waiting,
+        yielded: Arc::clone(&yielded),
         calls: 0,
     });
     solver.resize(cnf.num_vars);
@@ -127,6 +138,7 @@ fn run(
         }
     };
     found.stopped = reason;
+    found.yielded = reason.is_some() && yielded.load(Ordering::Relaxed);
     found.engine = Engine::Sat;
     let stats = &mut found.stats;
     stats.solutions = found.count;
@@ -139,12 +151,12 @@ fn run(
 }
 
 /// Sets a portfolio member's options (while the solver is still being configured).
-fn configure(solver: &mut CaDiCal, flavour: Flavour) {
+fn configure(solver: &mut CaDiCal, seed: u32) {
     // Focused mode only: on the generated grids of `benches/` it answers two to three
     // times sooner than CaDiCaL's default alternation with stable mode.
     solver.set("stabilize", 0);
-    if flavour.seed > 0 {
-        solver.set("seed", flavour.seed as i32);
+    if seed > 0 {
+        solver.set("seed", seed as i32);
         solver.set("shuffle", 1);
         solver.set("shufflerandom", 1);
     }

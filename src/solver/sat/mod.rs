@@ -21,18 +21,20 @@ use super::parallel::shared::{Found, Goal};
 use super::{Engine, Stats};
 use crate::model::Model;
 use cadical::Flavour;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Solves `model` from the propagated `domains` with `threads` SAT solvers (a portfolio)
 /// racing `rival_search` (the depth-first workers, given a goal that stops them when a SAT
 /// solver wins), if any. The first side to finish its job wins and stops the other.
-/// `nodes_used` is what the caller's node limit has already spent.
+/// While `waiting` (work queued for a thread) is above zero, everything but the first SAT
+/// solver, which runs on the calling thread, gives its thread back.
 pub(crate) fn race<F>(
     model: &Model,
     domains: &[Domain],
     goal: Goal<'_>,
     threads: usize,
+    waiting: Option<&Arc<AtomicUsize>>,
     rival_search: Option<F>,
 ) -> Found
 where
@@ -52,7 +54,8 @@ where
         if let Some(search) = rival_search {
             let (stop, finish) = (&stop, &finish);
             scope.spawn(move |_| {
-                let mut found = search(Goal { rival: Some(stop), ..goal });
+                let waiting = waiting.map(|count| &**count);
+                let mut found = search(Goal { rival: Some(stop), waiting, ..goal });
                 found.engine = Engine::Search;
                 finish(found);
             });
@@ -60,7 +63,7 @@ where
         for worker in 1..threads {
             let (cnf, stop, finish) = (&cnf, &stop, &finish);
             scope.spawn(move |_| {
-                let flavour = Flavour { seed: worker as u32 };
+                let flavour = Flavour { seed: worker as u32, waiting: waiting.cloned() };
                 finish(cadical::enumerate(cnf, goal, stop, goal.node_limit, flavour));
             });
         }
@@ -73,8 +76,13 @@ where
     for found in &results {
         stats += found.stats;
     }
-    // The first to finish its job, else the first to stop (with its reason).
-    let pick = results.iter().position(|f| f.stopped.is_none()).unwrap_or(0);
+    // The first to finish its job, else the first to stop for a reason of the caller's
+    // (a helper that gave its thread back says nothing about the puzzle).
+    let pick = results
+        .iter()
+        .position(|f| f.stopped.is_none())
+        .or_else(|| results.iter().position(|f| !f.yielded))
+        .unwrap_or(0);
     let mut found = results.into_iter().nth(pick).unwrap_or_default();
     found.stats = stats;
     found

@@ -66,6 +66,7 @@ fn sat_solutions(model: &Model) -> Vec<Vec<u32>> {
         target: u64::MAX,
         cancel: None,
         rival: None,
+        waiting: None,
         deadline: None,
         node_limit: None,
         live: &live,
