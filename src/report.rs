@@ -95,6 +95,7 @@ pub struct Statistics {
 pub struct SatStatistics {
     /// Solver instances run (a portfolio runs several).
     pub solvers: u64,
+
     /// Conflicts (each learns a clause).
     pub conflicts: u64,
     /// Decisions.

@@ -260,7 +260,8 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
     let stopped = r.stopped_by.map(|s| format!(" stopped_by={s}")).unwrap_or_default();
     let sat = s.sat.map_or(String::new(), |sat| {
         format!(
-            " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} sat_learned={}",
+            " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} \
+             sat_learned={}",
             sat.solvers, sat.conflicts, sat.decisions, sat.propagations, sat.learned_clauses
         )
     });

@@ -33,6 +33,7 @@ pub struct Stats {
     pub sat_propagations: u64,
     /// Learned clauses the SAT solvers still held when they stopped.
     pub sat_learned: u64,
+
     /// Wall-clock time of the search.
     #[serde(serialize_with = "as_millis")]
     pub solve_time: Duration,

@@ -8,7 +8,7 @@
 
 use super::encode::Cnf;
 use crate::solver::parallel::shared::{Found, Goal};
-use crate::solver::{Engine, StopReason};
+use crate::solver::{Engine, Stats, StopReason};
 use cadical_sys::{CaDiCal, Status, Terminator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -68,6 +68,37 @@ pub(crate) fn enumerate(
     conflicts: Option<u64>,
     flavour: Flavour,
 ) -> Found {
+    relaying_cancel(goal, stop, || {
+        let mut session = Session::new(cnf, goal, stop, flavour);
+        let mut found = Found::default();
+        let reason = loop {
+            match session.solve(&[], conflicts) {
+                Ok(Some(values)) => {
+                    session.forbid(&values);
+                    found.count += 1;
+                    if found.solutions.len() < 2 {
+                        found.solutions.push(values);
+                    }
+                    if found.count >= goal.target {
+                        break None;
+                    }
+                }
+                Ok(None) => break None,
+                Err(reason) => break Some(reason),
+            }
+        };
+        found.stopped = reason;
+        found.yielded = session.yielded();
+        found.engine = Engine::Sat;
+        found.stats = session.stats();
+        found.stats.solutions = found.count;
+        found
+    })
+}
+
+/// Runs `work` while a relay thread copies the caller's cancel flag into `stop`, which the
+/// terminator (owning what it reads) can see.
+fn relaying_cancel<T>(goal: Goal<'_>, stop: &Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         if let Some(cancel) = goal.cancel {
@@ -82,72 +113,100 @@ pub(crate) fn enumerate(
                 }
             });
         }
-        let found = run(cnf, goal, stop, conflicts, flavour);
+        let result = work();
         done.store(true, Ordering::Relaxed);
-        found
+        result
     })
 }
 
-/// [`enumerate`] on the calling thread.
-fn run(
-    cnf: &Cnf,
-    goal: Goal<'_>,
-    stop: &Arc<AtomicBool>,
-    conflicts: Option<u64>,
-    flavour: Flavour,
-) -> Found {
-    let mut solver = CaDiCal::new();
-    configure(&mut solver, flavour.seed);
-    let yielded = Arc::new(AtomicBool::new(false));
-    solver.connect_terminator(StopCheck {
-        stop: Arc::clone(stop),
-        deadline: goal.deadline,
-        waiting: flavour.waiting,
-        yielded: Arc::clone(&yielded),
-        calls: 0,
-    });
-    solver.resize(cnf.num_vars);
-    for clause in &cnf.clauses {
-        solver.clause6(clause);
+/// One CaDiCaL solver loaded with an encoded model.
+struct Session<'c> {
+    solver: CaDiCal,
+    cnf: &'c Cnf,
+    goal_deadline: Option<Instant>,
+    stop: Arc<AtomicBool>,
+    yielded: Arc<AtomicBool>,
+}
+
+impl<'c> Session<'c> {
+    /// A solver for `cnf`, stopped by `stop`, the goal's deadline and (for a helper) the
+    /// flavour's waiting work.
+    pub fn new(cnf: &'c Cnf, goal: Goal<'_>, stop: &Arc<AtomicBool>, flavour: Flavour) -> Self {
+        let mut solver = CaDiCal::new();
+        configure(&mut solver, flavour.seed);
+        let yielded = Arc::new(AtomicBool::new(false));
+        solver.connect_terminator(StopCheck {
+            stop: Arc::clone(stop),
+            deadline: goal.deadline,
+            waiting: flavour.waiting,
+            yielded: Arc::clone(&yielded),
+            calls: 0,
+        });
+        solver.resize(cnf.num_vars);
+        for clause in &cnf.clauses {
+            solver.clause6(clause);
+        }
+        Session { solver, cnf, goal_deadline: goal.deadline, stop: Arc::clone(stop), yielded }
     }
-    let mut found = Found::default();
-    let reason = loop {
+
+    /// Solves under `assumptions` (literals), within `conflicts` conflicts in all: a
+    /// solution, `None` when there is none, or why the solver gave up.
+    pub fn solve(
+        &mut self,
+        assumptions: &[i32],
+        conflicts: Option<u64>,
+    ) -> Result<Option<Vec<u32>>, StopReason> {
         if let Some(limit) = conflicts {
-            let used = statistic(&solver, "conflicts");
-            let left = limit.saturating_sub(used);
+            let left = limit.saturating_sub(statistic(&self.solver, "conflicts"));
             if left == 0 {
-                break Some(StopReason::NodeLimit);
+                return Err(StopReason::NodeLimit);
             }
-            solver.limit("conflicts", i32::try_from(left).unwrap_or(i32::MAX));
+            self.solver.limit("conflicts", i32::try_from(left).unwrap_or(i32::MAX));
         }
-        match solver.solve() {
-            Status::SATISFIABLE => {
-                let values = cnf.decode(|var| solver.val(var) > 0);
-                let block = cnf.blocking_clause(&values);
-                found.count += 1;
-                if found.solutions.len() < 2 {
-                    found.solutions.push(values);
-                }
-                if found.count >= goal.target {
-                    break None;
-                }
-                solver.clause6(&block);
-            }
-            Status::UNSATISFIABLE => break None,
-            _ => break Some(why_stopped(goal, stop, &solver, conflicts)),
+        for &lit in assumptions {
+            self.solver.assume(lit);
         }
-    };
-    found.stopped = reason;
-    found.yielded = reason.is_some() && yielded.load(Ordering::Relaxed);
-    found.engine = Engine::Sat;
-    let stats = &mut found.stats;
-    stats.solutions = found.count;
-    stats.sat_solvers = 1;
-    stats.sat_conflicts = statistic(&solver, "conflicts");
-    stats.sat_decisions = statistic(&solver, "decisions");
-    stats.sat_propagations = statistic(&solver, "propagations");
-    stats.sat_learned = statistic(&solver, "redundant");
-    found
+        match self.solver.solve() {
+            Status::SATISFIABLE => Ok(Some(self.cnf.decode(|var| self.solver.val(var) > 0))),
+            Status::UNSATISFIABLE => Ok(None),
+            Status::UNKNOWN => Err(self.why_stopped(conflicts)),
+        }
+    }
+
+    /// Forbids the solution `values` from now on.
+    pub fn forbid(&mut self, values: &[u32]) {
+        self.solver.clause6(&self.cnf.blocking_clause(values));
+    }
+
+    /// Whether the solver stopped to give its thread to waiting work.
+    pub fn yielded(&self) -> bool {
+        self.yielded.load(Ordering::Relaxed)
+    }
+
+    /// The solver's figures so far.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            sat_solvers: 1,
+            sat_conflicts: statistic(&self.solver, "conflicts"),
+            sat_decisions: statistic(&self.solver, "decisions"),
+            sat_propagations: statistic(&self.solver, "propagations"),
+            sat_learned: statistic(&self.solver, "redundant"),
+            ..Stats::default()
+        }
+    }
+
+    /// Why the solver gave up before an answer.
+    fn why_stopped(&self, conflicts: Option<u64>) -> StopReason {
+        if self.goal_deadline.is_some_and(|d| Instant::now() >= d) {
+            StopReason::Timeout
+        } else if conflicts.is_some_and(|limit| statistic(&self.solver, "conflicts") >= limit)
+            && !self.stop.load(Ordering::Relaxed)
+        {
+            StopReason::NodeLimit
+        } else {
+            StopReason::Cancelled
+        }
+    }
 }
 
 /// Sets a portfolio member's options (while the solver is still being configured).
@@ -165,22 +224,4 @@ fn configure(solver: &mut CaDiCal, seed: u32) {
 /// A CaDiCaL statistic (0 when it is not kept).
 fn statistic(solver: &CaDiCal, name: &str) -> u64 {
     u64::try_from(solver.get_statistic_value(name)).unwrap_or(0)
-}
-
-/// Why the solver gave up before an answer.
-fn why_stopped(
-    goal: Goal<'_>,
-    stop: &AtomicBool,
-    solver: &CaDiCal,
-    conflicts: Option<u64>,
-) -> StopReason {
-    if goal.deadline.is_some_and(|d| Instant::now() >= d) {
-        StopReason::Timeout
-    } else if conflicts.is_some_and(|limit| statistic(solver, "conflicts") >= limit)
-        && !stop.load(Ordering::Relaxed)
-    {
-        StopReason::NodeLimit
-    } else {
-        StopReason::Cancelled
-    }
 }
