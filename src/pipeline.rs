@@ -106,7 +106,8 @@ fn solve_one(
         };
         return invalid(line, error);
     }
-    let solve_options = options.solve.with_overrides(&overrides);
+    let mut solve_options = options.solve.with_overrides(&overrides);
+    solve_options.threads = capped_threads(options.solve.threads, overrides.threads);
     let compiled = puzzle.compile();
     let outcome = solver::solve(&compiled.model, &solve_options, cancel);
 
@@ -146,11 +147,7 @@ fn solve_one(
         }
         report.grid.get_or_insert(grid);
     }
-    report.status = match (&report.grid, outcome.complete) {
-        (Some(_), _) => Status::Solved,
-        (None, true) => Status::Unsatisfiable,
-        (None, false) => Status::Timeout,
-    };
+    report.status = status(solve_options.mode, report.grid.is_some(), &outcome);
     report.uniqueness = match solve_options.mode {
         _ if outcome.count >= 2 => Uniqueness::Multiple,
         Mode::Unique | Mode::Count if outcome.count == 1 && outcome.complete => Uniqueness::Unique,
@@ -160,6 +157,31 @@ fn solve_one(
     report.statistics = statistics(&outcome.stats, parse_time, started, &solve_options);
     report.puzzle = Some(puzzle);
     report
+}
+
+/// The threads a puzzle's search may use: a file may ask for fewer than the operator's
+/// setting, never for more (like the time and node limits), so one file cannot take over
+/// the worker pool. 0 means every core, on either side.
+fn capped_threads(operator: usize, asked: Option<usize>) -> usize {
+    let effective = solver::parallel::effective_threads;
+    match asked {
+        Some(asked) if effective(asked) < effective(operator) => asked,
+        _ => operator,
+    }
+}
+
+/// The verdict on one search. A solution found makes a puzzle `solved`, except in `count`
+/// mode, whose answer is the number of solutions: a count cut short by a limit is
+/// `timeout` (its `solutions_found` is then a lower bound), like any search stopped before
+/// it found what it was asked for.
+fn status(mode: Mode, found: bool, outcome: &solver::Outcome) -> Status {
+    let limited = matches!(outcome.stopped, Some(StopReason::Timeout | StopReason::NodeLimit));
+    match (found, outcome.complete) {
+        (true, false) if mode == Mode::Count && limited => Status::Timeout,
+        (true, _) => Status::Solved,
+        (false, true) => Status::Unsatisfiable,
+        (false, false) => Status::Timeout,
+    }
 }
 
 fn statistics(
@@ -220,4 +242,38 @@ fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn single(report: &FileReport) -> &PuzzleReport {
+        match &report.body {
+            Body::Single(r) => r,
+            other => panic!("not a single puzzle: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_puzzle_may_lower_its_threads_but_not_raise_them() {
+        let json = |threads: usize| {
+            format!(
+                "{{\"kind\": \"sudoku\", \"givens\": [[1,0,0,0],[0,0,3,0],[0,4,0,0],[0,0,0,2]], \
+                 \"settings\": {{\"threads\": {threads}}}}}"
+            )
+        };
+        let mut options = PipelineOptions::default();
+        options.solve.threads = 1;
+        let report = process("p.json", json(64).as_bytes(), &options, None);
+        assert_eq!(single(&report).status, Status::Solved);
+        assert_eq!(single(&report).statistics.threads, 1);
+        options.solve.threads = 3;
+        let report = process("p.json", json(2).as_bytes(), &options, None);
+        assert_eq!(single(&report).statistics.threads, 2);
+        // 0 is every core: never fewer than one thread.
+        assert_eq!(capped_threads(1, Some(0)), 1);
+        assert_eq!(solver::parallel::effective_threads(capped_threads(0, Some(1))), 1);
+        assert_eq!(capped_threads(2, None), 2);
+    }
 }

@@ -344,3 +344,19 @@ fn node_limit_and_timeout_stop_the_search_and_keep_its_statistics() {
         assert!(nodes > 0 && doc["solution"].is_null(), "{doc}");
     }
 }
+
+#[test]
+fn a_count_stopped_by_its_timeout_is_a_timeout_with_the_count_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blank.txt");
+    fs::write(&file, "9 9\n".to_string() + &"- - - - - - - - -\n".repeat(9)).unwrap();
+    let args = ["solve", "--json", "--mode", "count", "--timeout", "1", path_str(&file)];
+    let out = kakurod(&args, None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "timeout", "{doc}");
+    assert_eq!(doc["stopped_by"], "timeout", "{doc}");
+    assert_eq!(doc["uniqueness"], "multiple", "{doc}");
+    let found = doc["solutions_found"].as_u64().unwrap();
+    assert!(found >= 2 && doc["statistics"]["solutions"].as_u64() == Some(found), "{doc}");
+}

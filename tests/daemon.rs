@@ -179,6 +179,10 @@ fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
     // A line-format file is a batch: its puzzles are listed under "puzzles".
     let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { doc };
     assert_eq!(puzzle["stopped_by"], "timeout", "{doc}");
+    // A count cut short is not an answer: the solutions found so far are a lower bound.
+    assert_eq!(puzzle["status"], "timeout", "{doc}");
+    assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n >= 2), "{doc}");
+    assert!(d.log().contains("timeout=1"), "{}", d.log());
     assert!(names(&d.path("claim")).is_empty());
     d.signal("INT");
     assert!(d.wait_exit().success());
