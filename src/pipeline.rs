@@ -64,9 +64,7 @@ pub fn process(
         })
         .collect();
     let body = if document.batch {
-        let mut summary = Summary::default();
-        reports.iter().for_each(|r| summary.add(r.status));
-        Body::Batch { puzzles: reports, summary }
+        batch(reports)
     } else {
         match reports.pop() {
             Some(report) => Body::Single(Box::new(report)),
@@ -82,6 +80,40 @@ pub fn process(
         }
     };
     FileReport { file: name.to_string(), checksum, format: Some(document.format), body }
+}
+
+/// The body of a batch file. A batch in which not one puzzle could be read is rejected as
+/// a whole, with the first puzzle's error and the lines of all of them.
+fn batch(puzzles: Vec<PuzzleReport>) -> Body {
+    let mut summary = Summary::default();
+    puzzles.iter().for_each(|r| summary.add(r.status));
+    let invalid_lines: Vec<usize> =
+        puzzles.iter().filter(|r| r.status == Status::Invalid).map(|r| r.line).collect();
+    let first_error = puzzles.first().and_then(|r| r.error.clone());
+    match first_error {
+        Some(first) if invalid_lines.len() == puzzles.len() => {
+            let lines = line_list(&invalid_lines);
+            let error = InputError {
+                message: format!(
+                    "no puzzle of the batch can be read (invalid: {lines}); line {}: {}",
+                    first.line, first.message
+                ),
+                ..first
+            };
+            Body::Rejected { status: Status::Invalid, error }
+        }
+        _ => Body::Batch { puzzles, summary, invalid_lines },
+    }
+}
+
+/// `line 3` or `lines 3, 7, 9`; long lists end with how many more there are.
+pub fn line_list(lines: &[usize]) -> String {
+    const SHOWN: usize = 10;
+    let mut text = lines.iter().take(SHOWN).map(usize::to_string).collect::<Vec<_>>().join(", ");
+    if lines.len() > SHOWN {
+        text.push_str(&format!(" and {} more", lines.len() - SHOWN));
+    }
+    if lines.len() == 1 { format!("line {text}") } else { format!("lines {text}") }
 }
 
 /// Compiles, solves and verifies one puzzle.
@@ -275,5 +307,23 @@ mod tests {
         assert_eq!(capped_threads(1, Some(0)), 1);
         assert_eq!(solver::parallel::effective_threads(capped_threads(0, Some(1))), 1);
         assert_eq!(capped_threads(2, None), 2);
+    }
+
+    #[test]
+    fn a_batch_without_one_readable_puzzle_is_rejected_and_a_mixed_one_names_its_bad_lines() {
+        let options = PipelineOptions::default();
+        let good = format!("1{}\n", ".".repeat(80));
+        let bad = format!("Z{}\n", ".".repeat(80));
+        let report = process("bad.txt", (bad.clone() + &bad).as_bytes(), &options, None);
+        assert!(report.is_rejected(), "{report:?}");
+        let Body::Rejected { error, .. } = &report.body else { panic!("{report:?}") };
+        assert!(error.message.contains("invalid: lines 1, 2"), "{error:?}");
+        assert_eq!((error.line, error.column), (1, 1));
+        let report = process("mixed.txt", (bad + &good).as_bytes(), &options, None);
+        assert!(!report.is_rejected());
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["invalid_lines"], serde_json::json!([1]), "{json}");
+        let many: Vec<usize> = (1..=12).collect();
+        assert_eq!(line_list(&many), "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more");
     }
 }

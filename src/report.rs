@@ -208,6 +208,8 @@ pub enum Body {
         puzzles: Vec<PuzzleReport>,
         /// Counts by status.
         summary: Summary,
+        /// The lines of the puzzles that could not be read (`invalid`), in order.
+        invalid_lines: Vec<usize>,
     },
     /// The file as a whole was rejected.
     Rejected {

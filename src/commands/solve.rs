@@ -244,7 +244,7 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
             Body::Single(r) if r.status != Status::Invalid => {
                 text.push_str(&format!("{}: {}\n", input.shown, puzzle_figures(r)));
             }
-            Body::Batch { puzzles, summary } => {
+            Body::Batch { puzzles, summary, .. } => {
                 text.push_str(&format!("{}: {}\n", input.shown, batch_figures(puzzles, summary)));
             }
             _ => {}

@@ -306,16 +306,21 @@ impl LogLine {
                 r.status.name().to_string(),
                 r.statistics.nodes,
             ),
-            Body::Batch { puzzles, summary } => (
+            Body::Batch { puzzles, summary, invalid_lines } => (
                 puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
                 format!("batch of {}", puzzles.len()),
                 format!(
-                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}",
+                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}{}",
                     summary.solved,
                     summary.unsatisfiable,
                     summary.timeout,
                     summary.invalid,
-                    summary.failed
+                    summary.failed,
+                    if invalid_lines.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (invalid {})", pipeline::line_list(invalid_lines))
+                    }
                 ),
                 puzzles.iter().map(|p| p.statistics.nodes).sum(),
             ),
