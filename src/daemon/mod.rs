@@ -1,7 +1,8 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
 //! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
-//! (`commit`); SIGTERM drains the work (`signals`). This module wires the parts together and
+//! (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
+//! work (`signals`). This module wires the parts together and
 //! owns start-up and shutdown.
 
 pub mod claim;
@@ -13,6 +14,7 @@ pub mod job;
 pub mod logging;
 pub mod outbox;
 pub mod ready;
+pub mod retry;
 pub mod sdnotify;
 pub mod signals;
 pub mod watcher;
@@ -34,7 +36,7 @@ use watcher::{Intake, IntakeNews};
 /// How long cancelled searches get to stop after the drain timeout.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
-/// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error.
+/// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error (logged, exit 2).
 pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
     let settings = Settings::load(&args)?;
     logging::init(settings.log_format, settings.log_level);
@@ -43,8 +45,9 @@ pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
     match serve(settings) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(error) => {
+            // Said once, through the log; the caller only sets the exit status.
             tracing::error!(%error, "kakurod stops on a fatal error");
-            Err(error.into())
+            Ok(ExitCode::from(2))
         }
     }
 }
