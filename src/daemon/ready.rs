@@ -142,6 +142,11 @@ impl Tracker {
         }
     }
 
+    /// Stops tracking `path` (it was submitted without a check).
+    pub fn forget(&mut self, path: &Path) {
+        self.entries.remove(path);
+    }
+
     /// Paths whose check is due at `now`.
     pub fn due(&self, now: Instant) -> Vec<PathBuf> {
         self.entries
