@@ -90,3 +90,17 @@ fn a_batch_without_a_readable_puzzle_is_rejected_and_a_mixed_one_names_its_bad_l
     assert_eq!(mixed["invalid_lines"], serde_json::json!([2]), "{mixed}");
     assert!(d.log().contains("(invalid line 2)"), "{}", d.log());
 }
+
+#[test]
+fn a_hard_link_made_in_the_inbox_is_answered_though_no_close_is_ever_seen() {
+    let mut d = Daemon::new("[intake]\nopen_idle_seconds = 0.5\nrescan_seconds = 3600\n");
+    let source = d.path("source.txt");
+    fs::write(&source, &fixtures()[0].text).unwrap();
+    d.start(&[]);
+    fs::hard_link(&source, d.path("inbox").join("linked.txt")).unwrap();
+    wait_until("the linked file's answer", LONG, Some(&d), || {
+        names(&d.path("done")) == ["linked.txt"]
+    });
+    let solution = fs::read_to_string(d.path("outbox").join("linked.solution.txt")).unwrap();
+    assert!(same_grid(&solution, &fixtures()[0].sol));
+}

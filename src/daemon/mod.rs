@@ -79,7 +79,11 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
     let (news_sender, news) = crossbeam_channel::unbounded();
     let intake = Intake {
         inbox: settings.folders.inbox.clone(),
-        timing: ready::Timing { settle: settings.settle, close_settle: settings.close_settle },
+        timing: ready::Timing {
+            settle: settings.settle,
+            close_settle: settings.close_settle,
+            open_idle: settings.open_idle,
+        },
         rescan: settings.rescan,
         events,
         stop: stop_receiver,

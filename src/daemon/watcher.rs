@@ -183,12 +183,14 @@ impl Intake {
             Err(error) => {
                 // Lost events are recovered by a scan right away.
                 tracing::warn!(%error, "file watcher error; rescanning the inbox");
+                state.tracker.events_lost(Instant::now());
                 self.scan(state, true)?;
                 return Ok(());
             }
         };
         if event.need_rescan() {
             tracing::warn!("file events overflowed; rescanning the inbox");
+            state.tracker.events_lost(Instant::now());
             self.scan(state, true)?;
             return Ok(());
         }
