@@ -360,3 +360,16 @@ fn a_count_stopped_by_its_timeout_is_a_timeout_with_the_count_so_far() {
     let found = doc["solutions_found"].as_u64().unwrap();
     assert!(found >= 2 && doc["statistics"]["solutions"].as_u64() == Some(found), "{doc}");
 }
+
+#[test]
+fn out_refuses_a_name_whose_result_would_read_as_another_inputs_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("q.error.txt");
+    fs::copy(fixture("kakuro/1_10x12.txt"), &input).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&input)], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(listing(&out_dir), ["q.error.error.json"]);
+    let doc = json_file(&out_dir.join("q.error.error.json"));
+    assert!(doc["error"]["message"].as_str().unwrap().contains("is reserved"), "{doc}");
+}

@@ -104,3 +104,21 @@ fn a_hard_link_made_in_the_inbox_is_answered_though_no_close_is_ever_seen() {
     let solution = fs::read_to_string(d.path("outbox").join("linked.solution.txt")).unwrap();
     assert!(same_grid(&solution, &fixtures()[0].sol));
 }
+
+#[test]
+fn an_input_whose_result_would_read_as_another_inputs_error_is_refused_by_name() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let inbox = d.path("inbox");
+    drop_file(&inbox, "q.error.txt", fixtures()[0].text.as_bytes());
+    wait_until("the first answer", LONG, Some(&d), || names(&d.path("failed")).len() == 1);
+    drop_file(&inbox, "q.txt", b"not a puzzle\n");
+    wait_until("the second answer", LONG, Some(&d), || names(&d.path("failed")).len() == 2);
+    let outbox = d.path("outbox");
+    assert_eq!(names(&outbox), ["q.error.error.json", "q.error.json"]);
+    // A client waiting for q.txt's error finds it, and only it, under q.error.json.
+    assert_eq!(json(&outbox.join("q.error.json"))["file"], "q.txt");
+    let reserved = json(&outbox.join("q.error.error.json"));
+    assert_eq!(reserved["file"], "q.error.txt");
+    assert!(reserved["error"]["message"].as_str().unwrap().contains("is reserved"), "{reserved}");
+}

@@ -21,6 +21,7 @@ use crate::format::InputError;
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
+use crate::result_names;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -311,6 +312,12 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
     let started = Instant::now();
     let progress = progress_bar(plan.inputs.len());
     let results = plan.for_each(|input, report| {
+        let report = match result_names::reserved(&input.file_name()) {
+            Some(error) => {
+                FileReport { body: Body::Rejected { status: Status::Invalid, error }, ..report }
+            }
+            None => report,
+        };
         let written = write_outputs(dir, &input.stem, &report, svg);
         let mut text = diagnostics(input, &report, false);
         if let Err(error) = &written {

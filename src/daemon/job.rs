@@ -11,6 +11,7 @@ use super::outbox::{Outbox, Prepared, Written};
 use crate::format::InputError;
 use crate::pipeline;
 use crate::report::{Body, FileReport, Status};
+use crate::result_names;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
@@ -118,7 +119,13 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
                     return Ok(Step::Finished(Outcome::AlreadyAnswered));
                 }
             }
-            (solve(ctx, &job.name, &bytes), bytes.len() as u64)
+            let report = match result_names::reserved(&job.name) {
+                Some(error) => {
+                    rejection(&job.name, hex(&Sha256::digest(&bytes)), Status::Invalid, error)
+                }
+                None => solve(ctx, &job.name, &bytes),
+            };
+            (report, bytes.len() as u64)
         }
         Input::Refused { size, checksum, message, expected } => {
             let error = InputError { line: 1, column: 1, message, expected };

@@ -7,7 +7,7 @@
 //! sync). The JSON document is the commit mark: a result is complete exactly
 //! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
 //!
-//! Names never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
+//! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
 //! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
 //! Companion files without their JSON are leftovers of a crash before the commit and are
 //! overwritten.
@@ -15,6 +15,7 @@
 use super::claim::sync_dir;
 use crate::render::svg;
 use crate::report::{Body, FileReport};
+use crate::result_names::stem_of;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -294,14 +295,6 @@ fn sync_file(path: &std::path::Path) -> io::Result<()> {
     std::fs::File::open(path)?.sync_data()
 }
 
-/// The stem of the outputs for an input: its name without the last extension.
-pub fn stem_of(input_name: &str) -> String {
-    match input_name.rsplit_once('.') {
-        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
-        _ => input_name.to_string(),
-    }
-}
-
 fn numbered_stem(base: &str, n: u32) -> String {
     if n <= 1 { base.to_string() } else { format!("{base}-{n}") }
 }
@@ -404,12 +397,5 @@ mod tests {
         let all = names(dir.path());
         assert_eq!(all.len(), SYNCFS_BATCH + 4);
         assert!(all.iter().all(|n| n.ends_with(".error.json")), "{all:?}");
-    }
-
-    #[test]
-    fn stems_drop_only_the_last_extension() {
-        assert_eq!(stem_of("a.txt"), "a");
-        assert_eq!(stem_of("a.b.txt"), "a.b");
-        assert_eq!(stem_of("plain"), "plain");
     }
 }
