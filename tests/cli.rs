@@ -373,3 +373,21 @@ fn out_refuses_a_name_whose_result_would_read_as_another_inputs_error() {
     let doc = json_file(&out_dir.join("q.error.error.json"));
     assert!(doc["error"]["message"].as_str().unwrap().contains("is reserved"), "{doc}");
 }
+
+#[test]
+fn svg_of_a_batch_fails_with_a_message_and_prints_nothing() {
+    let file = fixture("sudoku/top1465-first20.txt");
+    let out = kakurod(&["solve", "--svg", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("a batch file has no picture"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_missing_configuration_is_reported_once_with_its_cause() {
+    let out = kakurod(&["serve", "--config", "/nonexistent/kakurod/config.toml"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("cannot read the configuration file"), "{stderr}");
+    assert_eq!(stderr.matches("No such file or directory").count(), 1, "{stderr}");
+}

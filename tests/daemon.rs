@@ -302,7 +302,7 @@ fn the_service_manager_hears_ready_and_stopping_and_json_logs_are_json() {
     assert_eq!(answered_lines.len(), 2, "{log}");
     for line in answered_lines {
         assert!(line["file"].is_string() && line["status"].is_string(), "{line}");
-        assert!(line["nodes"].is_u64() && line["ms"].is_string() && line["grid"].is_string());
+        assert!(line["nodes"].is_u64() && line["ms"].is_f64() && line["grid"].is_string());
     }
     assert!(lines.iter().any(|v| v["message"] == "kakurod stopped"), "{log}");
 }
@@ -331,4 +331,18 @@ fn with_after_success_delete_inputs_are_removed_once_answered_and_svg_off_draws_
     }
     let pictures = names(&d.path("outbox")).into_iter().filter(|n| n.ends_with(".svg")).count();
     assert_eq!(pictures, 0, "svg = false still drew pictures");
+}
+
+#[test]
+fn the_unit_documents_itself_with_the_readme_that_the_install_steps_put_there() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let unit = fs::read_to_string(root.join("systemd/kakurod.service")).unwrap();
+    let docs: Vec<&str> = unit.lines().filter_map(|l| l.strip_prefix("Documentation=")).collect();
+    assert_eq!(docs, ["file:///usr/local/share/doc/kakurod/README.md"]);
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let installed = docs[0].trim_start_matches("file://");
+    assert!(
+        readme.contains(&format!("README.md {installed}")),
+        "README does not install {installed}"
+    );
 }

@@ -167,12 +167,13 @@ impl Printed {
 }
 
 /// Prints every file's answer on standard output and its statistics on standard error.
-/// Returns whether every puzzle was solved.
+/// Returns whether every puzzle was solved (and, with `--svg`, drawn).
 fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     let reports = plan.for_each(|_, report| report);
     let several = reports.len() > 1;
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::default();
+    let mut undrawn = false;
     if printed == Printed::Json && several {
         stdout.write_all(b"[\n")?;
     }
@@ -189,10 +190,16 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
             }
             Printed::Svg => match single_picture(report) {
                 Some(svg) => stdout.write_all(svg.as_bytes())?,
-                None if matches!(report.body, Body::Batch { .. }) => {
-                    eprintln!("{}: a batch file has no picture", input.shown);
+                None => {
+                    undrawn = true;
+                    if matches!(report.body, Body::Batch { .. }) {
+                        eprintln!(
+                            "kakurod: {}: a batch file has no picture; --svg draws a single \
+                             puzzle (the batch's solutions: without --svg, or with --out DIR)",
+                            input.shown
+                        );
+                    }
                 }
-                None => {}
             },
             Printed::Solution => {
                 if several {
@@ -211,7 +218,7 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
         stdout.write_all(b"]\n")?;
     }
     stdout.flush()?;
-    Ok(summary.all_solved())
+    Ok(summary.all_solved() && !undrawn)
 }
 
 /// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected

@@ -399,7 +399,7 @@ impl LogLine {
 
     fn log(&self, name: &str, stem: &str) {
         tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
-            status = %self.status, ms = format_args!("{:.2}", self.ms), nodes = self.nodes,
+            status = %self.status, ms = (self.ms * 100.0).round() / 100.0, nodes = self.nodes,
             result = %stem, "answered");
     }
 }

@@ -38,7 +38,15 @@ const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error (logged, exit 2).
 pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
-    let settings = Settings::load(&args)?;
+    let settings = match Settings::load(&args) {
+        Ok(settings) => settings,
+        Err(error) => {
+            // No log yet. The message holds its cause already: the error chain would say
+            // it twice.
+            eprintln!("kakurod: {error}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     logging::init(settings.log_format, settings.log_level);
     // A panic (a bug) is reported through the log like everything else, in its format.
     std::panic::set_hook(Box::new(|info| tracing::error!(%info, "panic")));
