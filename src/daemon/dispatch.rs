@@ -138,18 +138,15 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
                         prepared,
                         Box::new(move |written| {
                             let outcome = job::finish(&for_commit.ctx, answer, written);
-                            count(&for_commit, &job, outcome);
-                            settle(&for_commit, &job.name);
+                            end(&for_commit, &job, outcome);
                         }),
                     );
                 }
                 Ok(Step::Finished(outcome)) => {
-                    count(&shared, &job, Ok(outcome));
-                    settle(&shared, &job.name);
+                    end(&shared, &job, Ok(outcome));
                 }
                 Err(error) => {
-                    count(&shared, &job, Err(error));
-                    settle(&shared, &job.name);
+                    end(&shared, &job, Err(error));
                 }
             }
         });
@@ -163,16 +160,43 @@ fn settle(shared: &Shared, name: &str) {
     shared.idle.notify_all();
 }
 
-/// Counts a finished job and tells the retrier how it went: a job that failed after its
-/// input was claimed is tried again later (see `retry`).
-fn count(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
-    let c = &shared.counters;
-    match &outcome {
-        Err(_) => {}
-        // A cancelled search says nothing about the outbox.
-        Ok(Outcome::LeftClaimed) => {}
-        Ok(_) => shared.retrier.ended(&job.name),
+/// How a finished job's end concerns the retrier.
+enum RetryNote {
+    /// Its result could not be written; the input waits in the claim folder.
+    Failed(String),
+    /// It ended without an output error.
+    Ended,
+    /// Nothing to tell (a cancelled search, or an input still in the inbox).
+    Nothing,
+}
+
+/// A job has ended: count and log it, let its name be submitted again, then tell the
+/// retrier (last, so that an input the retrier requeues at once is not taken for a
+/// duplicate of the job that is ending).
+fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
+    let note = count(shared, job, outcome);
+    settle(shared, &job.name);
+    match note {
+        RetryNote::Failed(error) => shared.retrier.failed(&job.name, error),
+        RetryNote::Ended => shared.retrier.ended(&job.name),
+        RetryNote::Nothing => {}
     }
+}
+
+/// Counts and logs a finished job. A job that failed after its input was claimed is noted
+/// for the retrier, which logs it (once for the whole trouble rather than per file).
+fn count(
+    shared: &Shared,
+    job: &Job,
+    outcome: Result<Outcome, super::error::JobError>,
+) -> RetryNote {
+    let c = &shared.counters;
+    let note = match &outcome {
+        Err(_) => RetryNote::Nothing,
+        // A cancelled search says nothing about the outbox.
+        Ok(Outcome::LeftClaimed) => RetryNote::Nothing,
+        Ok(_) => RetryNote::Ended,
+    };
     match outcome {
         Ok(Outcome::Answered { rejected }) => {
             c.answered.fetch_add(1, Ordering::Relaxed);
@@ -196,11 +220,11 @@ fn count(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobE
             c.errors.fetch_add(1, Ordering::Relaxed);
             let claim = &shared.ctx.settings.folders.claim;
             match retry::claimed_input(claim, &job.name) {
-                // The retrier logs it, once for the whole trouble rather than per file.
-                Some(_) => shared.retrier.failed(&job.name, error.to_string()),
+                Some(_) => return RetryNote::Failed(error.to_string()),
                 None => tracing::error!(file = %job.name, %error,
                     "cannot take the input; it stays in the inbox for the next scan"),
             }
         }
     }
+    note
 }
