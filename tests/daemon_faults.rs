@@ -10,6 +10,7 @@ use daemon_common::{
     wait_until,
 };
 use std::fs;
+use std::os::unix::net::UnixDatagram;
 use std::process::Command;
 
 fn inputs(count: usize) -> Vec<(String, Fixture)> {
@@ -32,10 +33,38 @@ fn assert_answered(d: &Daemon, inputs: &[(String, Fixture)]) {
     assert!(names(&d.path("claim")).is_empty(), "{}", d.log());
 }
 
+/// Runs the daemon as `nobody` when the tests run as root (root reads and writes any file,
+/// so permission faults need another user). False, with a line saying so, where that is not
+/// possible.
+fn without_root(d: &mut Daemon, case: &str) -> bool {
+    if !is_root() {
+        return true;
+    }
+    let owned = Command::new("chown")
+        .args(["-R", "65534:65534"])
+        .arg(d.root.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !owned || Command::new("setpriv").arg("--version").output().is_err() {
+        eprintln!("SKIPPED {case}: needs a non-root user (or setpriv as root)");
+        return false;
+    }
+    d.wrapper =
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"].map(String::from).to_vec();
+    true
+}
+
+fn chmod(mode: &str, path: &std::path::Path) {
+    assert!(Command::new("chmod").arg(mode).arg(path).status().unwrap().success());
+}
+
 #[test]
 fn an_outbox_removed_while_running_is_created_again_and_the_inputs_are_answered() {
     let mut d = Daemon::new("");
-    d.start(&[]);
+    let socket_path = d.path("notify.sock");
+    let socket = UnixDatagram::bind(&socket_path).unwrap();
+    socket.set_read_timeout(Some(LONG)).unwrap();
+    d.start_with_env(&[], &[("NOTIFY_SOCKET", &socket_path)]);
     fs::remove_dir_all(d.path("outbox")).unwrap();
     let inputs = inputs(5);
     for (name, f) in &inputs {
@@ -52,6 +81,47 @@ fn an_outbox_removed_while_running_is_created_again_and_the_inputs_are_answered(
     assert!(log.contains(&format!("the input waits in {}", claim.display())), "{log}");
     assert!(log.contains("created again"), "{log}");
     assert!(log.contains("results can be written again"), "{log}");
+    // `systemctl status` was told of the waiting inputs, and of the end of the trouble.
+    let mut statuses = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while let Ok(n) = socket.recv(&mut buffer) {
+        let message = String::from_utf8_lossy(&buffer[..n]).into_owned();
+        statuses
+            .extend(message.lines().filter_map(|l| l.strip_prefix("STATUS=")).map(String::from));
+        if message.contains("STOPPING=1") {
+            break;
+        }
+    }
+    let waiting = statuses.iter().position(|s| s.contains("results cannot be written"));
+    let watching = statuses.iter().rposition(|s| s.starts_with("watching"));
+    assert!(waiting.is_some() && watching > waiting, "{statuses:?}");
+}
+
+#[test]
+fn an_outbox_without_write_permission_is_retried_until_it_is_granted() {
+    let mut d = Daemon::new("");
+    if !without_root(&mut d, "unwritable outbox") {
+        return;
+    }
+    d.start(&[]);
+    chmod("555", &d.path("outbox"));
+    let inputs = inputs(4);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("a failed retry", LONG, Some(&d), || {
+        d.log().contains("results still cannot be written")
+    });
+    assert_eq!(names(&d.path("claim")).len(), 4, "{}", d.log());
+    assert!(names(&d.path("done")).is_empty());
+    chmod("755", &d.path("outbox"));
+    wait_until("4 answers once the outbox is writable", LONG, Some(&d), || {
+        names(&d.path("done")).len() == 4
+    });
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    assert_answered(&d, &inputs);
+    assert!(d.log().contains("ermission denied"), "{}", d.log());
 }
 
 #[test]
@@ -92,27 +162,14 @@ fn a_full_outbox_holds_the_inputs_in_claim_and_they_are_answered_once_space_retu
 #[test]
 fn an_unreadable_input_gets_an_error_result_and_goes_to_failed() {
     let mut d = Daemon::new("");
-    if is_root() {
-        // Root reads any file: run the daemon as nobody, which cannot.
-        let ok = Command::new("chown")
-            .args(["-R", "65534:65534"])
-            .arg(d.root.path())
-            .status()
-            .is_ok_and(|s| s.success());
-        let setpriv = Command::new("setpriv").arg("--version").output().is_ok();
-        if !ok || !setpriv {
-            eprintln!("SKIPPED unreadable input: needs a non-root user (or setpriv as root)");
-            return;
-        }
-        d.wrapper = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            .map(String::from)
-            .to_vec();
+    if !without_root(&mut d, "unreadable input") {
+        return;
     }
     d.start(&[]);
     let inbox = d.path("inbox");
     let temp = inbox.join(".secret.txt.part");
     fs::write(&temp, &fixtures()[0].text).unwrap();
-    Command::new("chmod").arg("000").arg(&temp).status().unwrap();
+    chmod("000", &temp);
     if is_root() {
         Command::new("chown").arg("0:0").arg(&temp).status().unwrap();
     }
