@@ -15,7 +15,7 @@
 use super::claim::sync_dir;
 use crate::render::svg;
 use crate::report::{Body, FileReport};
-use crate::result_names::stem_of;
+use crate::result_names::{RESERVED_STEM_END, stem_of};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -236,7 +236,7 @@ impl Outbox {
         for n in 1..=100_000u32 {
             let stem = numbered_stem(&base, n);
             let mut any = false;
-            for suffix in [".json", ".error.json"] {
+            for suffix in documents(&stem) {
                 let path = self.dir.join(format!("{stem}{suffix}"));
                 let Ok(text) = std::fs::read_to_string(&path) else { continue };
                 any = true;
@@ -274,7 +274,7 @@ impl Outbox {
         loop {
             let stem = numbered_stem(base, n);
             let taken = reserved.contains(&stem)
-                || [".json", ".error.json"]
+                || documents(&stem)
                     .iter()
                     .any(|s| self.dir.join(format!("{stem}{s}")).symlink_metadata().is_ok());
             if !taken {
@@ -293,6 +293,13 @@ impl Outbox {
 /// Flushes one file's data to disk.
 fn sync_file(path: &std::path::Path) -> io::Result<()> {
     std::fs::File::open(path)?.sync_data()
+}
+
+/// The names a stem's JSON document may have. A stem ending in `.error` belongs to a
+/// rejected input (see `result_names`): its `.json` name is another input's error document,
+/// which must not make the stem look taken.
+fn documents(stem: &str) -> &'static [&'static str] {
+    if stem.ends_with(RESERVED_STEM_END) { &[".error.json"] } else { &[".json", ".error.json"] }
 }
 
 fn numbered_stem(base: &str, n: u32) -> String {
@@ -350,6 +357,17 @@ mod tests {
         assert_eq!(names(dir.path()), vec!["p-2.error.json", "p.error.json"]);
         let text = std::fs::read_to_string(&first.json).unwrap();
         assert!(text.contains("\"aa\""), "{text}");
+    }
+
+    #[test]
+    fn an_input_with_a_reserved_stem_is_answered_beside_the_error_that_its_name_resembles() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        outbox.write("q.txt", &rejected("q.txt", "aa")).unwrap();
+        let reserved = outbox.write("q.error.txt", &rejected("q.error.txt", "bb")).unwrap();
+        assert_eq!(reserved.stem, "q.error");
+        assert_eq!(names(dir.path()), vec!["q.error.error.json", "q.error.json"]);
+        assert_eq!(outbox.find_result("q.error.txt", "bb"), Some(reserved.json));
     }
 
     #[test]
