@@ -2,7 +2,8 @@
 //! limit), run the pipeline and prepare the result files ([`run`]); on the committer thread,
 //! once the result set is durable, move the input to `done/` (or delete it) or, when it was
 //! rejected, to `failed/` ([`finish`]). A search cancelled by shutdown
-//! writes nothing and leaves the input claimed, so the next start requeues it.
+//! writes nothing and leaves the input claimed, so the next start requeues it; a result
+//! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue.
 
 use super::claim::{self, sync_dir};
 use super::config::{AfterSuccess, Settings};

@@ -137,6 +137,8 @@ impl Retries {
     }
 }
 
+/// What the workers tell the retry thread.
+#[derive(Debug)]
 enum Report {
     Failed { name: String, error: String },
     Ended { name: String },
@@ -146,15 +148,6 @@ enum Report {
 #[derive(Clone, Debug)]
 pub struct Retrier {
     sender: Sender<Report>,
-}
-
-impl std::fmt::Debug for Report {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Report::Failed { name, .. } => write!(f, "Failed({name})"),
-            Report::Ended { name } => write!(f, "Ended({name})"),
-        }
-    }
 }
 
 impl Retrier {
