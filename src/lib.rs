@@ -6,7 +6,8 @@
 //! - [`solver`] searches the model (sequentially, or split and raced on many threads);
 //! - [`verify`] checks every solution against the puzzle's own clues, independently;
 //! - [`report`] and [`render`] turn results into the `.json`, `.solution.txt` and `.svg`
-//!   outputs; [`pipeline`] ties these steps together for one file;
+//!   outputs, named as [`result_names`] says; [`pipeline`] ties these steps together for
+//!   one file;
 //! - [`daemon`] watches the inbox and runs the pipeline on worker threads;
 //! - [`commands`] implements the `solve`, `bench` and `generate` commands of the binary.
 #![warn(missing_docs)]
@@ -22,5 +23,6 @@ pub mod pipeline;
 pub mod puzzle;
 pub mod render;
 pub mod report;
+pub mod result_names;
 pub mod solver;
 pub mod verify;

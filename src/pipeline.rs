@@ -75,9 +75,7 @@ pub fn process_with(
         })
         .collect();
     let body = if document.batch {
-        let mut summary = Summary::default();
-        reports.iter().for_each(|r| summary.add(r.status));
-        Body::Batch { puzzles: reports, summary }
+        batch(reports)
     } else {
         match reports.pop() {
             Some(report) => Body::Single(Box::new(report)),
@@ -93,6 +91,40 @@ pub fn process_with(
         }
     };
     FileReport { file: name.to_string(), checksum, format: Some(document.format), body }
+}
+
+/// The body of a batch file. A batch in which not one puzzle could be read is rejected as
+/// a whole, with the first puzzle's error and the lines of all of them.
+fn batch(puzzles: Vec<PuzzleReport>) -> Body {
+    let mut summary = Summary::default();
+    puzzles.iter().for_each(|r| summary.add(r.status));
+    let invalid_lines: Vec<usize> =
+        puzzles.iter().filter(|r| r.status == Status::Invalid).map(|r| r.line).collect();
+    let first_error = puzzles.first().and_then(|r| r.error.clone());
+    match first_error {
+        Some(first) if invalid_lines.len() == puzzles.len() => {
+            let lines = line_list(&invalid_lines);
+            let error = InputError {
+                message: format!(
+                    "no puzzle of the batch can be read (invalid: {lines}); line {}: {}",
+                    first.line, first.message
+                ),
+                ..first
+            };
+            Body::Rejected { status: Status::Invalid, error }
+        }
+        _ => Body::Batch { puzzles, summary, invalid_lines },
+    }
+}
+
+/// `line 3` or `lines 3, 7, 9`; long lists end with how many more there are.
+pub fn line_list(lines: &[usize]) -> String {
+    const SHOWN: usize = 10;
+    let mut text = lines.iter().take(SHOWN).map(usize::to_string).collect::<Vec<_>>().join(", ");
+    if lines.len() > SHOWN {
+        text.push_str(&format!(" and {} more", lines.len() - SHOWN));
+    }
+    if lines.len() == 1 { format!("line {text}") } else { format!("lines {text}") }
 }
 
 /// Compiles, solves and verifies one puzzle.
@@ -117,7 +149,8 @@ fn solve_one(
         };
         return invalid(line, error);
     }
-    let solve_options = options.solve.with_overrides(&overrides);
+    let mut solve_options = options.solve.with_overrides(&overrides);
+    solve_options.threads = capped_threads(options.solve.threads, overrides.threads);
     let compiled = puzzle.compile();
     let outcome = solver::solve_with(&compiled.model, &solve_options, control);
 
@@ -157,11 +190,7 @@ fn solve_one(
         }
         report.grid.get_or_insert(grid);
     }
-    report.status = match (&report.grid, outcome.complete) {
-        (Some(_), _) => Status::Solved,
-        (None, true) => Status::Unsatisfiable,
-        (None, false) => Status::Timeout,
-    };
+    report.status = status(solve_options.mode, report.grid.is_some(), &outcome);
     report.uniqueness = match solve_options.mode {
         _ if outcome.count >= 2 => Uniqueness::Multiple,
         Mode::Unique | Mode::Count if outcome.count == 1 && outcome.complete => Uniqueness::Unique,
@@ -171,6 +200,31 @@ fn solve_one(
     report.statistics = statistics(&outcome, parse_time, started, &solve_options);
     report.puzzle = Some(puzzle);
     report
+}
+
+/// The threads a puzzle's search may use: a file may ask for fewer than the operator's
+/// setting, never for more (like the time and node limits), so one file cannot take over
+/// the worker pool. 0 means every core, on either side.
+fn capped_threads(operator: usize, asked: Option<usize>) -> usize {
+    let effective = solver::parallel::effective_threads;
+    match asked {
+        Some(asked) if effective(asked) < effective(operator) => asked,
+        _ => operator,
+    }
+}
+
+/// The verdict on one search. A solution found makes a puzzle `solved`, except in `count`
+/// mode, whose answer is the number of solutions: a count cut short by a limit is
+/// `timeout` (its `solutions_found` is then a lower bound), like any search stopped before
+/// it found what it was asked for.
+fn status(mode: Mode, found: bool, outcome: &solver::Outcome) -> Status {
+    let limited = matches!(outcome.stopped, Some(StopReason::Timeout | StopReason::NodeLimit));
+    match (found, outcome.complete) {
+        (true, false) if mode == Mode::Count && limited => Status::Timeout,
+        (true, _) => Status::Solved,
+        (false, true) => Status::Unsatisfiable,
+        (false, false) => Status::Timeout,
+    }
 }
 
 fn statistics(
@@ -241,4 +295,56 @@ fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn single(report: &FileReport) -> &PuzzleReport {
+        match &report.body {
+            Body::Single(r) => r,
+            other => panic!("not a single puzzle: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_puzzle_may_lower_its_threads_but_not_raise_them() {
+        let json = |threads: usize| {
+            format!(
+                "{{\"kind\": \"sudoku\", \"givens\": [[1,0,0,0],[0,0,3,0],[0,4,0,0],[0,0,0,2]], \
+                 \"settings\": {{\"threads\": {threads}}}}}"
+            )
+        };
+        let mut options = PipelineOptions::default();
+        options.solve.threads = 1;
+        let report = process("p.json", json(64).as_bytes(), &options, None);
+        assert_eq!(single(&report).status, Status::Solved);
+        assert_eq!(single(&report).statistics.threads, 1);
+        options.solve.threads = 3;
+        let report = process("p.json", json(2).as_bytes(), &options, None);
+        assert_eq!(single(&report).statistics.threads, 2);
+        // 0 is every core: never fewer than one thread.
+        assert_eq!(capped_threads(1, Some(0)), 1);
+        assert_eq!(solver::parallel::effective_threads(capped_threads(0, Some(1))), 1);
+        assert_eq!(capped_threads(2, None), 2);
+    }
+
+    #[test]
+    fn a_batch_without_one_readable_puzzle_is_rejected_and_a_mixed_one_names_its_bad_lines() {
+        let options = PipelineOptions::default();
+        let good = format!("1{}\n", ".".repeat(80));
+        let bad = format!("Z{}\n", ".".repeat(80));
+        let report = process("bad.txt", (bad.clone() + &bad).as_bytes(), &options, None);
+        assert!(report.is_rejected(), "{report:?}");
+        let Body::Rejected { error, .. } = &report.body else { panic!("{report:?}") };
+        assert!(error.message.contains("invalid: lines 1, 2"), "{error:?}");
+        assert_eq!((error.line, error.column), (1, 1));
+        let report = process("mixed.txt", (bad + &good).as_bytes(), &options, None);
+        assert!(!report.is_rejected());
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["invalid_lines"], serde_json::json!([1]), "{json}");
+        let many: Vec<usize> = (1..=12).collect();
+        assert_eq!(line_list(&many), "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more");
+    }
 }

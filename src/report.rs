@@ -14,7 +14,8 @@ pub enum Status {
     Solved,
     /// The search proved there is no solution.
     Unsatisfiable,
-    /// A time or node limit (or shutdown) stopped the search before any solution.
+    /// A time or node limit (or shutdown) stopped the search before it found what its mode
+    /// asks for: any solution, or in `count` mode the number of solutions.
     Timeout,
     /// The input was rejected.
     Invalid,
@@ -228,6 +229,8 @@ pub enum Body {
         puzzles: Vec<PuzzleReport>,
         /// Counts by status.
         summary: Summary,
+        /// The lines of the puzzles that could not be read (`invalid`), in order.
+        invalid_lines: Vec<usize>,
     },
     /// The file as a whole was rejected.
     Rejected {

@@ -344,3 +344,50 @@ fn node_limit_and_timeout_stop_the_search_and_keep_its_statistics() {
         assert!(nodes > 0 && doc["solution"].is_null(), "{doc}");
     }
 }
+
+#[test]
+fn a_count_stopped_by_its_timeout_is_a_timeout_with_the_count_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blank.txt");
+    fs::write(&file, "9 9\n".to_string() + &"- - - - - - - - -\n".repeat(9)).unwrap();
+    let args = ["solve", "--json", "--mode", "count", "--timeout", "1", path_str(&file)];
+    let out = kakurod(&args, None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "timeout", "{doc}");
+    assert_eq!(doc["stopped_by"], "timeout", "{doc}");
+    assert_eq!(doc["uniqueness"], "multiple", "{doc}");
+    let found = doc["solutions_found"].as_u64().unwrap();
+    assert!(found >= 2 && doc["statistics"]["solutions"].as_u64() == Some(found), "{doc}");
+}
+
+#[test]
+fn out_refuses_a_name_whose_result_would_read_as_another_inputs_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("q.error.txt");
+    fs::copy(fixture("kakuro/1_10x12.txt"), &input).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&input)], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(listing(&out_dir), ["q.error.error.json"]);
+    let doc = json_file(&out_dir.join("q.error.error.json"));
+    assert!(doc["error"]["message"].as_str().unwrap().contains("is reserved"), "{doc}");
+}
+
+#[test]
+fn svg_of_a_batch_fails_with_a_message_and_prints_nothing() {
+    let file = fixture("sudoku/top1465-first20.txt");
+    let out = kakurod(&["solve", "--svg", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("a batch file has no picture"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_missing_configuration_is_reported_once_with_its_cause() {
+    let out = kakurod(&["serve", "--config", "/nonexistent/kakurod/config.toml"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("cannot read the configuration file"), "{stderr}");
+    assert_eq!(stderr.matches("No such file or directory").count(), 1, "{stderr}");
+}

@@ -137,7 +137,7 @@ fn top1465_batch_is_solved_line_by_line_and_verified() {
     let path = data.join("sudoku/lines/top1465.txt");
     let report =
         pipeline::process("top1465", text(&path).as_bytes(), &PipelineOptions::default(), None);
-    let Body::Batch { puzzles, summary } = &report.body else { panic!("not a batch") };
+    let Body::Batch { puzzles, summary, .. } = &report.body else { panic!("not a batch") };
     assert_eq!(puzzles.len(), 1465);
     assert_eq!(summary.solved, 1465, "{summary:?}");
     assert!(puzzles.iter().all(|p| p.uniqueness == Uniqueness::Unique));

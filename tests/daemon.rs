@@ -179,6 +179,10 @@ fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
     // A line-format file is a batch: its puzzles are listed under "puzzles".
     let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { doc };
     assert_eq!(puzzle["stopped_by"], "timeout", "{doc}");
+    // A count cut short is not an answer: the solutions found so far are a lower bound.
+    assert_eq!(puzzle["status"], "timeout", "{doc}");
+    assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n >= 2), "{doc}");
+    assert!(d.log().contains("timeout=1"), "{}", d.log());
     assert!(names(&d.path("claim")).is_empty());
     d.signal("INT");
     assert!(d.wait_exit().success());
@@ -298,7 +302,7 @@ fn the_service_manager_hears_ready_and_stopping_and_json_logs_are_json() {
     assert_eq!(answered_lines.len(), 2, "{log}");
     for line in answered_lines {
         assert!(line["file"].is_string() && line["status"].is_string(), "{line}");
-        assert!(line["nodes"].is_u64() && line["ms"].is_string() && line["grid"].is_string());
+        assert!(line["nodes"].is_u64() && line["ms"].is_f64() && line["grid"].is_string());
     }
     assert!(lines.iter().any(|v| v["message"] == "kakurod stopped"), "{log}");
 }
@@ -327,4 +331,18 @@ fn with_after_success_delete_inputs_are_removed_once_answered_and_svg_off_draws_
     }
     let pictures = names(&d.path("outbox")).into_iter().filter(|n| n.ends_with(".svg")).count();
     assert_eq!(pictures, 0, "svg = false still drew pictures");
+}
+
+#[test]
+fn the_unit_documents_itself_with_the_readme_that_the_install_steps_put_there() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let unit = fs::read_to_string(root.join("systemd/kakurod.service")).unwrap();
+    let docs: Vec<&str> = unit.lines().filter_map(|l| l.strip_prefix("Documentation=")).collect();
+    assert_eq!(docs, ["file:///usr/local/share/doc/kakurod/README.md"]);
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let installed = docs[0].trim_start_matches("file://");
+    assert!(
+        readme.contains(&format!("README.md {installed}")),
+        "README does not install {installed}"
+    );
 }

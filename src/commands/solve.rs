@@ -21,6 +21,7 @@ use crate::format::InputError;
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
+use crate::result_names;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -166,12 +167,13 @@ impl Printed {
 }
 
 /// Prints every file's answer on standard output and its statistics on standard error.
-/// Returns whether every puzzle was solved.
+/// Returns whether every puzzle was solved (and, with `--svg`, drawn).
 fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     let reports = plan.for_each(|_, report| report);
     let several = reports.len() > 1;
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::default();
+    let mut undrawn = false;
     if printed == Printed::Json && several {
         stdout.write_all(b"[\n")?;
     }
@@ -188,10 +190,16 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
             }
             Printed::Svg => match single_picture(report) {
                 Some(svg) => stdout.write_all(svg.as_bytes())?,
-                None if matches!(report.body, Body::Batch { .. }) => {
-                    eprintln!("{}: a batch file has no picture", input.shown);
+                None => {
+                    undrawn = true;
+                    if matches!(report.body, Body::Batch { .. }) {
+                        eprintln!(
+                            "kakurod: {}: a batch file has no picture; --svg draws a single \
+                             puzzle (the batch's solutions: without --svg, or with --out DIR)",
+                            input.shown
+                        );
+                    }
                 }
-                None => {}
             },
             Printed::Solution => {
                 if several {
@@ -210,7 +218,7 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
         stdout.write_all(b"]\n")?;
     }
     stdout.flush()?;
-    Ok(summary.all_solved())
+    Ok(summary.all_solved() && !undrawn)
 }
 
 /// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected
@@ -244,7 +252,7 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
             Body::Single(r) if r.status != Status::Invalid => {
                 text.push_str(&format!("{}: {}\n", input.shown, puzzle_figures(r)));
             }
-            Body::Batch { puzzles, summary } => {
+            Body::Batch { puzzles, summary, .. } => {
                 text.push_str(&format!("{}: {}\n", input.shown, batch_figures(puzzles, summary)));
             }
             _ => {}
@@ -319,6 +327,12 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
     let started = Instant::now();
     let progress = progress_bar(plan.inputs.len());
     let results = plan.for_each(|input, report| {
+        let report = match result_names::reserved(&input.file_name()) {
+            Some(error) => {
+                FileReport { body: Body::Rejected { status: Status::Invalid, error }, ..report }
+            }
+            None => report,
+        };
         let written = write_outputs(dir, &input.stem, &report, svg);
         let mut text = diagnostics(input, &report, false);
         if let Err(error) = &written {

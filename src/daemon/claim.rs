@@ -61,12 +61,13 @@ pub fn numbered(name: &str, n: u32) -> String {
     }
 }
 
-/// The names of the files in the claim folder, sorted (regular files only).
+/// The names of the inputs in the claim folder, sorted: everything but folders (a claimed
+/// symbolic link or FIFO is answered like any input).
 pub fn claimed(claim_dir: &Path) -> io::Result<Vec<String>> {
     let mut names = Vec::new();
     for entry in std::fs::read_dir(claim_dir)? {
         let entry = entry?;
-        if !entry.file_type()?.is_file() {
+        if entry.file_type()?.is_dir() {
             continue;
         }
         if let Ok(name) = entry.file_name().into_string() {

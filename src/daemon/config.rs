@@ -82,6 +82,8 @@ pub struct IntakeConfig {
     pub settle_ms: u64,
     /// Quiet time after a writer closed the file.
     pub close_settle_ms: u64,
+    /// Time without a write event after which an open file is judged by stability.
+    pub open_idle_seconds: f64,
     /// Period of the full inbox scan that backs up the file events.
     pub rescan_seconds: f64,
     /// Inputs larger than this get an error result without being read.
@@ -95,6 +97,7 @@ impl Default for IntakeConfig {
         IntakeConfig {
             settle_ms: 500,
             close_settle_ms: 10,
+            open_idle_seconds: 5.0,
             rescan_seconds: 2.0,
             max_file_bytes: 16 << 20,
             after_success: AfterSuccess::Move,
@@ -226,6 +229,8 @@ pub struct Settings {
     pub settle: Duration,
     /// Quiet time after a writer closed a file.
     pub close_settle: Duration,
+    /// Time without a write event after which an open file is judged by stability.
+    pub open_idle: Duration,
     /// Full-scan period.
     pub rescan: Duration,
     /// Largest input read.
@@ -290,6 +295,7 @@ impl Settings {
         let l = &config.limits;
         check_range("intake.settle_ms", i.settle_ms as f64, 0.0, 600_000.0)?;
         check_range("intake.close_settle_ms", i.close_settle_ms as f64, 0.0, 60_000.0)?;
+        check_range("intake.open_idle_seconds", i.open_idle_seconds, 0.1, 86_400.0)?;
         check_range("intake.rescan_seconds", i.rescan_seconds, 0.05, 3600.0)?;
         check_range("intake.max_file_bytes", i.max_file_bytes as f64, 1.0, (1u64 << 30) as f64)?;
         check_range("workers.workers", w.workers as f64, 0.0, 1024.0)?;
@@ -333,6 +339,7 @@ impl Settings {
             folders,
             settle: Duration::from_millis(i.settle_ms),
             close_settle: Duration::from_millis(i.close_settle_ms),
+            open_idle: Duration::from_secs_f64(i.open_idle_seconds),
             rescan: Duration::from_secs_f64(i.rescan_seconds),
             max_file_bytes: i.max_file_bytes,
             after_success: i.after_success,

@@ -10,6 +10,7 @@
 
 use super::commit::Committer;
 use super::job::{self, Context, Job, Outcome, Step};
+use super::retry::{self, Retrier};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,13 +26,15 @@ pub struct Counters {
     pub rejected: AtomicU64,
     /// Inputs left claimed by a cancelled search.
     pub left_claimed: AtomicU64,
-    /// Jobs that failed on I/O (input left where it was).
+    /// Jobs that failed on I/O (input left in the inbox, or in the claim folder to be
+    /// tried again).
     pub errors: AtomicU64,
 }
 
 struct Shared {
     ctx: Arc<Context>,
     committer: Committer,
+    retrier: Retrier,
     stopping: AtomicBool,
     /// Names queued or running; a name is in here from submission to the end of its job.
     pending: Mutex<HashSet<String>>,
@@ -56,15 +59,17 @@ impl Dispatcher {
             .build()
             .map_err(std::io::Error::other)?;
         let committer = Committer::start(Arc::clone(&ctx))?;
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        let retrier = Retrier::start(Arc::clone(&ctx), sender.clone())?;
         let shared = Arc::new(Shared {
             ctx,
             committer,
+            retrier,
             stopping: AtomicBool::new(false),
             pending: Mutex::new(HashSet::new()),
             idle: Condvar::new(),
             counters: Counters::default(),
         });
-        let (sender, receiver) = crossbeam_channel::unbounded();
         let for_thread = Arc::clone(&shared);
         // The thread ends when every sender is gone; it is never joined, because at shutdown
         // the queue is abandoned, not emptied.
@@ -135,18 +140,15 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
                         prepared,
                         Box::new(move |written| {
                             let outcome = job::finish(&for_commit.ctx, answer, written);
-                            count(&for_commit.counters, &job, outcome);
-                            settle(&for_commit, &job.name);
+                            end(&for_commit, &job, outcome);
                         }),
                     );
                 }
                 Ok(Step::Finished(outcome)) => {
-                    count(&shared.counters, &job, Ok(outcome));
-                    settle(&shared, &job.name);
+                    end(&shared, &job, Ok(outcome));
                 }
                 Err(error) => {
-                    count(&shared.counters, &job, Err(error));
-                    settle(&shared, &job.name);
+                    end(&shared, &job, Err(error));
                 }
             }
         });
@@ -160,7 +162,43 @@ fn settle(shared: &Shared, name: &str) {
     shared.idle.notify_all();
 }
 
-fn count(c: &Counters, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
+/// How a finished job's end concerns the retrier.
+enum RetryNote {
+    /// Its result could not be written; the input waits in the claim folder.
+    Failed(String),
+    /// It ended without an output error.
+    Ended,
+    /// Nothing to tell (a cancelled search, or an input still in the inbox).
+    Nothing,
+}
+
+/// A job has ended: count and log it, let its name be submitted again, then tell the
+/// retrier (last, so that an input the retrier requeues at once is not taken for a
+/// duplicate of the job that is ending).
+fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
+    let note = count(shared, job, outcome);
+    settle(shared, &job.name);
+    match note {
+        RetryNote::Failed(error) => shared.retrier.failed(&job.name, error),
+        RetryNote::Ended => shared.retrier.ended(&job.name),
+        RetryNote::Nothing => {}
+    }
+}
+
+/// Counts and logs a finished job. A job that failed after its input was claimed is noted
+/// for the retrier, which logs it (once for the whole trouble rather than per file).
+fn count(
+    shared: &Shared,
+    job: &Job,
+    outcome: Result<Outcome, super::error::JobError>,
+) -> RetryNote {
+    let c = &shared.counters;
+    let note = match &outcome {
+        Err(_) => RetryNote::Nothing,
+        // A cancelled search says nothing about the outbox.
+        Ok(Outcome::LeftClaimed) => RetryNote::Nothing,
+        Ok(_) => RetryNote::Ended,
+    };
     match outcome {
         Ok(Outcome::Answered { rejected }) => {
             c.answered.fetch_add(1, Ordering::Relaxed);
@@ -182,7 +220,13 @@ fn count(c: &Counters, job: &Job, outcome: Result<Outcome, super::error::JobErro
         }
         Err(error) => {
             c.errors.fetch_add(1, Ordering::Relaxed);
-            tracing::error!(file = %job.name, %error, "job failed; the input is left in place");
+            let claim = &shared.ctx.settings.folders.claim;
+            match retry::claimed_input(claim, &job.name) {
+                Some(_) => return RetryNote::Failed(error.to_string()),
+                None => tracing::error!(file = %job.name, %error,
+                    "cannot take the input; it stays in the inbox for the next scan"),
+            }
         }
     }
+    note
 }

@@ -1,7 +1,7 @@
 //! The daemon's two classes of error. A [`DaemonError`] stops the daemon (bad configuration,
 //! missing folders, a second daemon on the same inbox, a failed watcher); a [`JobError`]
-//! concerns one input file only: it is logged, the file is left where it is for a later
-//! attempt, and the daemon carries on.
+//! concerns one input file only: the file is left where it is for a later attempt, and the
+//! daemon carries on.
 
 use std::io;
 use std::path::PathBuf;
@@ -83,7 +83,8 @@ pub enum DaemonError {
 }
 
 /// An error while handling one input file. The daemon logs it and goes on; the input stays
-/// in the inbox or the claim folder, so nothing is lost.
+/// in the inbox (taken again by a later scan) or the claim folder (requeued by the
+/// retrier), so nothing is lost.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum JobError {

@@ -2,7 +2,8 @@
 //! limit), run the pipeline and prepare the result files ([`run`]); on the committer thread,
 //! once the result set is durable, move the input to `done/` (or delete it) or, when it was
 //! rejected, to `failed/` ([`finish`]). A search cancelled by shutdown
-//! writes nothing and leaves the input claimed, so the next start requeues it.
+//! writes nothing and leaves the input claimed, so the next start requeues it; a result
+//! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue.
 
 use super::claim::{self, sync_dir};
 use super::config::{AfterSuccess, Settings};
@@ -11,6 +12,7 @@ use super::outbox::{Outbox, Prepared, Written};
 use crate::format::InputError;
 use crate::pipeline;
 use crate::report::{Body, FileReport, Status};
+use crate::result_names;
 use crate::solver::Control;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
@@ -123,12 +125,19 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
                     return Ok(Step::Finished(Outcome::AlreadyAnswered));
                 }
             }
-            (solve(ctx, &job.name, &bytes), bytes.len() as u64)
+            let report = match result_names::reserved(&job.name) {
+                Some(error) => {
+                    rejection(&job.name, hex(&Sha256::digest(&bytes)), Status::Invalid, error)
+                }
+                None => solve(ctx, &job.name, &bytes),
+            };
+            (report, bytes.len() as u64)
         }
         Input::Refused { size, checksum, message, expected } => {
             let error = InputError { line: 1, column: 1, message, expected };
             (rejection(&job.name, checksum, Status::Invalid, error), size)
         }
+        Input::Gone => return Ok(Step::Finished(Outcome::Gone)),
     };
     if report.was_cancelled() {
         tracing::info!(file = %job.name, "search cancelled by shutdown; left claimed for requeue");
@@ -163,33 +172,39 @@ pub fn finish(
 
 enum Input {
     Bytes(Vec<u8>),
-    Refused { size: u64, checksum: String, message: String, expected: String },
+    Refused {
+        size: u64,
+        checksum: String,
+        message: String,
+        expected: String,
+    },
+    /// No longer in the claim folder (removed by hand).
+    Gone,
 }
 
 /// Reads the claimed file, refusing anything that is not a regular file within the limit.
+/// A file that cannot be read is refused too (an error result tells its sender why), since
+/// trying it again would fail the same way.
 fn read(ctx: &Context, path: &Path) -> Result<Input, JobError> {
     let max = ctx.settings.max_file_bytes;
-    // O_NONBLOCK: a FIFO dropped in the inbox must not block a worker on open.
-    let flags = (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits();
-    let mut file = match OpenOptions::new().read(true).custom_flags(flags as i32).open(path) {
+    let mut file = match open_input(&ctx.settings.folders.inbox, path) {
         Ok(file) => file,
-        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
-            return Ok(not_regular(0));
-        }
-        Err(e) => return Err(JobError::io("cannot open", path, e)),
+        Err(e) => return Ok(unopenable(path, &e)),
     };
-    let meta = file.metadata().map_err(|e| JobError::io("cannot stat", path, e))?;
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return Ok(refused(format!("cannot read the file: {e}"), "a readable file")),
+    };
     if !meta.is_file() {
-        return Ok(not_regular(meta.len()));
+        return Ok(not_regular(path, &meta));
     }
     if meta.len() > max {
         return too_large(&mut file, path, meta.len(), max);
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    (&mut file)
-        .take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| JobError::io("cannot read", path, e))?;
+    if let Err(e) = (&mut file).take(max + 1).read_to_end(&mut bytes) {
+        return Ok(refused(format!("cannot read the file: {e}"), "a readable file"));
+    }
     if bytes.len() as u64 > max {
         // It grew after the stat; hash the whole file without holding it.
         let size = file.metadata().map_or(bytes.len() as u64, |m| m.len());
@@ -198,13 +213,65 @@ fn read(ctx: &Context, path: &Path) -> Result<Input, JobError> {
     Ok(Input::Bytes(bytes))
 }
 
-fn not_regular(size: u64) -> Input {
-    Input::Refused {
-        size,
-        checksum: hex(&Sha256::digest(b"")),
-        message: "not a regular file".into(),
-        expected: "a regular file".into(),
+/// Opens a claimed input for reading. A symbolic link is followed; a relative one from the
+/// inbox, where it was dropped, since the link itself was renamed into the claim folder.
+/// `O_NONBLOCK`: a FIFO must not block a worker on open.
+fn open_input(inbox: &Path, path: &Path) -> io::Result<File> {
+    let target = match std::fs::read_link(path) {
+        Ok(link) if link.is_relative() => inbox.join(link),
+        _ => path.to_path_buf(),
+    };
+    let flags = rustix::fs::OFlags::NONBLOCK.bits();
+    OpenOptions::new().read(true).custom_flags(flags as i32).open(target)
+}
+
+/// Why a claimed input could not be opened: gone, a link to nothing, or unreadable.
+fn unopenable(path: &Path, error: &io::Error) -> Input {
+    match path.symlink_metadata() {
+        Err(_) => Input::Gone,
+        Ok(meta) if meta.file_type().is_symlink() => refused(
+            format!("a symbolic link to {} that cannot be opened: {error}", link_target(path)),
+            "a regular file, or a symbolic link to one",
+        ),
+        Ok(_) => refused(format!("cannot read the file: {error}"), "a readable file"),
     }
+}
+
+fn link_target(path: &Path) -> String {
+    std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string())
+}
+
+fn refused(message: String, expected: &str) -> Input {
+    Input::Refused {
+        size: 0,
+        checksum: hex(&Sha256::digest(b"")),
+        message,
+        expected: expected.into(),
+    }
+}
+
+/// A claimed input that is not a regular file (once links are followed), named by kind.
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Input {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    let kind = if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    let through = match path.symlink_metadata() {
+        Ok(m) if m.file_type().is_symlink() => {
+            format!("a symbolic link to {} ({kind})", link_target(path))
+        }
+        _ => kind.to_string(),
+    };
+    refused(format!("{through}, not a regular file"), "a regular file, or a symbolic link to one")
 }
 
 fn too_large(file: &mut File, path: &Path, size: u64, max: u64) -> Result<Input, JobError> {
@@ -312,16 +379,21 @@ impl LogLine {
                 r.status.name().to_string(),
                 r.statistics.nodes,
             ),
-            Body::Batch { puzzles, summary } => (
+            Body::Batch { puzzles, summary, invalid_lines } => (
                 puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
                 format!("batch of {}", puzzles.len()),
                 format!(
-                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}",
+                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}{}",
                     summary.solved,
                     summary.unsatisfiable,
                     summary.timeout,
                     summary.invalid,
-                    summary.failed
+                    summary.failed,
+                    if invalid_lines.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (invalid {})", pipeline::line_list(invalid_lines))
+                    }
                 ),
                 puzzles.iter().map(|p| p.statistics.nodes).sum(),
             ),
@@ -334,7 +406,7 @@ impl LogLine {
 
     fn log(&self, name: &str, stem: &str) {
         tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
-            status = %self.status, ms = format_args!("{:.2}", self.ms), nodes = self.nodes,
+            status = %self.status, ms = (self.ms * 100.0).round() / 100.0, nodes = self.nodes,
             result = %stem, "answered");
     }
 }

@@ -1,7 +1,8 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
 //! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
-//! (`commit`); SIGTERM drains the work (`signals`). This module wires the parts together and
+//! (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
+//! work (`signals`). This module wires the parts together and
 //! owns start-up and shutdown.
 
 pub mod claim;
@@ -13,6 +14,7 @@ pub mod job;
 pub mod logging;
 pub mod outbox;
 pub mod ready;
+pub mod retry;
 pub mod sdnotify;
 pub mod signals;
 pub mod watcher;
@@ -34,17 +36,26 @@ use watcher::{Intake, IntakeNews};
 /// How long cancelled searches get to stop after the drain timeout.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
-/// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error.
+/// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error (logged, exit 2).
 pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
-    let settings = Settings::load(&args)?;
+    let settings = match Settings::load(&args) {
+        Ok(settings) => settings,
+        Err(error) => {
+            // No log yet. The message holds its cause already: the error chain would say
+            // it twice.
+            eprintln!("kakurod: {error}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     logging::init(settings.log_format, settings.log_level);
     // A panic (a bug) is reported through the log like everything else, in its format.
     std::panic::set_hook(Box::new(|info| tracing::error!(%info, "panic")));
     match serve(settings) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(error) => {
+            // Said once, through the log; the caller only sets the exit status.
             tracing::error!(%error, "kakurod stops on a fatal error");
-            Err(error.into())
+            Ok(ExitCode::from(2))
         }
     }
 }
@@ -81,7 +92,11 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
     let (news_sender, news) = crossbeam_channel::unbounded();
     let intake = Intake {
         inbox: settings.folders.inbox.clone(),
-        timing: ready::Timing { settle: settings.settle, close_settle: settings.close_settle },
+        timing: ready::Timing {
+            settle: settings.settle,
+            close_settle: settings.close_settle,
+            open_idle: settings.open_idle,
+        },
         rescan: settings.rescan,
         events,
         stop: stop_receiver,

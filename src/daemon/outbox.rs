@@ -7,7 +7,7 @@
 //! sync). The JSON document is the commit mark: a result is complete exactly
 //! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
 //!
-//! Names never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
+//! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
 //! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
 //! Companion files without their JSON are leftovers of a crash before the commit and are
 //! overwritten.
@@ -15,6 +15,7 @@
 use super::claim::sync_dir;
 use crate::render::svg;
 use crate::report::{Body, FileReport};
+use crate::result_names::{RESERVED_STEM_END, stem_of};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -235,7 +236,7 @@ impl Outbox {
         for n in 1..=100_000u32 {
             let stem = numbered_stem(&base, n);
             let mut any = false;
-            for suffix in [".json", ".error.json"] {
+            for suffix in documents(&stem) {
                 let path = self.dir.join(format!("{stem}{suffix}"));
                 let Ok(text) = std::fs::read_to_string(&path) else { continue };
                 any = true;
@@ -273,7 +274,7 @@ impl Outbox {
         loop {
             let stem = numbered_stem(base, n);
             let taken = reserved.contains(&stem)
-                || [".json", ".error.json"]
+                || documents(&stem)
                     .iter()
                     .any(|s| self.dir.join(format!("{stem}{s}")).symlink_metadata().is_ok());
             if !taken {
@@ -294,12 +295,11 @@ fn sync_file(path: &std::path::Path) -> io::Result<()> {
     std::fs::File::open(path)?.sync_data()
 }
 
-/// The stem of the outputs for an input: its name without the last extension.
-pub fn stem_of(input_name: &str) -> String {
-    match input_name.rsplit_once('.') {
-        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
-        _ => input_name.to_string(),
-    }
+/// The names a stem's JSON document may have. A stem ending in `.error` belongs to a
+/// rejected input (see `result_names`): its `.json` name is another input's error document,
+/// which must not make the stem look taken.
+fn documents(stem: &str) -> &'static [&'static str] {
+    if stem.ends_with(RESERVED_STEM_END) { &[".error.json"] } else { &[".json", ".error.json"] }
 }
 
 fn numbered_stem(base: &str, n: u32) -> String {
@@ -360,6 +360,17 @@ mod tests {
     }
 
     #[test]
+    fn an_input_with_a_reserved_stem_is_answered_beside_the_error_that_its_name_resembles() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        outbox.write("q.txt", &rejected("q.txt", "aa")).unwrap();
+        let reserved = outbox.write("q.error.txt", &rejected("q.error.txt", "bb")).unwrap();
+        assert_eq!(reserved.stem, "q.error");
+        assert_eq!(names(dir.path()), vec!["q.error.error.json", "q.error.json"]);
+        assert_eq!(outbox.find_result("q.error.txt", "bb"), Some(reserved.json));
+    }
+
+    #[test]
     fn an_earlier_result_is_found_by_name_and_checksum() {
         let dir = tempfile::tempdir().unwrap();
         let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
@@ -404,12 +415,5 @@ mod tests {
         let all = names(dir.path());
         assert_eq!(all.len(), SYNCFS_BATCH + 4);
         assert!(all.iter().all(|n| n.ends_with(".error.json")), "{all:?}");
-    }
-
-    #[test]
-    fn stems_drop_only_the_last_extension() {
-        assert_eq!(stem_of("a.txt"), "a");
-        assert_eq!(stem_of("a.b.txt"), "a.b");
-        assert_eq!(stem_of("plain"), "plain");
     }
 }

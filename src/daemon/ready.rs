@@ -6,12 +6,17 @@
 //!   name, then rename), so the file is complete at once;
 //! - **closed after writing** (`IN_CLOSE_WRITE`): complete once nothing else happened to it
 //!   for `close_settle` (a short quiet time that absorbs writers which close and reopen);
-//! - **written, not yet closed**: a writer holds it open; wait for the close, however long;
+//! - **written, not yet closed**: a writer holds it open; wait for the close, as long as it
+//!   keeps writing. After `open_idle` without a write event the close may never come (a
+//!   hard link is created without one; an overflowed event queue loses it): the file falls
+//!   back to the stability rule below;
 //! - **seen by a scan only** (files present at start-up, missed events, filesystems without
 //!   events such as NFS): complete once its size and modification time have been stable for
 //!   `settle`, or at once when it was last modified more than `settle` ago.
 //!
-//! Any write after a "complete" signal puts the file back to waiting for its close.
+//! Any write after a "complete" signal puts the file back to waiting for its close. When
+//! events were lost ([`Tracker::events_lost`]), no file waits for a close it may never hear
+//! of: every open file is judged by stability from then on.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -62,14 +67,16 @@ pub struct Timing {
     pub settle: Duration,
     /// Quiet time after a close.
     pub close_settle: Duration,
+    /// How long an open file may go without a write event before it is judged by stability.
+    pub open_idle: Duration,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     /// A completion signal arrived at this instant; ready after the given quiet time.
     Complete { at: Instant, quiet: Duration },
-    /// Being written; waiting for a close or a rename.
-    Open,
+    /// Being written (last write event at the instant); waiting for a close or a rename.
+    Open(Instant),
     /// Known from a scan only; judged by stability.
     Unknown,
 }
@@ -134,12 +141,27 @@ impl Tracker {
                 entry.check_at = Some(now + self.timing.close_settle);
             }
             Hint::Written => {
-                entry.phase = Phase::Open;
-                entry.check_at = None;
+                entry.phase = Phase::Open(now);
+                entry.check_at = Some(now + self.timing.open_idle);
             }
             // A scan adds what events missed but never overrides what events said.
             Hint::Seen | Hint::Gone => {}
         }
+    }
+
+    /// File events were lost (the queue overflowed): a close may never be heard of, so
+    /// every file waiting for one is judged by stability from `now` on.
+    pub fn events_lost(&mut self, now: Instant) {
+        for entry in self.entries.values_mut() {
+            if matches!(entry.phase, Phase::Open(_)) {
+                *entry = Entry { phase: Phase::Unknown, last: None, check_at: Some(now) };
+            }
+        }
+    }
+
+    /// Stops tracking `path` (it was submitted without a check).
+    pub fn forget(&mut self, path: &Path) {
+        self.entries.remove(path);
     }
 
     /// Paths whose check is due at `now`.
@@ -167,10 +189,17 @@ impl Tracker {
             return Verdict::Forget;
         };
         let settle = self.timing.settle;
+        if let Phase::Open(written) = entry.phase
+            && now >= written + self.timing.open_idle
+        {
+            // No write for a while and no close: judge it as a scan would.
+            entry.phase = Phase::Unknown;
+            entry.last = None;
+        }
         let verdict = match entry.phase {
             Phase::Complete { at, quiet } if now >= at + quiet => Verdict::Ready,
             Phase::Complete { at, quiet } => Verdict::Wait(Some(at + quiet)),
-            Phase::Open => Verdict::Wait(None),
+            Phase::Open(written) => Verdict::Wait(Some(written + self.timing.open_idle)),
             Phase::Unknown => match entry.last {
                 None if obs.age >= settle => Verdict::Ready,
                 Some((prev, at)) if prev == stable(obs, prev) && now >= at + settle => {
@@ -205,9 +234,10 @@ mod tests {
 
     const SETTLE: Duration = Duration::from_millis(500);
     const CLOSE: Duration = Duration::from_millis(10);
+    const IDLE: Duration = Duration::from_secs(5);
 
     fn tracker() -> Tracker {
-        Tracker::new(Timing { settle: SETTLE, close_settle: CLOSE })
+        Tracker::new(Timing { settle: SETTLE, close_settle: CLOSE, open_idle: IDLE })
     }
 
     fn obs(len: u64, modified_ms: u64, age_ms: u64) -> Option<Observation> {
@@ -242,16 +272,48 @@ mod tests {
     }
 
     #[test]
-    fn an_open_file_is_never_ready_however_long_it_idles() {
+    fn an_open_file_waits_for_its_close_while_it_is_being_written() {
         let (mut t, t0, p) = (tracker(), Instant::now(), Path::new("/in/a.txt"));
-        t.note(p, Hint::Written, t0);
-        assert_eq!(t.next_check(), None);
-        assert_eq!(t.check(p, obs(10, 1, 3_600_000), ms(t0, 3_600_000)), Verdict::Wait(None));
+        for second in 0..60 {
+            t.note(p, Hint::Written, ms(t0, second * 1000));
+            assert!(t.due(ms(t0, second * 1000 + 999)).is_empty());
+        }
         // A rescan does not override what the events said.
-        t.note(p, Hint::Seen, ms(t0, 3_600_001));
-        assert!(t.due(ms(t0, 3_600_002)).is_empty());
-        t.note(p, Hint::Closed, ms(t0, 3_600_003));
-        assert_eq!(t.check(p, obs(20, 2, 0), ms(t0, 3_600_013)), Verdict::Ready);
+        t.note(p, Hint::Seen, ms(t0, 59_500));
+        assert!(t.due(ms(t0, 60_000)).is_empty());
+        t.note(p, Hint::Closed, ms(t0, 60_000));
+        assert_eq!(t.check(p, obs(20, 2, 0), ms(t0, 60_010)), Verdict::Ready);
+    }
+
+    #[test]
+    fn an_open_file_without_a_close_falls_back_to_the_stability_rule_when_idle() {
+        // A hard link: created, never closed.
+        let (mut t, t0, p) = (tracker(), Instant::now(), Path::new("/in/linked.txt"));
+        t.note(p, Hint::Written, t0);
+        assert_eq!(t.next_check(), Some(t0 + IDLE));
+        assert!(t.due(ms(t0, 4_999)).is_empty());
+        assert_eq!(t.check(p, obs(10, 1, 3_600_000), t0 + IDLE), Verdict::Ready);
+        // Recently modified: it must then stay stable for the settle time.
+        let q = Path::new("/in/slow.txt");
+        t.note(q, Hint::Written, t0);
+        assert_eq!(t.check(q, obs(10, 1, 5_000), ms(t0, 4_000)), Verdict::Wait(Some(t0 + IDLE)));
+        assert_eq!(t.check(q, obs(10, 1, 100), t0 + IDLE), Verdict::Wait(Some(ms(t0, 5_500))));
+        assert_eq!(t.check(q, obs(10, 1, 600), ms(t0, 5_500)), Verdict::Ready);
+    }
+
+    #[test]
+    fn lost_events_put_open_files_back_to_the_stability_rule() {
+        let (mut t, t0, p) = (tracker(), Instant::now(), Path::new("/in/a.txt"));
+        let closed = Path::new("/in/b.txt");
+        t.note(p, Hint::Written, t0);
+        t.note(closed, Hint::Closed, ms(t0, 95));
+        t.events_lost(ms(t0, 100));
+        let mut due = t.due(ms(t0, 100));
+        due.sort();
+        assert_eq!(due, [p.to_path_buf()], "the closed file keeps its own time");
+        assert_eq!(t.check(closed, obs(5, 1, 0), ms(t0, 105)), Verdict::Ready);
+        assert_eq!(t.check(p, obs(10, 1, 100), ms(t0, 100)), Verdict::Wait(Some(ms(t0, 600))));
+        assert_eq!(t.check(p, obs(10, 1, 600), ms(t0, 600)), Verdict::Ready);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Service-manager notifications (`sd_notify`): `READY=1` once the start-up scan is done and
-//! jobs flow, `STOPPING=1` when shutdown begins, and a `STATUS=` line for `systemctl status`.
+//! jobs flow, `STOPPING=1` when shutdown begins, and a `STATUS=` line for `systemctl status` (it also
+//! tells when results cannot be written and inputs wait in the claim folder).
 //! Outside systemd (`NOTIFY_SOCKET` unset) every call does nothing.
 
 use sd_notify::NotifyState;
@@ -12,6 +13,11 @@ pub fn ready(status: &str) {
 /// Tells the service manager that shutdown has begun.
 pub fn stopping(status: &str) {
     send(&[NotifyState::Stopping, NotifyState::Status(status)]);
+}
+
+/// Updates the status line alone (what `systemctl status` shows).
+pub fn status(status: &str) {
+    send(&[NotifyState::Status(status)]);
 }
 
 fn send(states: &[NotifyState]) {

@@ -3,6 +3,11 @@
 //! hints, backs them up with a scan at start-up and a periodic rescan (the folder listing is
 //! the truth, events are only hints: they can overflow, and network filesystems have none),
 //! asks the [`Tracker`] what is complete, and submits complete files as jobs.
+//!
+//! What is not a regular file is never passed over in silence: a symbolic link is judged by
+//! the file it points to (and answered like it); a link to nothing or to something that is
+//! not a regular file, a FIFO, a socket or a device is submitted at once, for the worker to
+//! reject with an error result; a folder is left alone, with one warning per name and run.
 
 use super::error::DaemonError;
 use super::job::{Job, Source};
@@ -10,6 +15,8 @@ use super::ready::{Hint, Observation, Timing, Tracker, Verdict, is_ignored_name}
 use crossbeam_channel::{Receiver, Sender, select};
 use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
 use notify::{Event, EventKind, RecursiveMode, Watcher};
+use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -57,36 +64,55 @@ pub struct Intake {
     pub news: Sender<IntakeNews>,
 }
 
+/// What the intake thread keeps between passes.
+struct State {
+    tracker: Tracker,
+    /// Folders in the inbox already warned about (once per name and run).
+    warned_folders: HashSet<OsString>,
+}
+
+impl State {
+    /// Warns about a folder in the inbox, the first time it is met.
+    fn folder(&mut self, path: &Path) {
+        let Some(name) = path.file_name() else { return };
+        if self.warned_folders.insert(name.to_os_string()) {
+            tracing::warn!(folder = %path.display(),
+                "a folder in the inbox is not read (only files are); move it elsewhere");
+        }
+    }
+}
+
 impl Intake {
     /// Runs until told to stop.
     pub fn run(self) {
-        let mut tracker = Tracker::new(self.timing);
-        let found = match self.scan(&mut tracker, false) {
+        let mut state =
+            State { tracker: Tracker::new(self.timing), warned_folders: HashSet::new() };
+        let found = match self.scan(&mut state, false) {
             Ok(found) => found,
             Err(error) => {
                 let _ = self.news.send(IntakeNews::Fatal(error));
                 return;
             }
         };
-        self.submit_due(&mut tracker);
+        self.submit_due(&mut state);
         let _ = self.news.send(IntakeNews::Scanned(found));
         let mut next_rescan = Instant::now() + self.rescan;
         loop {
             let now = Instant::now();
-            let wake = tracker.next_check().map_or(next_rescan, |t| t.min(next_rescan));
+            let wake = state.tracker.next_check().map_or(next_rescan, |t| t.min(next_rescan));
             let timeout = wake.saturating_duration_since(now);
             select! {
                 recv(self.stop) -> _ => return,
                 recv(self.events) -> event => match event {
                     Ok(event) => {
-                        if let Err(error) = self.on_event(&mut tracker, event) {
+                        if let Err(error) = self.on_event(&mut state, event) {
                             let _ = self.news.send(IntakeNews::Fatal(error));
                             return;
                         }
                         // Take every event already queued before judging, so a burst of
                         // renames becomes one pass.
                         while let Ok(event) = self.events.try_recv() {
-                            if let Err(error) = self.on_event(&mut tracker, event) {
+                            if let Err(error) = self.on_event(&mut state, event) {
                                 let _ = self.news.send(IntakeNews::Fatal(error));
                                 return;
                             }
@@ -104,20 +130,20 @@ impl Intake {
                 default(timeout) => {}
             }
             if Instant::now() >= next_rescan {
-                if let Err(error) = self.scan(&mut tracker, true) {
+                if let Err(error) = self.scan(&mut state, true) {
                     let _ = self.news.send(IntakeNews::Fatal(error));
                     return;
                 }
                 next_rescan = Instant::now() + self.rescan;
             }
-            self.submit_due(&mut tracker);
+            self.submit_due(&mut state);
         }
     }
 
     /// Lists the inbox and notes every candidate file. Returns how many there were. After
     /// start-up (`started`), only a missing inbox is fatal; other failures (out of file
     /// descriptors, ...) are logged and the next scan tries again.
-    fn scan(&self, tracker: &mut Tracker, started: bool) -> Result<usize, DaemonError> {
+    fn scan(&self, state: &mut State, started: bool) -> Result<usize, DaemonError> {
         let entries = match std::fs::read_dir(&self.inbox) {
             Ok(entries) => entries,
             Err(e) if started && e.kind() != std::io::ErrorKind::NotFound => {
@@ -138,31 +164,34 @@ impl Intake {
             if is_ignored_name(&entry.file_name()) {
                 continue;
             }
-            if entry.file_type().is_ok_and(|t| t.is_file()) {
-                tracker.note(&entry.path(), Hint::Seen, now);
-                found += 1;
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => state.folder(&entry.path()),
+                // Files, links and the rest: `observe` decides what each is.
+                Ok(_) => {
+                    state.tracker.note(&entry.path(), Hint::Seen, now);
+                    found += 1;
+                }
+                Err(_) => {}
             }
         }
         Ok(found)
     }
 
-    fn on_event(
-        &self,
-        tracker: &mut Tracker,
-        event: notify::Result<Event>,
-    ) -> Result<(), DaemonError> {
+    fn on_event(&self, state: &mut State, event: notify::Result<Event>) -> Result<(), DaemonError> {
         let event = match event {
             Ok(event) => event,
             Err(error) => {
                 // Lost events are recovered by a scan right away.
                 tracing::warn!(%error, "file watcher error; rescanning the inbox");
-                self.scan(tracker, true)?;
+                state.tracker.events_lost(Instant::now());
+                self.scan(state, true)?;
                 return Ok(());
             }
         };
         if event.need_rescan() {
             tracing::warn!("file events overflowed; rescanning the inbox");
-            self.scan(tracker, true)?;
+            state.tracker.events_lost(Instant::now());
+            self.scan(state, true)?;
             return Ok(());
         }
         let hint = match event.kind {
@@ -186,16 +215,39 @@ impl Intake {
                 continue;
             }
             tracing::trace!(path = %path.display(), ?hint, "file event");
-            tracker.note(path, hint, now);
+            let hint = match (hint, path.symlink_metadata()) {
+                (Hint::Gone, _) => Hint::Gone,
+                (_, Ok(meta)) if meta.is_dir() => {
+                    state.folder(path);
+                    continue;
+                }
+                // Only a regular file has a writer whose close is worth waiting for; a link,
+                // a FIFO, ... is created whole and judged as a scan would.
+                (Hint::Written, Ok(meta)) if !meta.is_file() => Hint::Seen,
+                (hint, _) => hint,
+            };
+            state.tracker.note(path, hint, now);
         }
         Ok(())
     }
 
     /// Checks every due path and submits the complete ones.
-    fn submit_due(&self, tracker: &mut Tracker) {
+    fn submit_due(&self, state: &mut State) {
         let now = Instant::now();
-        for path in tracker.due(now) {
-            let verdict = tracker.check(&path, observe(&path), now);
+        for path in state.tracker.due(now) {
+            let verdict = match observe(&path) {
+                Found::File(seen) => state.tracker.check(&path, Some(seen), now),
+                // Nothing to wait for: the worker rejects it with an error result.
+                Found::Unreadable => {
+                    state.tracker.forget(&path);
+                    Verdict::Ready
+                }
+                Found::Folder => {
+                    state.folder(&path);
+                    state.tracker.check(&path, None, now)
+                }
+                Found::Nothing => state.tracker.check(&path, None, now),
+            };
             if verdict != Verdict::Ready {
                 continue;
             }
@@ -209,10 +261,28 @@ impl Intake {
     }
 }
 
-/// `stat` without following links; `None` unless it is a regular file.
-fn observe(path: &Path) -> Option<Observation> {
-    let meta = path.symlink_metadata().ok().filter(|m| m.is_file())?;
-    let modified = meta.modified().ok()?;
+/// What a path in the inbox is, links followed.
+#[derive(Debug)]
+enum Found {
+    /// A regular file (or a link to one), with its `stat`.
+    File(Observation),
+    /// A link to nothing or to what is not a regular file, a FIFO, a socket, a device.
+    Unreadable,
+    /// A folder (not a link to one).
+    Folder,
+    /// Gone.
+    Nothing,
+}
+
+fn observe(path: &Path) -> Found {
+    let Ok(own) = path.symlink_metadata() else { return Found::Nothing };
+    if own.is_dir() {
+        return Found::Folder;
+    }
+    let Some(meta) = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file) else {
+        return Found::Unreadable;
+    };
+    let Ok(modified) = meta.modified() else { return Found::Unreadable };
     let age = SystemTime::now().duration_since(modified).unwrap_or(Duration::ZERO);
-    Some(Observation { len: meta.len(), modified, age })
+    Found::File(Observation { len: meta.len(), modified, age })
 }

@@ -36,6 +36,17 @@ fn value(byte: u8) -> Option<u32> {
     }
 }
 
+/// What the cells of a line may be for a Sudoku of side `n`.
+fn cells_expected(n: usize) -> String {
+    match n {
+        ..=9 => format!("a digit 1..{n}, or `.` / `0` for a blank"),
+        _ => {
+            let last = char::from(b'A' + (n - 10) as u8);
+            format!("a digit 1..9 or a letter A..{last}, or `.` / `0` for a blank")
+        }
+    }
+}
+
 /// Reads one puzzle line.
 fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
     let body = line.text.trim();
@@ -59,6 +70,14 @@ fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
             return Err(text::error_at(text, start, message, expected));
         }
     };
+    if let Some(i) = givens.iter().position(|&v| v as usize > n) {
+        let shown = char::from(body.as_bytes()[i]);
+        let message = format!(
+            "`{shown}` stands for {}, above the largest value {n} of a {n}x{n} Sudoku",
+            givens[i]
+        );
+        return Err(text::error_at(text, start + i, message, cells_expected(n)));
+    }
     let sudoku = Sudoku { n, box_size, givens };
     validate::sudoku(&sudoku)
         .map_err(|e| text::error_at(text, start + e.cell, e.message, e.expected))?;
@@ -116,7 +135,17 @@ mod tests {
         assert_eq!((s.n, s.givens[0], s.givens[17]), (16, 16, 10));
         let over: String = std::iter::once('H').chain(std::iter::repeat_n('.', 255)).collect();
         let e = read(&over).unwrap().entries[0].clone().unwrap_err();
-        assert!(e.message.contains("given 17 is out of range"), "{e}");
+        assert!(e.message.contains("`H` stands for 17, above the largest value 16"), "{e}");
+        assert!(e.expected.contains("A..G"), "{e}");
+    }
+
+    #[test]
+    fn a_letter_in_a_nine_by_nine_line_is_named_with_what_was_expected() {
+        let line = format!("{}Z{}", ".".repeat(4), ".".repeat(76));
+        let e = read(&line).unwrap().entries[0].clone().unwrap_err();
+        assert_eq!((e.line, e.column), (1, 5));
+        assert!(e.message.contains("`Z` stands for 35, above the largest value 9"), "{e}");
+        assert_eq!(e.expected, "a digit 1..9, or `.` / `0` for a blank");
     }
 
     #[test]

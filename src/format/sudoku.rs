@@ -13,8 +13,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
     let mut lines = text::lines(text);
     let (rows, cols, header) = text::header(text, &mut lines)?;
     let n = square_side(text, header, rows, cols)?;
-    let box_size = validate::sudoku_box(n)
-        .map_err(|m| text::error_at(text, header.start, m, "a side of 4, 9, 16 or 25"))?;
+    let box_size = validate::sudoku_box(n).map_err(|m| no_boxes(text, header, n, m))?;
     let capacity = (n * n).min(text.len() / 2 + 1);
     let mut givens = Vec::with_capacity(capacity);
     let mut offsets = Vec::with_capacity(capacity);
@@ -38,6 +37,24 @@ pub fn read(text: &str) -> Result<Document, InputError> {
             line: header.number,
         })],
     })
+}
+
+/// The error for a square header whose side has no Sudoku boxes. Such a header is read as a
+/// Sudoku only because nothing after it looks like Kakuro clues, so the message names the
+/// kinds the file may have been meant as.
+fn no_boxes(text: &str, header: Line<'_>, n: usize, message: String) -> InputError {
+    let kinds = "a Kakuro grid (`-` black, `0` white, clues such as `16,`, `,23` or `16\\23`), \
+                 or a Sudoku or Killer Sudoku grid of side 4, 9, 16 or 25";
+    let body = text.get(header.start + header.text.len()..).unwrap_or("");
+    let (message, expected) = if body.trim().is_empty() {
+        (
+            format!("the header `{n} {n}` is followed by no grid"),
+            format!("{n} rows after it: {kinds}"),
+        )
+    } else {
+        (format!("{message}, and a grid without clues is no Kakuro"), kinds.to_string())
+    };
+    text::error_at(text, header.start, message, expected)
 }
 
 /// The side of a square header, or an error on the header.
@@ -89,10 +106,19 @@ mod tests {
         let e = sudoku("4 5\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
         assert!(e.message.contains("square"), "{e}");
-        let e = sudoku("6 6\n").unwrap_err();
+        let e = sudoku("6 6\n- - - - - -\n").unwrap_err();
         assert!(e.message.contains("side 6"), "{e}");
         let e = sudoku("1 1\n1\n").unwrap_err();
         assert!(e.message.contains("side 1"), "{e}");
+    }
+
+    #[test]
+    fn a_lone_header_names_the_kinds_it_may_have_been_meant_as() {
+        let e = sudoku("5 5\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(e.message.contains("the header `5 5` is followed by no grid"), "{e}");
+        assert!(e.expected.contains("5 rows") && e.expected.contains("Kakuro"), "{e}");
+        assert!(e.expected.contains("Sudoku") && e.expected.contains("4, 9, 16 or 25"), "{e}");
     }
 
     #[test]

@@ -124,6 +124,8 @@ pub struct Daemon {
     pub root: tempfile::TempDir,
     child: Option<Child>,
     runs: usize,
+    /// A command the daemon is started through (e.g. `setpriv` to drop privileges).
+    pub wrapper: Vec<String>,
 }
 
 impl Daemon {
@@ -139,7 +141,7 @@ impl Daemon {
         for dir in ["inbox", "outbox"] {
             fs::create_dir_all(root.path().join(dir)).unwrap();
         }
-        Daemon { root, child: None, runs: 0 }
+        Daemon { root, child: None, runs: 0, wrapper: Vec::new() }
     }
 
     /// A folder of the tree.
@@ -172,7 +174,15 @@ impl Daemon {
         assert!(self.child.is_none(), "already running");
         self.runs += 1;
         let log = fs::File::create(self.log_path(self.runs)).unwrap();
-        let child = Command::new(BIN)
+        let mut command = match self.wrapper.split_first() {
+            Some((program, args)) => {
+                let mut c = Command::new(program);
+                c.args(args).arg(BIN);
+                c
+            }
+            None => Command::new(BIN),
+        };
+        let child = command
             .arg("serve")
             .arg("--config")
             .arg(self.config())
@@ -237,5 +247,55 @@ impl Drop for Daemon {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+}
+
+/// True when the tests run as root (mounts possible, permissions not enforced).
+pub fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // /proc/self belongs to the process's effective user.
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// A tmpfs of `size` (e.g. `64k`) mounted on `dir` for the guard's lifetime; `None` (with a
+/// line in the test output saying why the case is skipped) where mounting is not possible.
+pub struct Tmpfs {
+    dir: PathBuf,
+}
+
+impl Tmpfs {
+    /// Mounts it, or says why not.
+    pub fn mount(dir: &Path, size: &str, case: &str) -> Option<Tmpfs> {
+        if !is_root() {
+            eprintln!("SKIPPED {case}: mounting a tmpfs needs root");
+            return None;
+        }
+        fs::create_dir_all(dir).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status();
+        if !status.is_ok_and(|s| s.success()) {
+            eprintln!("SKIPPED {case}: `mount -t tmpfs` is not allowed here");
+            return None;
+        }
+        Some(Tmpfs { dir: dir.to_path_buf() })
+    }
+
+    /// Changes its size (`mount -o remount,size=...`).
+    pub fn resize(&self, size: &str) {
+        let status = Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "remount of {}", self.dir.display());
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
     }
 }
