@@ -162,3 +162,16 @@ fn with_work_waiting_a_search_borrows_no_threads_and_gives_the_same_answer() {
     assert_eq!((first.count, first.complete), (1, true));
     assert_eq!(first.engine, solver::Engine::Sat);
 }
+
+#[test]
+fn a_large_grid_past_the_probe_gets_the_same_verdict_at_1_2_and_4_threads() {
+    // The depth-first search stalls on this grid; the SAT engine answers it.
+    let large = generated(80, 80, 35.0, 1);
+    for threads in [1, 2, 4] {
+        let first = solve_checked(&large, &options(Mode::First, threads));
+        assert_eq!((first.count, first.complete), (1, true), "first at {threads}");
+        let unique = solve_checked(&large, &options(Mode::Unique, threads));
+        assert_eq!((unique.count, unique.complete), (2, true), "unique at {threads}");
+        assert!(unique.stats.sat_solvers > 0, "the SAT engine joined at {threads}");
+    }
+}
