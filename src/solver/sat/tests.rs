@@ -134,16 +134,22 @@ fn a_blank_sudoku_reports_a_second_solution() {
     assert!(outcome.stats.sat_conflicts + outcome.stats.sat_decisions > 0);
 }
 
+/// The `n` x `n` Latin squares: far too many to count.
+fn latin_square(n: usize) -> Model {
+    let mut model = Model::default();
+    for _ in 0..n * n {
+        model.new_var(Domain::range(1, n as u32));
+    }
+    for i in 0..n {
+        model.all_different((0..n).map(|j| i * n + j).collect());
+        model.all_different((0..n).map(|j| j * n + i).collect());
+    }
+    model
+}
+
 #[test]
 fn a_passed_deadline_stops_the_sat_engine_with_a_timeout() {
-    let mut model = Model::default();
-    for _ in 0..81 {
-        model.new_var(Domain::range(1, 9));
-    }
-    for i in 0..9 {
-        model.all_different((0..9).map(|j| i * 9 + j).collect());
-        model.all_different((0..9).map(|j| j * 9 + i).collect());
-    }
+    let model = latin_square(9);
     let mut options = options(Algorithm::Sat, Mode::Count);
     options.count_limit = None;
     options.timeout = Some(std::time::Duration::from_millis(200));
@@ -154,14 +160,7 @@ fn a_passed_deadline_stops_the_sat_engine_with_a_timeout() {
 
 #[test]
 fn the_callers_cancel_flag_stops_the_sat_engine() {
-    let mut model = Model::default();
-    for _ in 0..81 {
-        model.new_var(Domain::range(1, 9));
-    }
-    for i in 0..9 {
-        model.all_different((0..9).map(|j| i * 9 + j).collect());
-        model.all_different((0..9).map(|j| j * 9 + i).collect());
-    }
+    let model = latin_square(9);
     let mut options = options(Algorithm::Sat, Mode::Count);
     options.count_limit = None;
     let cancel = AtomicBool::new(false);
