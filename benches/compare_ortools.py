@@ -15,6 +15,16 @@ question: kakurod also proves each solution unique, CP-SAT stops at the first.
 Usage: python3 benches/compare_ortools.py [--data DIR] [--kakurod PATH] [--count 60]
                                           [--runs 3]
 Needs `pip install ortools` and a release build (`cargo build --release`).
+
+With --large, instead: the large generated grids of `benches/hard/large.toml` (written by
+`kakurod generate` into target/large-bench/), each solved by CP-SAT with 2 workers for a
+first solution under a time limit (--cpsat-timeout, default 120 s; build + solve, checked
+against the clues) and by `kakurod solve --mode first --threads 0 --timeout 60` as a whole
+process (median of --runs); a Markdown table with the ratio CP-SAT / kakurod is printed.
+`--only NAME` keeps the instances whose name contains NAME.
+
+    python3 benches/compare_ortools.py --large [--runs 3] [--cpsat-timeout 120]
+                                       [--cpsat-workers 2] [--only NAME]
 """
 
 import argparse
@@ -66,8 +76,8 @@ def runs(rows, cols, cells):
                 yield total, run
 
 
-def solve_cpsat(rows, cols, cells):
-    """Builds and solves the model; returns {(r, c): digit} or None."""
+def solve_cpsat(rows, cols, cells, workers=1, time_limit=None):
+    """Builds and solves the model; returns {(r, c): digit} or None (none found in time)."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -81,7 +91,9 @@ def solve_cpsat(rows, cols, cells):
         model.add_all_different(xs)
         model.add(sum(xs) == total)
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
+    solver.parameters.num_workers = workers
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
@@ -112,6 +124,78 @@ def largest(folder, count):
     return files[:count]
 
 
+def satisfies_clues(rows, cols, cells, solution):
+    """True when every white cell has a digit and every run adds up, without repeats."""
+    for total, run in runs(rows, cols, cells):
+        digits = [solution.get(p) for p in run]
+        if None in digits or sum(digits) != total or len(set(digits)) != len(digits):
+            return False
+    return True
+
+
+def time_kakurod(kakurod, args, runs):
+    """Median wall time of `kakurod ARGS` over `runs` runs, and the last statistics line."""
+    times, figures = [], ""
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run([kakurod, *args], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        times.append(time.perf_counter() - start)
+        figures = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+        if done.returncode != 0:
+            print(f"kakurod exited with {done.returncode}: {figures}", file=sys.stderr)
+            return None, figures
+    return statistics.median(times), figures
+
+
+def large(args):
+    """--large: CP-SAT against `kakurod solve --mode first` on the large generated grids."""
+    import tomllib
+
+    from ortools import __version__ as ortools_version
+
+    if not Path(args.kakurod).exists():
+        sys.exit(f"{args.kakurod} not found: run cargo build --release")
+    listing = tomllib.loads((ROOT / "benches" / "hard" / "large.toml").read_text())
+    folder = ROOT / "target" / "large-bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {os.cpu_count()} cores; CP-SAT {ortools_version}, "
+          f"{args.cpsat_workers} workers, first solution, limit {args.cpsat_timeout:g} s; "
+          f"kakurod median of {args.runs} runs\n")
+    print("| instance | white cells | CP-SAT s | kakurod first, all threads, s | engine "
+          "| CP-SAT / kakurod |")
+    print("|---|---:|---:|---:|---|---:|")
+    for inst in listing["instance"]:
+        if args.only and args.only not in inst["name"]:
+            continue
+        path = folder / f"{inst['name']}.txt"
+        subprocess.run([args.kakurod, "generate", "--rows", str(inst["rows"]),
+                        "--cols", str(inst["cols"]), "--black", str(inst["black"]),
+                        "--seed", str(inst["seed"]), "--out", str(path)], check=True)
+        rows, cols, cells = read_janko(path)
+        white = sum(cell is None for row in cells for cell in row)
+        start = time.perf_counter()
+        solution = solve_cpsat(rows, cols, cells, args.cpsat_workers, args.cpsat_timeout)
+        cpsat = time.perf_counter() - start
+        if solution is not None and not satisfies_clues(rows, cols, cells, solution):
+            sys.exit(f"{inst['name']}: the CP-SAT solution breaks a clue")
+        ours, figures = time_kakurod(
+            args.kakurod,
+            ["solve", "--mode", "first", "--threads", "0", "--timeout", "60", str(path)],
+            args.runs)
+        engine = next((w.split("=", 1)[1] for w in figures.split()
+                       if w.startswith("engine=")), "?")
+        ours_text = f"{ours:.2f}" if ours is not None else "> 60 (failed)"
+        if solution is None:
+            cpsat_text = f"> {args.cpsat_timeout:g}"
+            ratio = f"> {args.cpsat_timeout / ours:.0f}x" if ours else "?"
+        else:
+            cpsat_text = f"{cpsat:.2f}"
+            ratio = f"{cpsat / ours:.1f}x" if ours else "?"
+        print(f"| {inst['name']} | {white} | {cpsat_text} | {ours_text} | {engine} | {ratio} |",
+              flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default_data = os.environ.get("KAKUROD_DATA", str(ROOT.parent / "shared" / "data"))
@@ -119,7 +203,15 @@ def main():
     parser.add_argument("--kakurod", default=str(ROOT / "target" / "release" / "kakurod"))
     parser.add_argument("--count", type=int, default=60)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--large", action="store_true",
+                        help="the large generated grids of benches/hard/large.toml")
+    parser.add_argument("--cpsat-timeout", type=float, default=120.0)
+    parser.add_argument("--cpsat-workers", type=int, default=2)
+    parser.add_argument("--only", default=None)
     args = parser.parse_args()
+    if args.large:
+        large(args)
+        return
 
     folder = Path(args.data) / "kakuro" / "janko"
     files = largest(folder, args.count)
