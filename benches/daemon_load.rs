@@ -6,7 +6,7 @@
 //! - latency: one file at a time (default 50) on an idle daemon, from its rename into the
 //!   inbox to the appearance of its `NAME.json`; median, 90th percentile and maximum;
 //! - resident memory of the daemon: idle, and the peak under the throughput load;
-//! - a hard puzzle (a generated 80x80 Kakuro that outlives the probe) dropped into the idle
+//! - a hard puzzle (a generated 150x150 Kakuro that outlives the probe) dropped into the idle
 //!   daemon, alone (time to its result), then again with `--hard-with N` small files
 //!   (default 200) right behind it: when the small files are all answered, and when the
 //!   hard one is. With `--threads 0` (the shipped default) the hard puzzle borrows the idle
@@ -264,7 +264,7 @@ struct HardRuns {
 /// Drops the hard puzzle alone, then with small files behind it (see the module docs).
 fn hard_runs(o: &Options, staging: &Path, inbox: &Path, outbox: &Path) -> HardRuns {
     let generated = Command::new(env!("CARGO_BIN_EXE_kakurod"))
-        .args(["generate", "--rows", "80", "--cols", "80", "--black", "35", "--seed", "3"])
+        .args(["generate", "--rows", "150", "--cols", "150", "--black", "35", "--seed", "1"])
         .output()
         .expect("kakurod generate");
     let hard = String::from_utf8(generated.stdout).expect("a generated puzzle");
