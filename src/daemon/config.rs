@@ -33,6 +33,24 @@ pub struct Config {
     pub output: OutputConfig,
     /// `[log]`.
     pub log: LogConfig,
+    /// `[cluster]`.
+    pub cluster: ClusterConfig,
+}
+
+/// `[cluster]`: several daemons on one inbox.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClusterConfig {
+    /// This daemon's node id (absent: the host name).
+    pub node_id: Option<String>,
+    /// How long a node's lease lasts without renewal.
+    pub lease_seconds: f64,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { node_id: None, lease_seconds: 30.0 }
+    }
 }
 
 /// `[folders]`: where files come from and go to.
@@ -214,7 +232,8 @@ pub struct Folders {
     pub done: PathBuf,
     /// Rejected inputs.
     pub failed: PathBuf,
-    /// Inputs being worked on.
+    /// The claim root: each node claims into its folder `claim/NODE/` (the daemon sets
+    /// this to its own folder once it has joined the cluster).
     pub claim: PathBuf,
 }
 
@@ -251,6 +270,10 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Log level.
     pub log_level: LogLevel,
+    /// This daemon's node id.
+    pub node_id: String,
+    /// How long a node's lease lasts without renewal.
+    pub lease: Duration,
 }
 
 impl Settings {
@@ -303,6 +326,11 @@ impl Settings {
         check_range("solver.threads", s.threads as f64, 0.0, 1024.0)?;
         check_range("limits.timeout_seconds", l.timeout_seconds, 0.0, 1e6)?;
         check_range("limits.max_cells", l.max_cells as f64, 1.0, 1e8)?;
+        check_range("cluster.lease_seconds", config.cluster.lease_seconds, 1.0, 3600.0)?;
+        let node_id = config.cluster.node_id.clone().unwrap_or_else(super::cluster::host_name);
+        if let Some(message) = super::cluster::invalid_node_id(&node_id) {
+            return Err(setting("cluster.node_id", &message));
+        }
         if s.count_limit == Some(0) {
             return Err(setting(
                 "solver.count_limit",
@@ -350,6 +378,8 @@ impl Settings {
             pipeline: PipelineOptions { solve, format, max_cells: l.max_cells },
             log_format: config.log.format,
             log_level: config.log.level,
+            node_id,
+            lease: Duration::from_secs_f64(config.cluster.lease_seconds),
         })
     }
 
@@ -359,7 +389,8 @@ impl Settings {
         format!(
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
              val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
-             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={}",
+             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} node_id={} \
+             lease_s={}",
             self.folders.inbox.display(),
             self.folders.outbox.display(),
             self.workers,
@@ -377,6 +408,8 @@ impl Settings {
             self.svg,
             self.fsync,
             self.drain_timeout.as_secs_f64(),
+            self.node_id,
+            self.lease.as_secs_f64(),
         )
     }
 }
@@ -411,6 +444,12 @@ fn apply_overrides(config: &mut Config, args: &ServeArgs) {
     }
     if args.no_fsync {
         config.workers.fsync = false;
+    }
+    if let Some(node_id) = &args.node_id {
+        config.cluster.node_id = Some(node_id.clone());
+    }
+    if let Some(lease) = args.lease_seconds {
+        config.cluster.lease_seconds = lease.as_secs_f64();
     }
 }
 
@@ -453,6 +492,22 @@ mod tests {
         assert_eq!(settings.settle, Duration::from_millis(500));
         assert!(settings.workers >= 1);
         assert!(settings.svg && settings.fsync);
+        assert_eq!(settings.node_id, super::super::cluster::host_name());
+        assert_eq!(settings.lease, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn cluster_keys_and_flags() {
+        let config: Config =
+            toml::from_str("[cluster]\nnode_id = \"n1\"\nlease_seconds = 5\n").unwrap();
+        let s = Settings::resolve(config.clone(), Path::new("."), &args(&[])).unwrap();
+        assert_eq!((s.node_id.as_str(), s.lease), ("n1", Duration::from_secs(5)));
+        let a = args(&["--node-id", "n2", "--lease-seconds", "3"]);
+        let s = Settings::resolve(config, Path::new("."), &a).unwrap();
+        assert_eq!((s.node_id.as_str(), s.lease), ("n2", Duration::from_secs(3)));
+        let bad =
+            Settings::resolve(Config::default(), Path::new("."), &args(&["--node-id", "a/b"]));
+        assert!(bad.unwrap_err().to_string().contains("cluster.node_id"));
     }
 
     #[test]
