@@ -131,8 +131,12 @@ impl Node {
             if peer == self.id || invalid_node_id(peer).is_some() {
                 continue;
             }
-            // The file may go away between the listing and here (removed by hand).
-            let Ok(modified) = entry.metadata().and_then(|m| m.modified()) else { continue };
+            // Opened, not only stat'ed: an NFS client revalidates a file's attributes at open
+            // (close-to-open consistency) instead of answering from its attribute cache,
+            // which could hold a time older than the lease. The file may go away between
+            // the listing and here (removed by hand).
+            let modified = File::open(entry.path()).and_then(|f| f.metadata()?.modified());
+            let Ok(modified) = modified else { continue };
             let age = now.duration_since(modified).unwrap_or_default();
             if age > self.lease {
                 dead.push(peer.to_string());
