@@ -203,3 +203,36 @@ fn a_node_restarted_with_its_own_id_picks_up_its_claims_at_once() {
     assert_eq!(puzzle["status"], "timeout", "{doc}");
     assert!(claimed(&tree.path("claim")).is_empty());
 }
+
+#[test]
+fn inputs_with_one_stem_answered_by_three_nodes_at_once_get_distinct_result_names() {
+    let tree = Daemon::new("[output]\nsvg = false\n");
+    let _nodes: Vec<Node> = ["a", "b", "c"].iter().map(|id| Node::start(&tree, id, &[])).collect();
+    let all = fixtures();
+    // `same.0`, `same.1`, ...: one stem, `same`, for every input.
+    let count = 60;
+    for i in 0..count {
+        let f = &all[i % all.len()];
+        drop_file(&tree.path("inbox"), &format!("same.{i}"), f.text.as_bytes());
+    }
+    wait_until("every answer", LONG, None, || answered(&tree) == count);
+    let results = results(&tree.path("outbox"));
+    let mut stems: Vec<String> = Vec::new();
+    for i in 0..count {
+        let name = format!("same.{i}");
+        let docs = results.get(&name).unwrap_or_else(|| panic!("no result for {name}"));
+        assert_eq!(docs.len(), 1, "{name}: {docs:?}");
+        let (json, doc) = &docs[0];
+        let stem = json.trim_end_matches(".json").to_string();
+        // The solution beside the document is this input's own.
+        let solution = fs::read_to_string(tree.path("outbox").join(format!("{stem}.solution.txt")));
+        assert!(same_grid(&solution.unwrap(), &all[i % all.len()].sol), "{name} ({stem}): {doc}");
+        stems.push(stem);
+    }
+    stems.sort();
+    stems.dedup();
+    assert_eq!(stems.len(), count, "two inputs answered under one name");
+    let stray: Vec<_> =
+        names(&tree.path("outbox")).into_iter().filter(|n| n.starts_with('.')).collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
