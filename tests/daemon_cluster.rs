@@ -236,3 +236,26 @@ fn inputs_with_one_stem_answered_by_three_nodes_at_once_get_distinct_result_name
         names(&tree.path("outbox")).into_iter().filter(|n| n.starts_with('.')).collect();
     assert!(stray.is_empty(), "{stray:?}");
 }
+
+#[test]
+fn a_dead_nodes_complete_result_only_moves_its_input_on_and_its_temporaries_go() {
+    let tree = Daemon::new("");
+    let lease = ["--lease-seconds", "2"];
+    let mut dead = Node::start(&tree, "dead", &lease);
+    let f = &fixtures()[0];
+    drop_file(&tree.path("inbox"), "x.txt", f.text.as_bytes());
+    wait_until("the answer", LONG, None, || answered(&tree) == 1);
+    dead.kill9();
+    // As if it had died between writing the result and moving the input on, in the middle
+    // of writing another result.
+    fs::rename(tree.path("done/x.txt"), tree.path("claim/dead/x.txt")).unwrap();
+    let temporary = tree.path("outbox/.kakurod-tmp.dead.4000000.7");
+    fs::write(&temporary, "half").unwrap();
+    let a = Node::start(&tree, "a", &lease);
+    wait_until("the takeover", LONG, None, || {
+        a.log().contains("already answered by an earlier run") && !temporary.exists()
+    });
+    assert_eq!(answered(&tree), 1);
+    assert_eq!(results(&tree.path("outbox"))["x.txt"].len(), 1);
+    assert!(claimed(&tree.path("claim")).is_empty());
+}
