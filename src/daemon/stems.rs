@@ -43,8 +43,9 @@ pub fn reserve(dir: &Path, stem: &str, owner: &str) -> io::Result<Option<Reserva
 }
 
 /// Removes the reservation files in `dir` whose owner (`NODE PID`) `stale` judges left
-/// over. An unreadable or empty one is judged by `stale("", 0)` (a crash right after it
-/// was created). Returns how many were removed.
+/// over. Returns how many were removed. One without an owner is kept: it may be another
+/// writer's, created an instant ago and not yet written. (Left by a crash at that instant,
+/// it only makes its stem's results take the next number.)
 pub fn remove_stale(dir: &Path, stale: impl Fn(&str, u32) -> bool) -> io::Result<usize> {
     let mut removed = 0;
     for entry in std::fs::read_dir(dir)? {
@@ -53,8 +54,9 @@ pub fn remove_stale(dir: &Path, stale: impl Fn(&str, u32) -> bool) -> io::Result
             continue;
         }
         let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
-        let (node, pid) = owner.split_once(' ').unwrap_or(("", "0"));
-        if stale(node, pid.trim().parse().unwrap_or(0)) {
+        let Some((node, pid)) = owner.split_once(' ') else { continue };
+        let Ok(pid) = pid.trim().parse() else { continue };
+        if stale(node, pid) {
             match std::fs::remove_file(entry.path()) {
                 Ok(()) => removed += 1,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -84,8 +86,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::mem::forget(reserve(dir.path(), "p", "dead 7").unwrap());
         std::mem::forget(reserve(dir.path(), "q", "live 8").unwrap());
+        fs_write_empty(dir.path(), "r");
         assert_eq!(remove_stale(dir.path(), |node, pid| node == "dead" && pid == 7).unwrap(), 1);
         assert!(reserve(dir.path(), "p", "x 1").unwrap().is_some());
         assert!(reserve(dir.path(), "q", "x 1").unwrap().is_none());
+        assert_eq!(remove_stale(dir.path(), |_, _| true).unwrap(), 1, "one without an owner stays");
+        assert!(reserve(dir.path(), "r", "x 1").unwrap().is_none());
+    }
+
+    /// A reservation as a crash right after its creation leaves it: empty.
+    fn fs_write_empty(dir: &Path, stem: &str) {
+        let reservation = reserve(dir, stem, "").unwrap().expect("free");
+        std::mem::forget(reservation);
     }
 }
