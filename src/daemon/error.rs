@@ -1,7 +1,7 @@
 //! The daemon's two classes of error. A [`DaemonError`] stops the daemon (bad configuration,
-//! missing folders, a second daemon on the same inbox, a failed watcher); a [`JobError`]
-//! concerns one input file only: the file is left where it is for a later attempt, and the
-//! daemon carries on.
+//! missing folders, a second daemon with the same node id on the same inbox, a failed
+//! watcher); a [`JobError`] concerns one input file only: the file is left where it is for
+//! a later attempt, and the daemon carries on.
 
 use std::io;
 use std::path::PathBuf;
