@@ -5,7 +5,7 @@
 mod daemon_common;
 
 use daemon_common::{
-    Daemon, Fixture, LONG, drop_file, fixtures, names, results, same_grid, wait_until,
+    Daemon, Fixture, LONG, claimed, drop_file, fixtures, names, results, same_grid, wait_until,
 };
 use std::collections::BTreeMap;
 use std::fs;
@@ -46,7 +46,7 @@ fn assert_all_answered(d: &Daemon, inputs: &[(String, Fixture)]) {
     assert_eq!(results.len(), inputs.len(), "results for unknown inputs");
     let temporaries: Vec<_> = names(&outbox).into_iter().filter(|n| n.starts_with('.')).collect();
     assert!(temporaries.is_empty(), "temporary files left: {temporaries:?}");
-    assert!(names(&d.path("claim")).is_empty(), "claim folder not empty");
+    assert!(claimed(&d.path("claim")).is_empty(), "claim folder not empty");
     assert!(names(&d.path("inbox")).is_empty(), "inbox not empty");
     assert_eq!(names(&d.path("done")).len(), inputs.len());
 }
@@ -162,12 +162,12 @@ fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
     d.start(&[]);
     let empty16 = ".".repeat(256) + "\n";
     drop_file(&d.path("inbox"), "endless.txt", empty16.as_bytes());
-    wait_until("the claim", LONG, Some(&d), || names(&d.path("claim")) == ["endless.txt"]);
+    wait_until("the claim", LONG, Some(&d), || claimed(&d.path("claim")) == ["endless.txt"]);
     std::thread::sleep(Duration::from_millis(200));
     d.signal("TERM");
     let status = d.wait_exit();
     assert!(status.success(), "exit status {status:?}\n{}", d.log());
-    assert_eq!(names(&d.path("claim")), ["endless.txt"], "{}", d.log());
+    assert_eq!(claimed(&d.path("claim")), ["endless.txt"], "{}", d.log());
     assert!(results(&d.path("outbox")).is_empty(), "a cancelled search wrote a result");
     assert!(d.log().contains("left claimed for requeue"), "{}", d.log());
 
@@ -183,7 +183,7 @@ fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
     assert_eq!(puzzle["status"], "timeout", "{doc}");
     assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n >= 2), "{doc}");
     assert!(d.log().contains("timeout=1"), "{}", d.log());
-    assert!(names(&d.path("claim")).is_empty());
+    assert!(claimed(&d.path("claim")).is_empty());
     d.signal("INT");
     assert!(d.wait_exit().success());
 }
@@ -210,7 +210,7 @@ fn sigterm_with_a_backlog_exits_zero_and_the_rest_is_answered_after_a_restart() 
 }
 
 #[test]
-fn a_second_daemon_on_the_same_inbox_refuses_to_start() {
+fn a_second_daemon_with_the_same_node_id_on_the_same_inbox_refuses_to_start() {
     let mut d = Daemon::new("");
     d.start(&[]);
     let second = std::process::Command::new(daemon_common::BIN)
@@ -220,7 +220,8 @@ fn a_second_daemon_on_the_same_inbox_refuses_to_start() {
         .unwrap();
     assert!(!second.status.success());
     let stderr = String::from_utf8_lossy(&second.stderr);
-    assert!(stderr.contains("another kakurod already serves the inbox"), "{stderr}");
+    assert!(stderr.contains("another kakurod with node id"), "{stderr}");
+    assert!(stderr.contains("already serves this inbox"), "{stderr}");
     // The first one still works.
     let inputs = batch(3);
     for (name, f) in &inputs {
@@ -318,7 +319,7 @@ fn with_after_success_delete_inputs_are_removed_once_answered_and_svg_off_draws_
     drop_file(&d.path("inbox"), "bad.txt", b"not a puzzle\n");
     wait_until("4 results", LONG, Some(&d), || results(&d.path("outbox")).len() == 4);
     wait_until("the inputs moved on", LONG, Some(&d), || {
-        names(&d.path("claim")).is_empty() && names(&d.path("inbox")).is_empty()
+        claimed(&d.path("claim")).is_empty() && names(&d.path("inbox")).is_empty()
     });
     d.signal("TERM");
     assert!(d.wait_exit().success());

@@ -6,8 +6,8 @@
 mod daemon_common;
 
 use daemon_common::{
-    BIN, Daemon, Fixture, LONG, Tmpfs, drop_file, fixtures, is_root, names, results, same_grid,
-    wait_until,
+    BIN, Daemon, Fixture, LONG, Tmpfs, claimed, drop_file, fixtures, is_root, names, results,
+    same_grid, wait_until,
 };
 use std::fs;
 use std::os::unix::net::UnixDatagram;
@@ -30,7 +30,7 @@ fn assert_answered(d: &Daemon, inputs: &[(String, Fixture)]) {
         assert!(same_grid(&solution, &fixture.sol), "{name}");
     }
     assert_eq!(names(&d.path("done")).len(), inputs.len(), "{}", d.log());
-    assert!(names(&d.path("claim")).is_empty(), "{}", d.log());
+    assert!(claimed(&d.path("claim")).is_empty(), "{}", d.log());
 }
 
 /// Runs the daemon as `nobody` when the tests run as root (root reads and writes any file,
@@ -110,7 +110,7 @@ fn an_outbox_without_write_permission_is_retried_until_it_is_granted() {
         drop_file(&d.path("inbox"), name, f.text.as_bytes());
     }
     wait_until("the 4 inputs waiting after a failed retry", LONG, Some(&d), || {
-        d.log().contains("results still cannot be written") && names(&d.path("claim")).len() == 4
+        d.log().contains("results still cannot be written") && claimed(&d.path("claim")).len() == 4
     });
     assert!(names(&d.path("done")).is_empty());
     chmod("755", &d.path("outbox"));
@@ -134,13 +134,13 @@ fn a_full_outbox_holds_the_inputs_in_claim_and_they_are_answered_once_space_retu
         drop_file(&d.path("inbox"), name, f.text.as_bytes());
     }
     wait_until("results failing on the full outbox", LONG, Some(&d), || {
-        d.log().contains("No space left on device") && !names(&d.path("claim")).is_empty()
+        d.log().contains("No space left on device") && !claimed(&d.path("claim")).is_empty()
     });
     // Still full at the first retry: the inputs keep waiting in claim/.
     wait_until("a failed retry", LONG, Some(&d), || {
         d.log().contains("results still cannot be written")
     });
-    let waiting = names(&d.path("claim")).len();
+    let waiting = claimed(&d.path("claim")).len();
     assert!(waiting > 0, "{}", d.log());
     tmpfs.resize("20m");
     wait_until("30 answers after the outbox grew", LONG, Some(&d), || {
@@ -181,7 +181,7 @@ fn an_unreadable_input_gets_an_error_result_and_goes_to_failed() {
     wait_until("the input in failed/", LONG, Some(&d), || {
         names(&d.path("failed")) == ["secret.txt"]
     });
-    assert!(names(&d.path("claim")).is_empty(), "{}", d.log());
+    assert!(claimed(&d.path("claim")).is_empty(), "{}", d.log());
 }
 
 #[test]

@@ -1,14 +1,11 @@
 //! Ownership of input files through the filesystem: a worker claims an input by renaming it
 //! from the inbox into the claim folder (atomic, and never over an existing file), and later
 //! moves it on to `done/` or `failed/` under a free name. Whatever is in the claim folder at
-//! start-up was being worked on when the last run stopped, and is requeued.
-//!
-//! One daemon per inbox: [`lock_inbox`] takes an exclusive `flock` on the inbox folder
-//! itself, held for the daemon's lifetime and released by the kernel when it exits, however
-//! it exits. A second daemon on the same inbox refuses to start.
+//! start-up was being worked on when the last run stopped, and is requeued. The claim
+//! folder is the node's own (`claim/NODE/`, see `cluster`), so daemons sharing an inbox
+//! never see each other's claims as their own.
 
-use super::error::DaemonError;
-use rustix::fs::{CWD, FlockOperation, RenameFlags};
+use rustix::fs::{CWD, RenameFlags};
 use rustix::io::Errno;
 use std::fs::File;
 use std::io;
@@ -83,28 +80,6 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
-/// Holds the inbox's lock while alive.
-#[derive(Debug)]
-pub struct InboxLock {
-    _folder: File,
-}
-
-/// Takes the exclusive lock on `inbox`, or reports that another daemon holds it.
-pub fn lock_inbox(inbox: &Path) -> Result<InboxLock, DaemonError> {
-    let folder = File::open(inbox).map_err(|source| DaemonError::Folder {
-        about: "cannot open the inbox",
-        path: inbox.to_path_buf(),
-        source,
-    })?;
-    match rustix::fs::flock(&folder, FlockOperation::NonBlockingLockExclusive) {
-        Ok(()) => Ok(InboxLock { _folder: folder }),
-        Err(e) if e == Errno::WOULDBLOCK => {
-            Err(DaemonError::AlreadyRunning { inbox: inbox.to_path_buf() })
-        }
-        Err(e) => Err(DaemonError::Io { about: "cannot lock the inbox", source: e.into() }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,15 +119,5 @@ mod tests {
         let to = move_unique(&src, dir.path(), "x.txt").unwrap();
         assert_eq!(to, dir.path().join("x-2.txt"));
         assert_eq!(std::fs::read_to_string(dir.path().join("x.txt")).unwrap(), "old");
-    }
-
-    #[test]
-    fn a_second_lock_on_the_same_inbox_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let first = lock_inbox(dir.path()).unwrap();
-        let second = lock_inbox(dir.path()).unwrap_err();
-        assert!(matches!(second, DaemonError::AlreadyRunning { .. }), "{second}");
-        drop(first);
-        lock_inbox(dir.path()).unwrap();
     }
 }

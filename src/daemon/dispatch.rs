@@ -36,8 +36,9 @@ struct Shared {
     committer: Committer,
     retrier: Retrier,
     stopping: AtomicBool,
-    /// Names queued or running; a name is in here from submission to the end of its job.
-    pending: Mutex<HashSet<String>>,
+    /// Jobs queued or running; a job is in here from submission to its end. An input in the
+    /// inbox and one of the same name in the claim folder are different jobs.
+    pending: Mutex<HashSet<Job>>,
     /// Signalled whenever a job ends.
     idle: Condvar,
     counters: Counters,
@@ -122,7 +123,7 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
         if shared.stopping.load(Ordering::SeqCst) {
             continue;
         }
-        let fresh = shared.pending.lock().is_ok_and(|mut p| p.insert(job.name.clone()));
+        let fresh = shared.pending.lock().is_ok_and(|mut p| p.insert(job.clone()));
         if !fresh {
             continue;
         }
@@ -131,7 +132,7 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
         pool.spawn(move || {
             shared.ctx.waiting.fetch_sub(1, Ordering::SeqCst);
             if shared.stopping.load(Ordering::SeqCst) {
-                return settle(&shared, &job.name);
+                return settle(&shared, &job);
             }
             match job::run(&shared.ctx, &job) {
                 Ok(Step::Commit(prepared, answer)) => {
@@ -155,10 +156,10 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
     }
 }
 
-/// The job for `name` has ended: it may be submitted again, and the drain may be over.
-fn settle(shared: &Shared, name: &str) {
+/// `job` has ended: it may be submitted again, and the drain may be over.
+fn settle(shared: &Shared, job: &Job) {
     let mut pending = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
-    pending.remove(name);
+    pending.remove(job);
     shared.idle.notify_all();
 }
 
@@ -177,7 +178,7 @@ enum RetryNote {
 /// duplicate of the job that is ending).
 fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
     let note = count(shared, job, outcome);
-    settle(shared, &job.name);
+    settle(shared, job);
     match note {
         RetryNote::Failed(error) => shared.retrier.failed(&job.name, error),
         RetryNote::Ended => shared.retrier.ended(&job.name),

@@ -1,7 +1,7 @@
 //! The daemon's two classes of error. A [`DaemonError`] stops the daemon (bad configuration,
-//! missing folders, a second daemon on the same inbox, a failed watcher); a [`JobError`]
-//! concerns one input file only: the file is left where it is for a later attempt, and the
-//! daemon carries on.
+//! missing folders, a second daemon with the same node id on the same inbox, a failed
+//! watcher); a [`JobError`] concerns one input file only: the file is left where it is for
+//! a later attempt, and the daemon carries on.
 
 use std::io;
 use std::path::PathBuf;
@@ -56,11 +56,17 @@ pub enum DaemonError {
         /// The inbox.
         inbox: PathBuf,
     },
-    /// Another kakurod already serves this inbox.
-    #[error("another kakurod already serves the inbox {inbox} (it holds the folder's lock)")]
-    AlreadyRunning {
-        /// The inbox.
-        inbox: PathBuf,
+    /// Another live kakurod has this node id on this claim folder.
+    #[error(
+        "another kakurod with node id '{node}' already serves this inbox (it holds the lock on \
+         {claim}/.lease.{node}); give each daemon on a shared inbox its own node id \
+         (--node-id or [cluster] node_id)"
+    )]
+    NodeRunning {
+        /// The node id.
+        node: String,
+        /// The claim root.
+        claim: PathBuf,
     },
     /// The file watcher failed.
     #[error("cannot watch {path}: {source}")]

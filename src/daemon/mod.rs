@@ -2,10 +2,13 @@
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
 //! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
 //! (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
-//! work (`signals`). This module wires the parts together and
+//! work (`signals`). Several daemons may share one inbox as the nodes of a cluster
+//! (`cluster`): each claims into its own folder and keeps a lease, and the live ones take
+//! over a dead node's work (`takeover`). This module wires the parts together and
 //! owns start-up and shutdown.
 
 pub mod claim;
+pub mod cluster;
 pub mod commit;
 pub mod config;
 pub mod dispatch;
@@ -17,6 +20,8 @@ pub mod ready;
 pub mod retry;
 pub mod sdnotify;
 pub mod signals;
+pub mod stems;
+pub mod takeover;
 pub mod watcher;
 
 use config::{Folders, Settings};
@@ -63,8 +68,19 @@ pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
 /// Start-up, the main wait, and shutdown.
 fn serve(mut settings: Settings) -> Result<(), DaemonError> {
     settings.folders = prepare(&settings.folders)?;
-    let _lock = claim::lock_inbox(&settings.folders.inbox)?;
-    let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg);
+    let node =
+        Arc::new(cluster::Node::join(&settings.folders.claim, &settings.node_id, settings.lease)?);
+    let adopted = node.adopt_unowned().map_err(|source| DaemonError::Folder {
+        about: "cannot adopt the claims in",
+        path: settings.folders.claim.clone(),
+        source,
+    })?;
+    if !adopted.is_empty() {
+        tracing::info!(inputs = adopted.len(), "claims of a daemon without nodes adopted");
+    }
+    settings.folders.claim = node.claim_folder().to_path_buf();
+    let outbox =
+        Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, &node.id);
     let stale = outbox
         .remove_stale_temporaries()
         .map_err(|source| DaemonError::Io { about: "cannot clean the outbox", source })?;
@@ -86,6 +102,8 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
     for name in &requeued {
         let _ = jobs.send(Job { name: name.clone(), source: Source::Requeued });
     }
+    let keeper = takeover::Keeper::start(Arc::clone(&node), Arc::clone(&ctx), jobs.clone())
+        .map_err(|source| DaemonError::Io { about: "cannot start the lease thread", source })?;
     let signals = signals::forward()?;
     let (watcher, events) = watcher::watch(&settings.folders.inbox)?;
     let (stop, stop_receiver) = crossbeam_channel::bounded::<()>(0);
@@ -117,6 +135,7 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
 
     // Shutdown: stop intake, drain, then cancel what is still running.
     sdnotify::stopping("draining");
+    keeper.stop_taking_over();
     drop(stop);
     drop(watcher);
     let _ = intake_thread.join();
@@ -127,6 +146,12 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
     if !drained {
         ctx.cancel.store(true, Ordering::SeqCst);
         dispatcher.drain(CANCEL_GRACE);
+    }
+    // The lease lasts through the drain; once stopped, it is given up at once, so another
+    // node takes over what is left without waiting out the lease.
+    keeper.stop();
+    if let Err(error) = node.expire() {
+        tracing::warn!(%error, "cannot give up the lease");
     }
     let c = dispatcher.counters();
     let left = claim::claimed(&settings.folders.claim).map_or(0, |v| v.len());

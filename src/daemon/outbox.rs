@@ -9,18 +9,22 @@
 //!
 //! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
 //! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
-//! Companion files without their JSON are leftovers of a crash before the commit and are
-//! overwritten.
+//! A stem is reserved (`stems`) before its files are renamed into place, so that daemons on
+//! other nodes sharing the outbox never write the same stem at once. Companion files
+//! without their JSON are leftovers of a crash before the commit and are overwritten.
+//!
+//! Temporary files are named `.kakurod-tmp.NODE.PID.N`: a daemon removes its own node's
+//! leftovers at start-up, and a node that takes over a dead node's work removes the dead
+//! node's.
 
-use super::claim::sync_dir;
+use super::claim::{rename_noreplace, sync_dir};
+use super::stems::{self, Reservation};
 use crate::render::svg;
 use crate::report::{Body, FileReport};
 use crate::result_names::{RESERVED_STEM_END, stem_of};
-use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
@@ -71,19 +75,38 @@ pub struct Outbox {
     dir: PathBuf,
     fsync: bool,
     svg: bool,
-    /// Stems being written right now, so two workers never pick the same one.
-    reserved: Mutex<HashSet<String>>,
+    /// This daemon's node id, part of its temporary files' names.
+    node: String,
     counter: AtomicU64,
 }
 
 impl Outbox {
-    /// A writer for `dir`.
-    pub fn new(dir: PathBuf, fsync: bool, svg: bool) -> Outbox {
-        Outbox { dir, fsync, svg, reserved: Mutex::new(HashSet::new()), counter: AtomicU64::new(0) }
+    /// A writer for `dir`, for the daemon of node `node`.
+    pub fn new(dir: PathBuf, fsync: bool, svg: bool, node: &str) -> Outbox {
+        Outbox { dir, fsync, svg, node: node.to_string(), counter: AtomicU64::new(0) }
     }
 
-    /// Removes temporary files left by a crashed run. Call before any job starts.
+    /// Removes the temporary files and stem reservations left by a crashed run of this
+    /// node. Call before any job starts. Those of a live process of this node (a daemon on
+    /// another inbox of this host sharing this outbox) stay, and so do other nodes'.
     pub fn remove_stale_temporaries(&self) -> io::Result<usize> {
+        let stale = |node: &str, pid: u32| {
+            // Names without a node are from a version without nodes: this host's.
+            (node == self.node || node.is_empty())
+                && (pid == std::process::id()
+                    || !std::path::Path::new(&format!("/proc/{pid}")).exists())
+        };
+        Ok(self.remove_temporaries(&stale)? + stems::remove_stale(&self.dir, stale)?)
+    }
+
+    /// Removes every temporary file and stem reservation of the (dead) node `node`.
+    pub fn remove_temporaries_of(&self, node: &str) -> io::Result<usize> {
+        let stale = |owner: &str, _pid: u32| owner == node;
+        Ok(self.remove_temporaries(&stale)? + stems::remove_stale(&self.dir, stale)?)
+    }
+
+    /// Removes the temporary files whose `(node, pid)` `stale` judges left over.
+    fn remove_temporaries(&self, stale: &dyn Fn(&str, u32) -> bool) -> io::Result<usize> {
         let mut removed = 0;
         for entry in std::fs::read_dir(&self.dir)? {
             let entry = entry?;
@@ -91,15 +114,16 @@ impl Outbox {
             let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
                 continue;
             };
-            // Another live process (a daemon on another inbox sharing this outbox) may be
-            // writing it; only orphans of dead processes are removed.
-            let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
-            let alive = pid.is_some_and(|p| {
-                p != std::process::id() && std::path::Path::new(&format!("/proc/{p}")).exists()
-            });
-            if !alive {
-                std::fs::remove_file(entry.path())?;
-                removed += 1;
+            // NODE.PID.N (NODE may hold dots), or PID.N from a version without nodes.
+            let mut parts = rest.rsplitn(3, '.').skip(1);
+            let pid = parts.next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
+            let node = parts.next().unwrap_or("");
+            if stale(node, pid) {
+                match std::fs::remove_file(entry.path()) {
+                    Ok(()) => removed += 1,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
             }
         }
         Ok(removed)
@@ -212,21 +236,23 @@ impl Outbox {
         rustix::fs::syncfs(&dir).map_err(io::Error::from)
     }
 
-    /// Renames one prepared set into place under a free stem, its JSON last.
+    /// Renames one prepared set into place under a free stem, its JSON last. The JSON
+    /// never replaces a file, so not even a writer that ignores reservations (an older
+    /// version) can have a result overwritten.
     fn place(&self, prepared: &Prepared) -> io::Result<Written> {
-        let stem = self.reserve(&prepared.base);
+        let (stem, _reservation) = self.reserve(&prepared.base)?;
         let mut json = PathBuf::new();
-        let mut renamed = Ok(());
-        for (suffix, temp) in &prepared.temps {
+        let last = prepared.temps.len().saturating_sub(1);
+        for (i, (suffix, temp)) in prepared.temps.iter().enumerate() {
             let target = self.dir.join(format!("{stem}{suffix}"));
-            renamed = std::fs::rename(temp, &target);
-            if renamed.is_err() {
-                break;
+            if i == last {
+                rename_noreplace(temp, &target)?;
+            } else {
+                std::fs::rename(temp, &target)?;
             }
             json = target;
         }
-        self.release(&stem);
-        renamed.map(|()| Written { stem, json })
+        Ok(Written { stem, json })
     }
 
     /// Looks for a complete result of an input with this name and checksum (the work of an
@@ -258,7 +284,8 @@ impl Outbox {
 
     fn write_temp(&self, content: &str) -> io::Result<PathBuf> {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{n}", std::process::id()));
+        let pid = std::process::id();
+        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{pid}.{n}", self.node));
         let mut file = OpenOptions::new().write(true).create_new(true).open(&path)?;
         if let Err(e) = file.write_all(content.as_bytes()) {
             let _ = std::fs::remove_file(&path);
@@ -267,26 +294,29 @@ impl Outbox {
         Ok(path)
     }
 
-    /// The first free stem for `base`: no committed result on disk and none being written.
-    fn reserve(&self, base: &str) -> String {
-        let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
-        let mut n = 1;
-        loop {
+    /// The first free stem for `base`, reserved: no committed result on disk and no other
+    /// writer on it. Checked again once reserved, since a writer may have committed the stem
+    /// and released it between the first look and the reservation.
+    fn reserve(&self, base: &str) -> io::Result<(String, Reservation)> {
+        let owner = format!("{} {}", self.node, std::process::id());
+        for n in 1..=1_000_000u32 {
             let stem = numbered_stem(base, n);
-            let taken = reserved.contains(&stem)
-                || documents(&stem)
-                    .iter()
-                    .any(|s| self.dir.join(format!("{stem}{s}")).symlink_metadata().is_ok());
-            if !taken {
-                reserved.insert(stem.clone());
-                return stem;
+            if self.committed(&stem) {
+                continue;
             }
-            n += 1;
+            let Some(reservation) = stems::reserve(&self.dir, &stem, &owner)? else { continue };
+            if !self.committed(&stem) {
+                return Ok((stem, reservation));
+            }
         }
+        Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free result name left"))
     }
 
-    fn release(&self, stem: &str) {
-        self.reserved.lock().unwrap_or_else(|e| e.into_inner()).remove(stem);
+    /// True when a result document for `stem` exists.
+    fn committed(&self, stem: &str) -> bool {
+        documents(stem)
+            .iter()
+            .any(|s| self.dir.join(format!("{stem}{s}")).symlink_metadata().is_ok())
     }
 }
 
@@ -349,7 +379,7 @@ mod tests {
     #[test]
     fn a_name_clash_gives_a_numbered_stem_and_keeps_the_earlier_result() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), true, true);
+        let outbox = Outbox::new(dir.path().to_path_buf(), true, true, "n");
         let first = outbox.write("p.txt", &rejected("p.txt", "aa")).unwrap();
         let second = outbox.write("p.dzn", &rejected("p.dzn", "bb")).unwrap();
         assert_eq!(first.stem, "p");
@@ -362,7 +392,7 @@ mod tests {
     #[test]
     fn an_input_with_a_reserved_stem_is_answered_beside_the_error_that_its_name_resembles() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
         outbox.write("q.txt", &rejected("q.txt", "aa")).unwrap();
         let reserved = outbox.write("q.error.txt", &rejected("q.error.txt", "bb")).unwrap();
         assert_eq!(reserved.stem, "q.error");
@@ -373,7 +403,7 @@ mod tests {
     #[test]
     fn an_earlier_result_is_found_by_name_and_checksum() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
         outbox.write("q.txt", &rejected("q.txt", "11")).unwrap();
         let second = outbox.write("q.txt", &rejected("q.txt", "22")).unwrap();
         assert_eq!(outbox.find_result("q.txt", "22"), Some(second.json));
@@ -385,25 +415,40 @@ mod tests {
     fn leftover_companions_without_json_are_overwritten() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("z.solution.txt"), "half").unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
         assert_eq!(outbox.write("z", &rejected("z", "0")).unwrap().stem, "z");
     }
 
     #[test]
-    fn stale_temporaries_of_dead_processes_are_removed() {
+    fn stale_temporaries_of_dead_processes_of_this_node_are_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let stale = dir.path().join(format!("{TEMP_PREFIX}{}.0", u32::MAX));
-        std::fs::write(&stale, "x").unwrap();
+        let dead = u32::MAX;
+        for name in [format!("n.{dead}.0"), format!("{dead}.0"), format!("other.node.{dead}.0")] {
+            std::fs::write(dir.path().join(format!("{TEMP_PREFIX}{name}")), "x").unwrap();
+        }
         std::fs::write(dir.path().join("keep.json"), "{}").unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), false, false);
-        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 1);
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
+        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 2);
+        let other = format!("{TEMP_PREFIX}other.node.{dead}.0");
+        assert_eq!(names(dir.path()), vec![other, "keep.json".to_string()]);
+        assert_eq!(outbox.remove_temporaries_of("other.node").unwrap(), 1);
         assert_eq!(names(dir.path()), vec!["keep.json"]);
+    }
+
+    #[test]
+    fn a_stem_reserved_by_another_node_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = stems::reserve(dir.path(), "r", "other 1").unwrap().expect("free");
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
+        assert_eq!(outbox.write("r.txt", &rejected("r.txt", "aa")).unwrap().stem, "r-2");
+        drop(held);
+        assert_eq!(outbox.write("r.txt", &rejected("r.txt", "bb")).unwrap().stem, "r");
     }
 
     #[test]
     fn a_large_batch_is_committed_whole_with_json_documents_last() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), true, false);
+        let outbox = Outbox::new(dir.path().to_path_buf(), true, false, "n");
         let batch: Vec<Prepared> = (0..SYNCFS_BATCH + 4)
             .map(|i| outbox.prepare(&format!("b{i}.txt"), &rejected("x", "y")).unwrap())
             .collect();

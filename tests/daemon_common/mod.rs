@@ -80,6 +80,21 @@ pub fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// The inputs claimed by any node under the claim root `claim` (in `claim/NODE/`), sorted;
+/// leases and other dot files are left out.
+pub fn claimed(claim: &Path) -> Vec<String> {
+    let mut v: Vec<String> = names(claim)
+        .into_iter()
+        .filter(|n| !n.starts_with('.'))
+        .flat_map(|node| {
+            let folder = claim.join(&node);
+            if folder.is_dir() { names(&folder) } else { vec![node] }
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// The JSON result documents in `outbox`, by the input file they answer (a list, so that a
 /// second answer for the same input shows).
 pub fn results(outbox: &Path) -> BTreeMap<String, Vec<(String, serde_json::Value)>> {

@@ -33,6 +33,24 @@ pub struct Config {
     pub output: OutputConfig,
     /// `[log]`.
     pub log: LogConfig,
+    /// `[cluster]`.
+    pub cluster: ClusterConfig,
+}
+
+/// `[cluster]`: several daemons on one inbox.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClusterConfig {
+    /// This daemon's node id (absent: the host name).
+    pub node_id: Option<String>,
+    /// How long a node's lease lasts without renewal.
+    pub lease_seconds: f64,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { node_id: None, lease_seconds: 30.0 }
+    }
 }
 
 /// `[folders]`: where files come from and go to.
@@ -214,7 +232,8 @@ pub struct Folders {
     pub done: PathBuf,
     /// Rejected inputs.
     pub failed: PathBuf,
-    /// Inputs being worked on.
+    /// The claim root: each node claims into its folder `claim/NODE/` (the daemon sets
+    /// this to its own folder once it has joined the cluster).
     pub claim: PathBuf,
 }
 
@@ -251,6 +270,10 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Log level.
     pub log_level: LogLevel,
+    /// This daemon's node id.
+    pub node_id: String,
+    /// How long a node's lease lasts without renewal.
+    pub lease: Duration,
 }
 
 impl Settings {
@@ -303,6 +326,11 @@ impl Settings {
         check_range("solver.threads", s.threads as f64, 0.0, 1024.0)?;
         check_range("limits.timeout_seconds", l.timeout_seconds, 0.0, 1e6)?;
         check_range("limits.max_cells", l.max_cells as f64, 1.0, 1e8)?;
+        check_range("cluster.lease_seconds", config.cluster.lease_seconds, 1.0, 3600.0)?;
+        let node_id = config.cluster.node_id.clone().unwrap_or_else(super::cluster::host_name);
+        if let Some(message) = super::cluster::invalid_node_id(&node_id) {
+            return Err(setting("cluster.node_id", &message));
+        }
         if s.count_limit == Some(0) {
             return Err(setting(
                 "solver.count_limit",
@@ -350,6 +378,8 @@ impl Settings {
             pipeline: PipelineOptions { solve, format, max_cells: l.max_cells },
             log_format: config.log.format,
             log_level: config.log.level,
+            node_id,
+            lease: Duration::from_secs_f64(config.cluster.lease_seconds),
         })
     }
 
@@ -359,7 +389,8 @@ impl Settings {
         format!(
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
              val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
-             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={}",
+             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} node_id={} \
+             lease_s={}",
             self.folders.inbox.display(),
             self.folders.outbox.display(),
             self.workers,
@@ -377,6 +408,8 @@ impl Settings {
             self.svg,
             self.fsync,
             self.drain_timeout.as_secs_f64(),
+            self.node_id,
+            self.lease.as_secs_f64(),
         )
     }
 }
@@ -412,6 +445,12 @@ fn apply_overrides(config: &mut Config, args: &ServeArgs) {
     if args.no_fsync {
         config.workers.fsync = false;
     }
+    if let Some(node_id) = &args.node_id {
+        config.cluster.node_id = Some(node_id.clone());
+    }
+    if let Some(lease) = args.lease_seconds {
+        config.cluster.lease_seconds = lease.as_secs_f64();
+    }
 }
 
 fn setting(key: &'static str, message: &str) -> DaemonError {
@@ -427,82 +466,4 @@ fn check_range(key: &'static str, value: f64, min: f64, max: f64) -> Result<(), 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    fn args(extra: &[&str]) -> ServeArgs {
-        #[derive(Parser)]
-        struct Wrap {
-            #[command(flatten)]
-            serve: ServeArgs,
-        }
-        let mut argv = vec!["serve"];
-        argv.extend_from_slice(extra);
-        Wrap::parse_from(argv).serve
-    }
-
-    #[test]
-    fn an_empty_file_gives_the_documented_defaults() {
-        let config: Config = toml::from_str("").unwrap();
-        let settings = Settings::resolve(config, Path::new("/srv/k"), &args(&[])).unwrap();
-        assert_eq!(settings.folders.inbox, PathBuf::from("/srv/k/inbox"));
-        assert_eq!(settings.folders.claim, PathBuf::from("/srv/k/claim"));
-        assert_eq!(settings.pipeline.solve.threads, 0);
-        assert_eq!(settings.pipeline.solve.timeout, Some(Duration::from_secs(60)));
-        assert_eq!(settings.settle, Duration::from_millis(500));
-        assert!(settings.workers >= 1);
-        assert!(settings.svg && settings.fsync);
-    }
-
-    #[test]
-    fn the_shipped_config_parses_to_the_defaults() {
-        let text = include_str!("../../config.toml");
-        let shipped: Config = toml::from_str(text).unwrap();
-        assert_eq!(shipped, Config::default());
-    }
-
-    #[test]
-    fn unknown_keys_are_rejected() {
-        let error = toml::from_str::<Config>("[workers]\nworkerz = 3\n").unwrap_err();
-        assert!(error.to_string().contains("workerz"), "{error}");
-    }
-
-    #[test]
-    fn flags_override_the_file() {
-        let config: Config =
-            toml::from_str("[workers]\nworkers = 3\n[log]\nformat = \"text\"\n").unwrap();
-        let a = args(&["--workers", "5", "--inbox", "/in", "--log-format", "json", "--no-svg"]);
-        let settings = Settings::resolve(config, Path::new("."), &a).unwrap();
-        assert_eq!(settings.workers, 5);
-        assert_eq!(settings.folders.inbox, PathBuf::from("/in"));
-        assert_eq!(settings.log_format, LogFormat::Json);
-        assert!(!settings.svg);
-    }
-
-    #[test]
-    fn out_of_range_values_name_their_key() {
-        let config: Config = toml::from_str("[intake]\nrescan_seconds = 0.0\n").unwrap();
-        let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
-        assert!(error.to_string().contains("intake.rescan_seconds"), "{error}");
-        let config: Config = toml::from_str("[solver]\nformat = \"bogus\"\n").unwrap();
-        let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
-        assert!(error.to_string().contains("solver.format"), "{error}");
-    }
-
-    #[test]
-    fn solver_keys_reach_the_pipeline() {
-        let text = "[solver]\nalgorithm = \"fc\"\nvar_order = \"input_order\"\nmode = \"count\"\n\
-                    count_limit = 7\nformat = \"janko\"\n[limits]\nnode_limit = 99\n\
-                    timeout_seconds = 0\n";
-        let config: Config = toml::from_str(text).unwrap();
-        let s = Settings::resolve(config, Path::new("."), &args(&[])).unwrap();
-        assert_eq!(s.pipeline.solve.algorithm, Algorithm::Fc);
-        assert_eq!(s.pipeline.solve.var_order, VarOrder::InputOrder);
-        assert_eq!(s.pipeline.solve.mode, Mode::Count);
-        assert_eq!(s.pipeline.solve.count_limit, Some(7));
-        assert_eq!(s.pipeline.solve.node_limit, Some(99));
-        assert_eq!(s.pipeline.solve.timeout, None);
-        assert_eq!(s.pipeline.format, Some(Format::Janko));
-    }
-}
+mod tests;

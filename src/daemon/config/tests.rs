@@ -1,0 +1,94 @@
+//! The configuration's defaults, overrides and validation.
+
+use super::*;
+use clap::Parser;
+
+fn args(extra: &[&str]) -> ServeArgs {
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+    let mut argv = vec!["serve"];
+    argv.extend_from_slice(extra);
+    Wrap::parse_from(argv).serve
+}
+
+#[test]
+fn an_empty_file_gives_the_documented_defaults() {
+    let config: Config = toml::from_str("").unwrap();
+    let settings = Settings::resolve(config, Path::new("/srv/k"), &args(&[])).unwrap();
+    assert_eq!(settings.folders.inbox, PathBuf::from("/srv/k/inbox"));
+    assert_eq!(settings.folders.claim, PathBuf::from("/srv/k/claim"));
+    assert_eq!(settings.pipeline.solve.threads, 0);
+    assert_eq!(settings.pipeline.solve.timeout, Some(Duration::from_secs(60)));
+    assert_eq!(settings.settle, Duration::from_millis(500));
+    assert!(settings.workers >= 1);
+    assert!(settings.svg && settings.fsync);
+    assert_eq!(settings.node_id, super::super::cluster::host_name());
+    assert_eq!(settings.lease, Duration::from_secs(30));
+}
+
+#[test]
+fn cluster_keys_and_flags() {
+    let config: Config =
+        toml::from_str("[cluster]\nnode_id = \"n1\"\nlease_seconds = 5\n").unwrap();
+    let s = Settings::resolve(config.clone(), Path::new("."), &args(&[])).unwrap();
+    assert_eq!((s.node_id.as_str(), s.lease), ("n1", Duration::from_secs(5)));
+    let a = args(&["--node-id", "n2", "--lease-seconds", "3"]);
+    let s = Settings::resolve(config, Path::new("."), &a).unwrap();
+    assert_eq!((s.node_id.as_str(), s.lease), ("n2", Duration::from_secs(3)));
+    let bad = Settings::resolve(Config::default(), Path::new("."), &args(&["--node-id", "a/b"]));
+    assert!(bad.unwrap_err().to_string().contains("cluster.node_id"));
+}
+
+#[test]
+fn the_shipped_config_parses_to_the_defaults() {
+    let text = include_str!("../../../config.toml");
+    let shipped: Config = toml::from_str(text).unwrap();
+    assert_eq!(shipped, Config::default());
+}
+
+#[test]
+fn unknown_keys_are_rejected() {
+    let error = toml::from_str::<Config>("[workers]\nworkerz = 3\n").unwrap_err();
+    assert!(error.to_string().contains("workerz"), "{error}");
+}
+
+#[test]
+fn flags_override_the_file() {
+    let config: Config =
+        toml::from_str("[workers]\nworkers = 3\n[log]\nformat = \"text\"\n").unwrap();
+    let a = args(&["--workers", "5", "--inbox", "/in", "--log-format", "json", "--no-svg"]);
+    let settings = Settings::resolve(config, Path::new("."), &a).unwrap();
+    assert_eq!(settings.workers, 5);
+    assert_eq!(settings.folders.inbox, PathBuf::from("/in"));
+    assert_eq!(settings.log_format, LogFormat::Json);
+    assert!(!settings.svg);
+}
+
+#[test]
+fn out_of_range_values_name_their_key() {
+    let config: Config = toml::from_str("[intake]\nrescan_seconds = 0.0\n").unwrap();
+    let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
+    assert!(error.to_string().contains("intake.rescan_seconds"), "{error}");
+    let config: Config = toml::from_str("[solver]\nformat = \"bogus\"\n").unwrap();
+    let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
+    assert!(error.to_string().contains("solver.format"), "{error}");
+}
+
+#[test]
+fn solver_keys_reach_the_pipeline() {
+    let text = "[solver]\nalgorithm = \"fc\"\nvar_order = \"input_order\"\nmode = \"count\"\n\
+                count_limit = 7\nformat = \"janko\"\n[limits]\nnode_limit = 99\n\
+                timeout_seconds = 0\n";
+    let config: Config = toml::from_str(text).unwrap();
+    let s = Settings::resolve(config, Path::new("."), &args(&[])).unwrap();
+    assert_eq!(s.pipeline.solve.algorithm, Algorithm::Fc);
+    assert_eq!(s.pipeline.solve.var_order, VarOrder::InputOrder);
+    assert_eq!(s.pipeline.solve.mode, Mode::Count);
+    assert_eq!(s.pipeline.solve.count_limit, Some(7));
+    assert_eq!(s.pipeline.solve.node_limit, Some(99));
+    assert_eq!(s.pipeline.solve.timeout, None);
+    assert_eq!(s.pipeline.format, Some(Format::Janko));
+}

@@ -1,0 +1,102 @@
+//! The deploy recipes kept in `deploy/`: the Kubernetes ConfigMap holds a configuration the
+//! daemon accepts, the Deployment carries the hardening and the node id from the pod name,
+//! and the Slurm array script, run as each task of an array, answers every file once.
+
+use kakurod::daemon::config::Config;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The block scalar `config.toml: |` of the ConfigMap, without its indentation.
+fn configmap_config(yaml: &str) -> String {
+    let lines = yaml.lines().skip_while(|l| l.trim() != "config.toml: |").skip(1);
+    let first = lines.clone().find(|l| !l.trim().is_empty()).expect("config.toml block");
+    let indent = first.len() - first.trim_start().len();
+    lines
+        .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() >= indent)
+        .map(|l| l.get(indent..).unwrap_or("").to_string() + "\n")
+        .collect()
+}
+
+#[test]
+fn the_kubernetes_recipe_holds_a_valid_config_and_the_hardening() {
+    let yaml = fs::read_to_string(Path::new(ROOT).join("deploy/kubernetes/kakurod.yaml")).unwrap();
+    let config: Config = toml::from_str(&configmap_config(&yaml)).unwrap();
+    assert_eq!(config.folders.claim, Path::new("/data/claim"));
+    assert_eq!(config.cluster.node_id, None, "the node id comes from the pod name");
+    for needle in [
+        "ReadWriteMany",
+        "runAsNonRoot: true",
+        "readOnlyRootFilesystem: true",
+        "allowPrivilegeEscalation: false",
+        "- ALL",
+        "type: RuntimeDefault",
+        "fieldPath: metadata.name",
+        "- $(POD_NAME)",
+    ] {
+        assert!(yaml.contains(needle), "deploy/kubernetes/kakurod.yaml lacks {needle:?}");
+    }
+}
+
+#[test]
+fn the_slurm_array_script_shares_out_a_folder_and_answers_every_file_once() {
+    let script = Path::new(ROOT).join("deploy/slurm/kakurod-array.sh");
+    let syntax = Command::new("bash").arg("-n").arg(&script).status().unwrap();
+    assert!(syntax.success(), "bash -n {}", script.display());
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles");
+    fs::create_dir(&puzzles).unwrap();
+    let fixtures = Path::new(ROOT).join("tests/fixtures/daemon");
+    let mut count = 0;
+    for entry in fs::read_dir(fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            fs::copy(&path, puzzles.join(path.file_name().unwrap())).unwrap();
+            count += 1;
+        }
+    }
+    // A name with a space, and a temporary name that must be left alone.
+    fs::write(
+        puzzles.join("with space.txt"),
+        fs::read(puzzles.join("kakuro-171_10x10.txt")).unwrap(),
+    )
+    .unwrap();
+    fs::write(puzzles.join(".half.part"), "1 1\n").unwrap();
+    count += 1;
+    let results = dir.path().join("results");
+    // An array started at index 1 (`--array=1-3`).
+    for task in 1..=3 {
+        let status = Command::new("bash")
+            .arg(&script)
+            .arg(&puzzles)
+            .arg(&results)
+            .env("KAKUROD", env!("CARGO_BIN_EXE_kakurod"))
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .status()
+            .unwrap();
+        assert!(status.success(), "task {task}: {status:?}");
+    }
+    let mut answered = Vec::new();
+    for task in 0..3 {
+        for entry in fs::read_dir(results.join(format!("task-{task}"))).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if let Some(stem) = name.strip_suffix(".json") {
+                let text = fs::read_to_string(results.join(format!("task-{task}/{name}"))).unwrap();
+                let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+                // A batch file (one puzzle per line) lists its puzzles.
+                let puzzles = doc["puzzles"].as_array().cloned().unwrap_or(vec![doc.clone()]);
+                assert!(puzzles.iter().all(|p| p["status"] == "solved"), "{name}: {doc}");
+                answered.push(stem.to_string());
+            }
+        }
+    }
+    answered.sort();
+    let before = answered.len();
+    answered.dedup();
+    assert_eq!(answered.len(), before, "a file answered twice: {answered:?}");
+    assert_eq!(answered.len(), count, "{answered:?}");
+}
