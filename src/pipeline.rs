@@ -149,8 +149,7 @@ fn solve_one(
         };
         return invalid(line, error);
     }
-    let mut solve_options = options.solve.with_overrides(&overrides);
-    solve_options.threads = capped_threads(options.solve.threads, overrides.threads);
+    let solve_options = options.solve.with_overrides(&overrides);
     let compiled = puzzle.compile();
     let outcome = solver::solve_with(&compiled.model, &solve_options, control);
 
@@ -200,17 +199,6 @@ fn solve_one(
     report.statistics = statistics(&outcome, parse_time, started, &solve_options);
     report.puzzle = Some(puzzle);
     report
-}
-
-/// The threads a puzzle's search may use: a file may ask for fewer than the operator's
-/// setting, never for more (like the time and node limits), so one file cannot take over
-/// the worker pool. 0 means every core, on either side.
-fn capped_threads(operator: usize, asked: Option<usize>) -> usize {
-    let effective = solver::parallel::effective_threads;
-    match asked {
-        Some(asked) if effective(asked) < effective(operator) => asked,
-        _ => operator,
-    }
 }
 
 /// The verdict on one search. A solution found makes a puzzle `solved`, except in `count`
@@ -325,9 +313,13 @@ mod tests {
         let report = process("p.json", json(2).as_bytes(), &options, None);
         assert_eq!(single(&report).statistics.threads, 2);
         // 0 is every core: never fewer than one thread.
-        assert_eq!(capped_threads(1, Some(0)), 1);
-        assert_eq!(solver::parallel::effective_threads(capped_threads(0, Some(1))), 1);
-        assert_eq!(capped_threads(2, None), 2);
+        let capped = |operator: usize, asked: Option<usize>| {
+            let solve = SolveOptions { threads: operator, ..SolveOptions::default() };
+            solve.with_overrides(&solver::SolveOverrides { threads: asked, ..Default::default() })
+        };
+        assert_eq!(capped(1, Some(0)).threads, 1);
+        assert_eq!(solver::parallel::effective_threads(capped(0, Some(1)).threads), 1);
+        assert_eq!(capped(2, None).threads, 2);
     }
 
     #[test]

@@ -141,9 +141,10 @@ pub struct SolveOverrides {
 }
 
 impl SolveOptions {
-    /// These options with `overrides` applied. A puzzle may lower the caller's timeout and
-    /// node limit but never raise them, so a file cannot hold a worker longer than the
-    /// operator allows.
+    /// These options with `overrides` applied. A puzzle may lower the caller's timeout, node
+    /// limit and threads but never raise them, so a file cannot hold a worker longer, or
+    /// take more of the pool, than the operator allows (0 threads means every core, on
+    /// either side).
     pub fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
         let mut options = self.clone();
         options.algorithm = overrides.algorithm.unwrap_or(options.algorithm);
@@ -151,7 +152,10 @@ impl SolveOptions {
         options.val_order = overrides.val_order.unwrap_or(options.val_order);
         options.mode = overrides.mode.unwrap_or(options.mode);
         options.count_limit = overrides.count_limit.or(options.count_limit);
-        options.threads = overrides.threads.unwrap_or(options.threads);
+        let cores = super::parallel::effective_threads;
+        if let Some(asked) = overrides.threads.filter(|&t| cores(t) < cores(options.threads)) {
+            options.threads = asked;
+        }
         if let Some(secs) = overrides.timeout_seconds.filter(|s| s.is_finite() && *s >= 0.0) {
             let asked = Duration::from_secs_f64(secs.min(1e9));
             options.timeout = Some(options.timeout.map_or(asked, |t| t.min(asked)));
