@@ -107,26 +107,15 @@ impl Outbox {
 
     /// Removes the temporary files whose `(node, pid)` `stale` judges left over.
     fn remove_temporaries(&self, stale: &dyn Fn(&str, u32) -> bool) -> io::Result<usize> {
-        let mut removed = 0;
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
+        let owner = |entry: &std::fs::DirEntry| {
             let name = entry.file_name();
-            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
-                continue;
-            };
+            let rest = name.to_str()?.strip_prefix(TEMP_PREFIX)?.to_string();
             // NODE.PID.N (NODE may hold dots), or PID.N from a version without nodes.
             let mut parts = rest.rsplitn(3, '.').skip(1);
             let pid = parts.next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
-            let node = parts.next().unwrap_or("");
-            if stale(node, pid) {
-                match std::fs::remove_file(entry.path()) {
-                    Ok(()) => removed += 1,
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-        Ok(removed)
+            Some((parts.next().unwrap_or("").to_string(), pid))
+        };
+        stems::remove_owned(&self.dir, owner, stale)
     }
 
     /// Writes the result set for `report`, durably, and returns where it went.

@@ -47,16 +47,30 @@ pub fn reserve(dir: &Path, stem: &str, owner: &str) -> io::Result<Option<Reserva
 /// writer's, created an instant ago and not yet written. (Left by a crash at that instant,
 /// it only makes its stem's results take the next number.)
 pub fn remove_stale(dir: &Path, stale: impl Fn(&str, u32) -> bool) -> io::Result<usize> {
+    let owner = |entry: &std::fs::DirEntry| {
+        if !entry.file_name().to_str().is_some_and(|n| n.starts_with(PREFIX)) {
+            return None;
+        }
+        let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        let (node, pid) = owner.split_once(' ')?;
+        Some((node.to_string(), pid.trim().parse().ok()?))
+    };
+    remove_owned(dir, owner, stale)
+}
+
+/// Removes the files in `dir` whose owner (`NODE`, `PID`), as `owner` reads it off an entry
+/// (`None`: not such a file), `stale` judges left over. Returns how many were removed; one
+/// that is already gone is not an error.
+pub fn remove_owned(
+    dir: &Path,
+    owner: impl Fn(&std::fs::DirEntry) -> Option<(String, u32)>,
+    stale: impl Fn(&str, u32) -> bool,
+) -> io::Result<usize> {
     let mut removed = 0;
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        if !entry.file_name().to_str().is_some_and(|n| n.starts_with(PREFIX)) {
-            continue;
-        }
-        let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
-        let Some((node, pid)) = owner.split_once(' ') else { continue };
-        let Ok(pid) = pid.trim().parse() else { continue };
-        if stale(node, pid) {
+        let Some((node, pid)) = owner(&entry) else { continue };
+        if stale(&node, pid) {
             match std::fs::remove_file(entry.path()) {
                 Ok(()) => removed += 1,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
