@@ -115,9 +115,14 @@ impl Cnf {
     }
 
     /// A fresh SAT variable.
-    fn fresh(&mut self) -> Lit {
+    fn fresh_var(&mut self) -> i32 {
         self.num_vars += 1;
-        Lit::Var(self.num_vars)
+        self.num_vars
+    }
+
+    /// A fresh SAT variable, as a literal.
+    fn fresh(&mut self) -> Lit {
+        Lit::Var(self.fresh_var())
     }
 
     /// Adds the clause `lits`: dropped when a literal is true; false literals left out.
@@ -178,23 +183,16 @@ pub(crate) fn encode(model: &Model, domains: &[Domain]) -> Cnf {
     for domain in domains {
         let cell = match domain.value() {
             Some(value) => Cell::Fixed(value),
-            None => Cell::Open(domain.iter().map(|value| (value, 0)).collect()),
+            None => {
+                // One variable per value left, exactly one of them true.
+                let values: Vec<(u32, i32)> =
+                    domain.iter().map(|value| (value, cnf.fresh_var())).collect();
+                let lits: Vec<Lit> = values.iter().map(|&(_, sat)| Lit::Var(sat)).collect();
+                cnf.exactly_one(&lits);
+                Cell::Open(values)
+            }
         };
         cnf.cells.push(cell);
-    }
-    for var in 0..cnf.cells.len() {
-        if let Cell::Open(values) = &cnf.cells[var] {
-            let count = values.len();
-            let first = cnf.num_vars + 1;
-            cnf.num_vars += count as i32;
-            if let Cell::Open(values) = &mut cnf.cells[var] {
-                for (i, (_, sat)) in values.iter_mut().enumerate() {
-                    *sat = first + i as i32;
-                }
-            }
-            let lits: Vec<Lit> = (0..count as i32).map(|i| Lit::Var(first + i)).collect();
-            cnf.exactly_one(&lits);
-        }
     }
     for constraint in grouped(model) {
         match constraint {
