@@ -9,7 +9,7 @@ use super::branching::{select_value, select_var};
 use super::domain::Domain;
 use super::limits::Limits;
 use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use super::propagators::{self, Propagator, Watches};
+use super::propagators::{self, Propagate, Propagators};
 use super::state::State;
 use super::stats::Stats;
 use super::{Outcome, StopReason};
@@ -68,8 +68,7 @@ struct Frame {
 /// One search thread's engine.
 pub struct Search<'m> {
     model: &'m Model,
-    props: Vec<Propagator>,
-    watches: Watches,
+    props: Propagators,
     state: State,
     algorithm: Algorithm,
     var_order: VarOrder,
@@ -81,13 +80,11 @@ pub struct Search<'m> {
 impl<'m> Search<'m> {
     /// Compiles `model` into propagators and prepares an empty search.
     pub fn new(model: &'m Model, options: &SolveOptions) -> Search<'m> {
-        let compiled = propagators::build(model);
-        let levels = compiled.list.iter().map(Propagator::priority).collect();
-        let state = State::new(model.domains.clone(), compiled.watches.clone(), levels);
+        let props = propagators::build(model);
+        let state = props.state(model.domains.clone());
         Search {
             model,
-            props: compiled.list,
-            watches: compiled.watches,
+            props,
             state,
             algorithm: options.algorithm,
             var_order: options.var_order,
@@ -106,7 +103,7 @@ impl<'m> Search<'m> {
     /// root already fails, i.e. the model has no solution.
     pub fn root(&mut self) -> Option<Subproblem> {
         self.stats.nodes += 1;
-        self.state.load(&self.model.domains);
+        self.props.load(&mut self.state, &self.model.domains);
         if self.propagate_start() {
             Some(Subproblem { domains: self.state.domains().to_vec(), depth: 0, propagated: true })
         } else {
@@ -136,7 +133,7 @@ impl<'m> Search<'m> {
     /// The child of `sub` where `var` takes `value`, propagated; `None` (a counted failure)
     /// when that decision fails at once.
     pub fn decide(&mut self, sub: &Subproblem, var: VarId, value: u32) -> Option<Subproblem> {
-        self.state.load(&sub.domains);
+        self.props.load(&mut self.state, &sub.domains);
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
         if self.assign(var, value) {
@@ -150,7 +147,7 @@ impl<'m> Search<'m> {
 
     /// Searches `sub` depth-first, reporting solutions to `driver`.
     pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
-        self.state.load(&sub.domains);
+        self.props.load(&mut self.state, &sub.domains);
         // A donated subproblem has not been propagated since its domain was narrowed.
         if !sub.propagated && !self.propagate_start() {
             self.stats.failures += 1;
@@ -179,13 +176,13 @@ impl<'m> Search<'m> {
                 let Some(frame) = stack.last_mut() else { return RunEnd::Exhausted };
                 let Some(value) = select_value(self.val_order, frame.remaining) else {
                     let mark = frame.mark;
-                    self.state.undo(mark);
+                    self.props.undo(&mut self.state, mark);
                     stack.pop();
                     continue;
                 };
                 frame.remaining = frame.remaining.remove(value);
                 let (var, mark) = (frame.var, frame.mark);
-                self.state.undo(mark);
+                self.props.undo(&mut self.state, mark);
                 self.stats.nodes += 1;
                 self.stats.max_depth = self.stats.max_depth.max(sub.depth + stack.len() as u64);
                 if self.stats.nodes >= next_poll {
@@ -222,11 +219,7 @@ impl<'m> Search<'m> {
     fn propagate_start(&mut self) -> bool {
         match self.algorithm {
             Algorithm::Mac | Algorithm::Sat => {
-                for p in 0..self.props.len() {
-                    self.state.enqueue(p as u32);
-                }
-                propagators::fixpoint(&self.props, &mut self.state, &mut self.stats.propagations)
-                    .is_ok()
+                self.props.propagate_all(&mut self.state, &mut self.stats.propagations).is_ok()
             }
             Algorithm::Fc => {
                 self.state.clear_queue();
@@ -250,8 +243,7 @@ impl<'m> Search<'m> {
         }
         match self.algorithm {
             Algorithm::Mac | Algorithm::Sat => {
-                propagators::fixpoint(&self.props, &mut self.state, &mut self.stats.propagations)
-                    .is_ok()
+                self.props.fixpoint(&mut self.state, &mut self.stats.propagations).is_ok()
             }
             Algorithm::Fc => {
                 self.state.clear_queue();
@@ -259,10 +251,9 @@ impl<'m> Search<'m> {
             }
             Algorithm::Bt => {
                 self.state.clear_queue();
-                let props = &self.props;
-                let state = &self.state;
-                self.stats.propagations += self.watches.of(var).len() as u64;
-                self.watches.of(var).iter().all(|&p| props[p as usize].check(state))
+                let watchers = self.state.watchers(var);
+                self.stats.propagations += watchers.len() as u64;
+                watchers.iter().all(|&p| self.props.get(p).check(&self.state))
             }
         }
     }
@@ -275,9 +266,10 @@ impl<'m> Search<'m> {
         let mut pending = vec![var];
         while let Some(var) = pending.pop() {
             let mark = self.state.mark();
-            for &p in self.watches.of(var) {
+            for i in 0..self.state.watchers(var).len() {
+                let p = self.state.watchers(var)[i];
                 self.stats.propagations += 1;
-                if self.props[p as usize].forward_check(&mut self.state, var).is_err() {
+                if self.props.get(p).forward_check(&mut self.state, var).is_err() {
                     self.state.clear_queue();
                     return false;
                 }

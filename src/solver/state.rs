@@ -4,19 +4,16 @@
 //! Every domain change goes through [`State::set`], which records the old domain on the
 //! trail and queues the propagators watching the variable, so backtracking is "undo the
 //! trail down to a mark" and nothing else. Marks are taken at fixed points of
-//! propagation, so after an undo nothing needs to run, and the changes made since the
-//! last undo ([`State::settled`]) are all an incremental propagator has to look at.
+//! propagation, so after an undo nothing needs to run. The state knows nothing of what
+//! the propagators are: it holds their ids (see the contract in
+//! [`propagators::contract`](super::propagators::contract)).
 
 use super::domain::Domain;
-use super::propagators::Watches;
 use super::queue::PropagatorQueue;
 
-/// A propagation failed: some domain became empty or a constraint cannot hold.
+/// A change would have left a variable without values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conflict;
-
-/// Result of a propagation step.
-pub type PropResult = Result<(), Conflict>;
+pub struct EmptyDomain;
 
 /// Domains, trail, watch lists and propagation queue.
 #[derive(Clone, Debug)]
@@ -32,11 +29,6 @@ pub struct State {
     /// The propagator now running; it is not requeued by its own changes (each propagator
     /// runs to its own fixed point).
     running: u32,
-    /// Trail length at the last undo, where the domains were a fixed point of every
-    /// propagator; `None` after a load, until the next undo.
-    settled: Option<usize>,
-    /// Counts undos and loads: a trail position read in another epoch may be gone.
-    epoch: u64,
 }
 
 impl State {
@@ -45,15 +37,7 @@ impl State {
     pub fn new(domains: Vec<Domain>, watches: Watches, levels: Vec<u8>) -> State {
         // Room for every variable to narrow a few times before the trail grows.
         let trail = Vec::with_capacity(4 * domains.len());
-        State {
-            domains,
-            trail,
-            watches,
-            queue: PropagatorQueue::new(levels),
-            running: u32::MAX,
-            settled: None,
-            epoch: 0,
-        }
+        State { domains, trail, watches, queue: PropagatorQueue::new(levels), running: u32::MAX }
     }
 
     /// The domain of `var`.
@@ -72,21 +56,19 @@ impl State {
         self.domains.copy_from_slice(domains);
         self.trail.clear();
         self.clear_queue();
-        self.settled = None;
-        self.epoch += 1;
     }
 
     /// Narrows `var` to `new` (a subset of its domain), trailing the old domain and queuing
     /// its watchers. Fails when `new` is empty.
     #[inline(always)]
-    pub fn set(&mut self, var: usize, new: Domain) -> PropResult {
+    pub fn set(&mut self, var: usize, new: Domain) -> Result<(), EmptyDomain> {
         let old = self.domains[var];
         if new == old {
             return Ok(());
         }
         debug_assert_eq!(new.without(old), Domain::EMPTY, "domains only shrink");
         if new.is_empty() {
-            return Err(Conflict);
+            return Err(EmptyDomain);
         }
         self.trail.push((var as u32, old));
         self.domains[var] = new;
@@ -101,7 +83,7 @@ impl State {
 
     /// Takes `value` out of the domain of `var`; fails when nothing is left.
     #[inline]
-    pub fn remove_value(&mut self, var: usize, value: u32) -> PropResult {
+    pub fn remove_value(&mut self, var: usize, value: u32) -> Result<(), EmptyDomain> {
         self.set(var, self.domains[var].remove(value))
     }
 
@@ -112,32 +94,18 @@ impl State {
     }
 
     /// Undoes every change made after `mark`, which must have been taken at a fixed point
-    /// of propagation (see [`State::settled`]).
+    /// of propagation.
     pub fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             if let Some((var, old)) = self.trail.pop() {
                 self.domains[var as usize] = old;
             }
         }
-        self.settled = Some(self.trail.len());
-        self.epoch += 1;
     }
 
-    /// The trail position of the last undo: the domains there were a fixed point of every
-    /// propagator, and everything changed since is on the trail after it. `None` when the
-    /// domains were loaded since (nothing is known of them).
-    pub fn settled(&self) -> Option<usize> {
-        self.settled
-    }
-
-    /// Changes on every undo and load: a trail position read in an earlier epoch may no
-    /// longer mean the same changes.
-    pub fn epoch(&self) -> u64 {
-        self.epoch
-    }
-
-    /// The trail after `mark`: `(variable, domain before the change)`, oldest first.
-    pub fn trail_since(&self, mark: usize) -> &[(u32, Domain)] {
+    /// The changes made after `mark`: `(variable, domain before the change)`, oldest
+    /// first. A propagator that keeps its own view of the domains catches up from here.
+    pub fn changes_since(&self, mark: usize) -> &[(u32, Domain)] {
         self.trail.get(mark..).unwrap_or_default()
     }
 
@@ -150,10 +118,10 @@ impl State {
         domains
     }
 
-    /// A state with `domains` watched by the single propagator `prop` (for unit tests).
+    /// A state with `domains` watched by one propagator over `vars` (for unit tests).
     #[cfg(test)]
-    pub fn for_test(domains: &[Domain], prop: &super::propagators::Propagator) -> State {
-        let watches = Watches::new(domains.len(), std::slice::from_ref(prop));
+    pub fn for_test(domains: &[Domain], vars: &[u32]) -> State {
+        let watches = Watches::new(domains.len(), &[vars]);
         State::new(domains.to_vec(), watches, vec![0])
     }
 
@@ -167,6 +135,12 @@ impl State {
         fixed.sort_unstable();
         fixed.dedup();
         fixed
+    }
+
+    /// The ids of the propagators watching `var`.
+    #[inline]
+    pub fn watchers(&self, var: usize) -> &[u32] {
+        self.watches.of(var)
     }
 
     /// Queues propagator `p` unless it is queued already.
@@ -190,17 +164,52 @@ impl State {
     }
 }
 
+/// For each variable, the ids of the propagators over it, in one flat array.
+#[derive(Clone, Debug, Default)]
+pub struct Watches {
+    /// `list[start[v]..start[v + 1]]` watch variable `v`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Watches {
+    /// The watch lists of `num_vars` variables, where propagator `id` watches
+    /// `watched[id]`.
+    pub fn new(num_vars: usize, watched: &[&[u32]]) -> Watches {
+        // Count the watchers of each variable, turn the counts into where each variable's
+        // list ends, and fill the lists from the back: the ends become the starts.
+        let mut end = vec![0u32; num_vars + 1];
+        for &v in watched.iter().copied().flatten() {
+            end[v as usize] += 1;
+        }
+        let mut total = 0;
+        for end in &mut end {
+            total += *end;
+            *end = total;
+        }
+        let mut list = vec![0u32; total as usize];
+        for (id, vars) in watched.iter().enumerate().rev() {
+            for &v in vars.iter().rev() {
+                end[v as usize] -= 1;
+                list[end[v as usize] as usize] = id as u32;
+            }
+        }
+        Watches { start: end, list }
+    }
+
+    /// The propagators watching `var`.
+    #[inline]
+    pub fn of(&self, var: usize) -> &[u32] {
+        &self.list[self.start[var] as usize..self.start[var + 1] as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::propagators::{AllDifferent, Propagator};
 
     fn state() -> State {
-        let props = [
-            Propagator::AllDifferent(AllDifferent::new(&[0, 1], &[Domain::range(1, 9); 3])),
-            Propagator::AllDifferent(AllDifferent::new(&[1, 2], &[Domain::range(1, 9); 3])),
-        ];
-        State::new(vec![Domain::range(1, 9); 3], Watches::new(3, &props), vec![0, 0])
+        State::new(vec![Domain::range(1, 9); 3], Watches::new(3, &[&[0, 1], &[1, 2]]), vec![0, 0])
     }
 
     #[test]
@@ -223,6 +232,6 @@ mod tests {
         assert_eq!(s.dequeue(), Some(0));
         assert_eq!(s.dequeue(), Some(1));
         assert_eq!(s.dequeue(), None);
-        assert_eq!(s.set(2, Domain::EMPTY), Err(Conflict));
+        assert_eq!(s.set(2, Domain::EMPTY), Err(EmptyDomain));
     }
 }

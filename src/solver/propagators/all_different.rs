@@ -2,7 +2,8 @@
 //! naked singles, hidden singles (when the variables must use every value) and Hall sets.
 
 use super::super::domain::Domain;
-use super::super::state::{Conflict, PropResult, State};
+use super::super::state::State;
+use super::contract::{Conflict, PropResult, Propagate};
 use super::distinct;
 
 /// The values of `vars` are pairwise different.
@@ -23,14 +24,26 @@ impl AllDifferent {
         }
     }
 
+    /// Writes the domains that differ from `original` back into the state.
+    fn write_back(&self, state: &mut State, original: &[u32], doms: &[u32]) -> PropResult {
+        for (i, (&old, &new)) in original.iter().zip(doms).enumerate() {
+            if old != new {
+                state.set(self.vars[i] as usize, Domain(new))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Propagate for AllDifferent {
     /// The constrained variables.
-    pub fn vars(&self) -> &[u32] {
+    fn vars(&self) -> &[u32] {
         &self.vars
     }
 
     /// Runs the rules until none of them changes anything, on a local copy of the
     /// domains; only the domains that changed are written back.
-    pub fn propagate(&self, state: &mut State) -> PropResult {
+    fn propagate(&mut self, state: &mut State) -> PropResult {
         const LOCAL: usize = 32;
         let n = self.vars.len();
         if n > LOCAL {
@@ -45,18 +58,8 @@ impl AllDifferent {
         self.write_back(state, &original[..n], &doms[..n])
     }
 
-    /// Writes the domains that differ from `original` back into the state.
-    fn write_back(&self, state: &mut State, original: &[u32], doms: &[u32]) -> PropResult {
-        for (i, (&old, &new)) in original.iter().zip(doms).enumerate() {
-            if old != new {
-                state.set(self.vars[i] as usize, Domain(new))?;
-            }
-        }
-        Ok(())
-    }
-
     /// Forward checking after `var` was fixed: its value leaves the other variables.
-    pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
+    fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
         let Some(value) = state.dom(var).value() else { return Ok(()) };
         for &v in self.vars.iter() {
             if v as usize != var {
@@ -67,7 +70,7 @@ impl AllDifferent {
     }
 
     /// Backtracking check: no two fixed variables share a value.
-    pub fn check(&self, state: &State) -> bool {
+    fn check(&self, state: &State) -> bool {
         !distinct::fixed_twice(self.vars.iter().map(|&v| state.dom(v as usize).bits()))
     }
 }
@@ -87,7 +90,7 @@ mod tests {
     fn run(domains: &[Domain]) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
         let prop = AllDifferent::new(&vars, domains);
-        run_alone(&Propagator::AllDifferent(prop), domains)
+        run_alone(&mut Propagator::AllDifferent(prop), domains)
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! of the time; Hall sets cost a pass per unfixed domain and run after them.
 
 use super::super::domain;
-use super::super::state::Conflict;
+use super::contract::Conflict;
 
 /// Applies all three rules until they change nothing more. `values` is the set the
 /// variables must use up, for a permutation (hidden singles apply only then).

@@ -9,7 +9,8 @@
 
 use super::super::combos::{self, MaskSet};
 use super::super::domain::Domain;
-use super::super::state::{Conflict, PropResult, State};
+use super::super::state::State;
+use super::contract::{Conflict, PropResult, Propagate};
 
 /// `vars` hold distinct digits 1..9 summing to `total`.
 #[derive(Clone, Debug)]
@@ -243,33 +244,6 @@ impl DistinctSum {
         DistinctSum { cells, len: vars.len().min(9) as u8, total }
     }
 
-    /// The constrained variables.
-    pub fn vars(&self) -> &[u32] {
-        &self.cells[..self.len as usize]
-    }
-
-    /// Removes every digit without support; fails when none is left for some cell.
-    pub fn propagate(&self, state: &mut State) -> PropResult {
-        let n = self.vars().len();
-        match n {
-            1 => {
-                return state.set(
-                    self.vars()[0] as usize,
-                    state.dom(self.vars()[0] as usize).intersect(digit(self.total)),
-                );
-            }
-            2 => return self.propagate_pair(state),
-            10.. => return Err(Conflict),
-            _ => {}
-        }
-        let mut masks = [0u32; 9];
-        for (i, &v) in self.vars().iter().enumerate() {
-            masks[i] = digit_mask(state.dom(v as usize));
-        }
-        let supports = run_supports(&masks[..n], self.total).ok_or(Conflict)?;
-        self.narrow(state, &masks[..n], &supports[..n])
-    }
-
     /// Narrows each cell to its supported digits.
     fn narrow(&self, state: &mut State, masks: &[u32], supports: &[u32]) -> PropResult {
         for (i, (&mask, &support)) in masks.iter().zip(supports).enumerate() {
@@ -292,12 +266,39 @@ impl DistinctSum {
         let nx = dx.intersect(mirror(dy, self.total)).intersect(keep);
         let ny = dy.intersect(mirror(nx, self.total));
         state.set(x, nx)?;
-        state.set(y, ny)
+        Ok(state.set(y, ny)?)
+    }
+}
+
+impl Propagate for DistinctSum {
+    /// The constrained variables.
+    fn vars(&self) -> &[u32] {
+        &self.cells[..self.len as usize]
+    }
+
+    /// Removes every digit without support; fails when none is left for some cell.
+    fn propagate(&mut self, state: &mut State) -> PropResult {
+        let n = self.vars().len();
+        match n {
+            1 => {
+                let var = self.vars()[0] as usize;
+                return Ok(state.set(var, state.dom(var).intersect(digit(self.total)))?);
+            }
+            2 => return self.propagate_pair(state),
+            10.. => return Err(Conflict),
+            _ => {}
+        }
+        let mut masks = [0u32; 9];
+        for (i, &v) in self.vars().iter().enumerate() {
+            masks[i] = digit_mask(state.dom(v as usize));
+        }
+        let supports = run_supports(&masks[..n], self.total).ok_or(Conflict)?;
+        self.narrow(state, &masks[..n], &supports[..n])
     }
 
     /// Forward checking after `var` was fixed: its digit leaves the other cells, and the
     /// other cells keep only digits that leave a reachable remainder.
-    pub fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
+    fn forward_check(&self, state: &mut State, var: usize) -> PropResult {
         let Some(value) = state.dom(var).value() else { return Ok(()) };
         for &v in self.vars().iter() {
             if v as usize != var {
@@ -332,7 +333,7 @@ impl DistinctSum {
     }
 
     /// Backtracking check: fixed digits distinct and not over the total; exact when all fixed.
-    pub fn check(&self, state: &State) -> bool {
+    fn check(&self, state: &State) -> bool {
         let (mut seen, mut sum, mut open) = (0u32, 0u32, 0u32);
         for &v in self.vars().iter() {
             match state.dom(v as usize).value() {
@@ -358,7 +359,7 @@ mod tests {
 
     fn run(domains: &[Domain], total: u32) -> Option<Vec<Domain>> {
         let vars: Vec<usize> = (0..domains.len()).collect();
-        run_alone(&Propagator::DistinctSum(DistinctSum::new(&vars, total)), domains)
+        run_alone(&mut Propagator::DistinctSum(DistinctSum::new(&vars, total)), domains)
     }
 
     /// The reference: enumerate every assignment and keep the digits some solution uses.

@@ -2,7 +2,8 @@
 //! or whose values go beyond 9 (where the digit tables of `distinct_sum` do not apply).
 
 use super::super::domain::Domain;
-use super::super::state::{Conflict, PropResult, State};
+use super::super::state::State;
+use super::contract::{Conflict, PropResult, Propagate};
 
 /// `vars` add up to `total`.
 #[derive(Clone, Debug)]
@@ -17,14 +18,26 @@ impl Sum {
         Sum { vars: vars.iter().map(|&v| v as u32).collect(), total }
     }
 
+    fn bounds(&self, state: &State) -> Result<(u32, u32), Conflict> {
+        let (mut lo, mut hi) = (0u32, 0u32);
+        for &v in self.vars.iter() {
+            let d = state.dom(v as usize);
+            lo += d.min().ok_or(Conflict)?;
+            hi += d.max().ok_or(Conflict)?;
+        }
+        Ok((lo, hi))
+    }
+}
+
+impl Propagate for Sum {
     /// The constrained variables.
-    pub fn vars(&self) -> &[u32] {
+    fn vars(&self) -> &[u32] {
         &self.vars
     }
 
     /// Bounds consistency: each variable keeps the values that fit between what the others
     /// can contribute at least and at most. Repeats until stable.
-    pub fn propagate(&self, state: &mut State) -> PropResult {
+    fn propagate(&mut self, state: &mut State) -> PropResult {
         loop {
             let (lo, hi) = self.bounds(state)?;
             if lo > self.total || hi < self.total {
@@ -48,18 +61,8 @@ impl Sum {
         }
     }
 
-    fn bounds(&self, state: &State) -> Result<(u32, u32), Conflict> {
-        let (mut lo, mut hi) = (0u32, 0u32);
-        for &v in self.vars.iter() {
-            let d = state.dom(v as usize);
-            lo += d.min().ok_or(Conflict)?;
-            hi += d.max().ok_or(Conflict)?;
-        }
-        Ok((lo, hi))
-    }
-
     /// Forward checking: one pass of the bounds rule.
-    pub fn forward_check(&self, state: &mut State) -> PropResult {
+    fn forward_check(&self, state: &mut State, _var: usize) -> PropResult {
         let (lo, hi) = self.bounds(state)?;
         if lo > self.total || hi < self.total {
             return Err(Conflict);
@@ -75,7 +78,7 @@ impl Sum {
     }
 
     /// Backtracking check: the total is still between the least and most reachable sums.
-    pub fn check(&self, state: &State) -> bool {
+    fn check(&self, state: &State) -> bool {
         self.bounds(state).is_ok_and(|(lo, hi)| lo <= self.total && self.total <= hi)
     }
 }
@@ -88,13 +91,13 @@ mod tests {
     #[test]
     fn bounds_fix_the_last_variable() {
         let domains = [Domain::single(4), Domain::range(1, 9)];
-        let after = run_alone(&Propagator::Sum(Sum::new(&[0, 1], 10)), &domains);
+        let after = run_alone(&mut Propagator::Sum(Sum::new(&[0, 1], 10)), &domains);
         assert_eq!(after.expect("consistent")[1], Domain::single(6));
     }
 
     #[test]
     fn an_unreachable_total_fails() {
         let domains = [Domain::range(1, 2); 2];
-        assert_eq!(run_alone(&Propagator::Sum(Sum::new(&[0, 1], 5)), &domains), None);
+        assert_eq!(run_alone(&mut Propagator::Sum(Sum::new(&[0, 1], 5)), &domains), None);
     }
 }
