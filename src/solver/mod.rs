@@ -1,6 +1,6 @@
 //! The constraint solver: bitset domains, propagators to a fixed point, and depth-first
 //! search with selectable technique, orders and mode. Pure and deterministic: no I/O, no
-//! logging, no globals; cancellation comes in through [`Limits`].
+//! logging, no globals; cancellation comes in through [`Control`] and stops the search as [`Termination`] says.
 //!
 //! Brief overview: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns an owned
 //! [`Outcome`]. Internally `state` holds the domains and the trail, `propagators` the
@@ -10,7 +10,6 @@
 pub mod branching;
 pub mod combos;
 pub mod domain;
-pub mod limits;
 pub mod options;
 pub mod parallel;
 pub mod propagators;
@@ -19,10 +18,11 @@ pub(crate) mod sat;
 pub mod search;
 pub mod state;
 pub mod stats;
+pub mod termination;
 
-pub use limits::Limits;
 pub use options::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 pub use stats::Stats;
+pub use termination::Termination;
 
 use crate::model::Model;
 use std::sync::Arc;

@@ -26,6 +26,7 @@ pub(crate) mod shared;
 use super::domain::Domain;
 use super::sat;
 use super::search::{Driver, Search, Subproblem};
+use super::termination::{self, Termination};
 use super::{Algorithm, Control, Engine, Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
 use crate::model::Model;
 use shared::{Found, Goal, Shared};
@@ -65,16 +66,8 @@ pub fn solve_observed(
 ) -> Outcome {
     let start = Instant::now();
     let goal = Goal {
-        target: match options.mode {
-            Mode::First => 1,
-            Mode::Unique => 2,
-            Mode::Count => options.count_limit.unwrap_or(u64::MAX),
-        },
-        cancel: control.cancel,
-        rival: None,
-        waiting: None,
-        deadline: options.timeout.map(|t| start + t),
-        node_limit: options.node_limit,
+        target: termination::solution_target(options),
+        termination: Termination::new(options, start, control.cancel),
         live,
     };
     let threads = threads.max(1);
@@ -121,7 +114,7 @@ fn solve_model(
     if let Some(found) = probe {
         return found;
     }
-    let goal = Goal { node_limit: goal.node_limit.map(|n| n.saturating_sub(stats.nodes)), ..goal };
+    let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
     let mut found = if options.mode != Mode::Count {
         let parts = components::split(model, &root.domains);
         if parts.len() > 1 {
@@ -251,11 +244,7 @@ fn solve_parts(
     let mut second: Option<(usize, Vec<u32>)> = None;
     for (index, part) in parts.iter().enumerate() {
         let target = if second.is_some() { 1 } else { goal.target };
-        let part_goal = Goal {
-            target,
-            node_limit: goal.node_limit.map(|n| n.saturating_sub(stats.nodes)),
-            ..goal
-        };
+        let part_goal = Goal { target, termination: goal.termination.after(stats.nodes), ..goal };
         let found = solve_model(&part.model, options, threads, part_goal, waiting, false);
         stats += found.stats;
         if found.engine == Engine::Sat {

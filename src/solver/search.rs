@@ -7,11 +7,11 @@
 
 use super::branching::{select_value, select_var};
 use super::domain::Domain;
-use super::limits::Limits;
-use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use super::options::{Algorithm, SolveOptions, ValOrder, VarOrder};
 use super::propagators::{self, Propagate, Propagators};
 use super::state::State;
 use super::stats::Stats;
+use super::termination::{self, Termination};
 use super::{Outcome, StopReason};
 use crate::model::{Model, VarId};
 use std::sync::atomic::AtomicBool;
@@ -281,21 +281,12 @@ impl<'m> Search<'m> {
     }
 }
 
-/// How many solutions `mode` needs before the search can stop.
-pub fn solution_target(options: &SolveOptions) -> Option<u64> {
-    match options.mode {
-        Mode::First => Some(1),
-        Mode::Unique => Some(2),
-        Mode::Count => options.count_limit,
-    }
-}
-
 /// Collects solutions for a sequential search and applies the limits.
 struct Collector<'a> {
     solutions: Vec<Vec<u32>>,
     count: u64,
-    target: Option<u64>,
-    limits: Limits<'a>,
+    target: u64,
+    termination: Termination<'a>,
 }
 
 impl Driver for Collector<'_> {
@@ -304,24 +295,23 @@ impl Driver for Collector<'_> {
         if self.solutions.len() < 2 {
             self.solutions.push(values.to_vec());
         }
-        self.target.is_none_or(|t| self.count < t)
+        self.count < self.target
     }
 
     fn poll(&mut self, nodes: u64) -> Option<StopReason> {
-        self.limits.check(nodes)
+        self.termination.check(nodes).map(termination::Stop::reason)
     }
 }
 
 /// Sequential depth-first search of `model`.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
     let started = Instant::now();
-    let limits = Limits {
-        deadline: options.timeout.map(|t| started + t),
-        node_limit: options.node_limit,
-        cancel,
+    let mut collector = Collector {
+        solutions: Vec::new(),
+        count: 0,
+        target: termination::solution_target(options),
+        termination: Termination::new(options, started, cancel),
     };
-    let mut collector =
-        Collector { solutions: Vec::new(), count: 0, target: solution_target(options), limits };
     let mut search = Search::new(model, options);
     let end = match search.root() {
         Some(sub) => search.run(sub, &mut collector),

@@ -1,28 +1,20 @@
 //! The state every worker of one parallel solve shares: the solution counter, the first
 //! solutions, the node counter, the quit flag and the summed statistics, with the stop
-//! checks (the caller's cancel flag, deadline and node limit) made against them.
+//! checks of the goal's [`Termination`] made against them.
 
+use crate::solver::termination::{Stop, Termination};
 use crate::solver::{Engine, Stats, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
 
 /// What the workers are asked for and when they must stop.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Goal<'a> {
     /// Stop once this many solutions are found (`u64::MAX`: find them all).
     pub target: u64,
-    /// Stop when this flag becomes true.
-    pub cancel: Option<&'a AtomicBool>,
-    /// Stop when this flag becomes true: a rival engine racing these workers has won.
-    pub rival: Option<&'a AtomicBool>,
-    /// Give the threads back (stop, marked as yielded) while this count of work waiting
-    /// for a thread is above zero: set for helpers a rival engine can do without.
-    pub waiting: Option<&'a AtomicUsize>,
-    /// Stop when this instant has passed.
-    pub deadline: Option<Instant>,
-    /// Stop after this many nodes over all workers.
-    pub node_limit: Option<u64>,
+    /// When to stop before that; its node limit counts the nodes of all workers, and
+    /// waiting work makes them stop marked as yielded.
+    pub termination: Termination<'a>,
     /// Counts running workers, so a caller can check that none outlives a solve.
     pub live: &'a AtomicUsize,
 }
@@ -141,35 +133,25 @@ impl<'a> Shared<'a> {
         self.nodes.load(Ordering::Relaxed)
     }
 
-    /// Whether to stop now, given the total nodes: the quit flag, then the caller's node
-    /// limit, cancel flag and deadline (the first external reason seen is kept).
+    /// Whether to stop now, given the total nodes: the quit flag, then the goal's
+    /// termination (the first external reason seen is kept).
     pub fn check(&self, total_nodes: u64) -> Option<StopReason> {
         if self.quitting() {
             return Some(StopReason::Cancelled);
         }
-        if self.goal.rival.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-            self.quit();
-            return Some(StopReason::Cancelled);
+        let stop = self.goal.termination.check(total_nodes)?;
+        match stop {
+            Stop::RivalWon => {}
+            Stop::Yield => {
+                self.yielded.store(true, Ordering::Relaxed);
+                lock(&self.reason).get_or_insert(StopReason::Cancelled);
+            }
+            Stop::Limit(reason) => {
+                lock(&self.reason).get_or_insert(reason);
+            }
         }
-        if self.goal.waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0) {
-            self.yielded.store(true, Ordering::Relaxed);
-            lock(&self.reason).get_or_insert(StopReason::Cancelled);
-            self.quit();
-            return Some(StopReason::Cancelled);
-        }
-        let goal = &self.goal;
-        let reason = if goal.node_limit.is_some_and(|limit| total_nodes >= limit) {
-            StopReason::NodeLimit
-        } else if goal.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-            StopReason::Cancelled
-        } else if goal.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            StopReason::Timeout
-        } else {
-            return None;
-        };
-        lock(&self.reason).get_or_insert(reason);
         self.quit();
-        Some(reason)
+        Some(stop.reason())
     }
 
     /// Adds the statistics of one finished search.
@@ -234,15 +216,7 @@ mod tests {
     use std::panic::AssertUnwindSafe;
 
     fn goal(live: &AtomicUsize, target: u64) -> Goal<'_> {
-        Goal {
-            target,
-            cancel: None,
-            rival: None,
-            waiting: None,
-            deadline: None,
-            node_limit: None,
-            live,
-        }
+        Goal { target, termination: Termination::default(), live }
     }
 
     #[test]
@@ -290,7 +264,8 @@ mod tests {
     #[test]
     fn an_external_limit_is_reported_unless_the_target_was_met() {
         let live = AtomicUsize::new(0);
-        let shared = Shared::new(Goal { node_limit: Some(10), ..goal(&live, 2) });
+        let termination = Termination { node_limit: Some(10), ..Termination::default() };
+        let shared = Shared::new(Goal { termination, ..goal(&live, 2) });
         assert_eq!(shared.check(5), None);
         assert_eq!(shared.check(10), Some(StopReason::NodeLimit));
         assert_eq!(shared.check(0), Some(StopReason::Cancelled), "the others just quit");

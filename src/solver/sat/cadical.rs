@@ -101,7 +101,7 @@ pub(crate) fn enumerate(
 fn relaying_cancel<T>(goal: Goal<'_>, stop: &Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        if let Some(cancel) = goal.cancel {
+        if let Some(cancel) = goal.termination.cancel {
             let done = &done;
             scope.spawn(move || {
                 while !done.load(Ordering::Relaxed) {
@@ -137,7 +137,7 @@ impl<'c> Session<'c> {
         let yielded = Arc::new(AtomicBool::new(false));
         solver.connect_terminator(StopCheck {
             stop: Arc::clone(stop),
-            deadline: goal.deadline,
+            deadline: goal.termination.deadline,
             waiting: flavour.waiting,
             yielded: Arc::clone(&yielded),
             calls: 0,
@@ -146,7 +146,13 @@ impl<'c> Session<'c> {
         for clause in &cnf.clauses {
             solver.clause6(clause);
         }
-        Session { solver, cnf, goal_deadline: goal.deadline, stop: Arc::clone(stop), yielded }
+        Session {
+            solver,
+            cnf,
+            goal_deadline: goal.termination.deadline,
+            stop: Arc::clone(stop),
+            yielded,
+        }
     }
 
     /// Solves under `assumptions` (literals), within `conflicts` conflicts in all: a

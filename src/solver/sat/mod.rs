@@ -18,7 +18,7 @@ mod tests;
 
 use super::domain::Domain;
 use super::parallel::shared::{Found, Goal};
-use super::{Engine, Stats};
+use super::{Engine, Stats, Termination};
 use crate::model::Model;
 use cadical::Flavour;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -55,7 +55,8 @@ where
             let (stop, finish) = (&stop, &finish);
             scope.spawn(move |_| {
                 let waiting = waiting.map(|count| &**count);
-                let mut found = search(Goal { rival: Some(stop), waiting, ..goal });
+                let termination = Termination { rival: Some(stop), waiting, ..goal.termination };
+                let mut found = search(Goal { termination, ..goal });
                 found.engine = Engine::Search;
                 finish(found);
             });
@@ -64,12 +65,18 @@ where
             let (cnf, stop, finish) = (&cnf, &stop, &finish);
             scope.spawn(move |_| {
                 let flavour = Flavour { seed: worker as u32, waiting: waiting.cloned() };
-                finish(cadical::enumerate(cnf, goal, stop, goal.node_limit, flavour));
+                finish(cadical::enumerate(cnf, goal, stop, goal.termination.node_limit, flavour));
             });
         }
         // The first solver runs on this thread, so the SAT side always makes progress
         // even when every other thread of the pool is busy.
-        finish(cadical::enumerate(&cnf, goal, &stop, goal.node_limit, Flavour::default()));
+        finish(cadical::enumerate(
+            &cnf,
+            goal,
+            &stop,
+            goal.termination.node_limit,
+            Flavour::default(),
+        ));
     });
     let results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
     let mut stats = Stats::default();

@@ -6,7 +6,7 @@ use super::encode::encode;
 use crate::model::Model;
 use crate::solver::domain::Domain;
 use crate::solver::parallel::shared::Goal;
-use crate::solver::{self, Algorithm, Mode, SolveOptions};
+use crate::solver::{self, Algorithm, Mode, SolveOptions, Termination};
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -62,15 +62,7 @@ fn brute_force(model: &Model) -> Vec<Vec<u32>> {
 /// Every solution the SAT solver enumerates from the encoding of the unpropagated model.
 fn sat_solutions(model: &Model) -> Vec<Vec<u32>> {
     let live = AtomicUsize::new(0);
-    let goal = Goal {
-        target: u64::MAX,
-        cancel: None,
-        rival: None,
-        waiting: None,
-        deadline: None,
-        node_limit: None,
-        live: &live,
-    };
+    let goal = Goal { target: u64::MAX, termination: Termination::default(), live: &live };
     let cnf = encode(model, &model.domains);
     let stop = Arc::new(AtomicBool::new(false));
     let found = cadical::enumerate(&cnf, goal, &stop, None, Flavour::default());

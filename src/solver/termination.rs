@@ -1,0 +1,101 @@
+//! When a solve must stop before it has what its mode asks: the caller's deadline, node
+//! limit and cancel flag, a rival engine that won the race, or other work waiting for the
+//! thread. One type serves the sequential search, the parallel workers and the SAT engine
+//! (as Pumpkin's `Termination` does); it is checked every few nodes, off the hot path.
+
+use super::StopReason;
+use super::options::{Mode, SolveOptions};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// The stop conditions of one solve, or of one part of it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Termination<'a> {
+    /// Stop when this instant has passed.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Stop when this flag becomes true (a daemon's shutdown).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Stop when this flag becomes true: a rival engine racing this search has won.
+    pub rival: Option<&'a AtomicBool>,
+    /// Give the thread back while this count of work waiting for one is above zero: set
+    /// for helpers a rival engine can do without.
+    pub waiting: Option<&'a AtomicUsize>,
+}
+
+/// Why [`Termination::check`] said stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A limit of the caller's, or its cancel flag.
+    Limit(StopReason),
+    /// The rival engine won.
+    RivalWon,
+    /// Work is waiting for the thread.
+    Yield,
+}
+
+impl Stop {
+    /// The reason a search reports for this stop: its own limit, else cancelled.
+    pub fn reason(self) -> StopReason {
+        match self {
+            Stop::Limit(reason) => reason,
+            Stop::RivalWon | Stop::Yield => StopReason::Cancelled,
+        }
+    }
+}
+
+impl<'a> Termination<'a> {
+    /// The limits `options` set for a solve that started at `start`, with the caller's
+    /// `cancel` flag.
+    pub fn new(options: &SolveOptions, start: Instant, cancel: Option<&'a AtomicBool>) -> Self {
+        Termination {
+            deadline: options.timeout.map(|t| start + t),
+            node_limit: options.node_limit,
+            cancel,
+            ..Termination::default()
+        }
+    }
+
+    /// The same conditions for the rest of a solve that has explored `spent` nodes.
+    pub fn after(self, spent: u64) -> Self {
+        Termination { node_limit: self.node_limit.map(|n| n.saturating_sub(spent)), ..self }
+    }
+
+    /// Whether to stop now, given the nodes explored so far: the rival and waiting work
+    /// first (they end a helper quietly), then the node limit, the cancel flag and the
+    /// deadline.
+    pub fn check(&self, nodes: u64) -> Option<Stop> {
+        if self.rival.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return Some(Stop::RivalWon);
+        }
+        if self.waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0) {
+            return Some(Stop::Yield);
+        }
+        let reason = if self.node_limit.is_some_and(|limit| nodes >= limit) {
+            StopReason::NodeLimit
+        } else if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            StopReason::Cancelled
+        } else if self.deadline_passed() {
+            StopReason::Timeout
+        } else {
+            return None;
+        };
+        Some(Stop::Limit(reason))
+    }
+
+    /// Whether the deadline has passed.
+    pub fn deadline_passed(&self) -> bool {
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
+/// How many solutions the mode of `options` needs before a solve can stop (`u64::MAX`:
+/// every one).
+pub fn solution_target(options: &SolveOptions) -> u64 {
+    match options.mode {
+        Mode::First => 1,
+        Mode::Unique => 2,
+        Mode::Count => options.count_limit.unwrap_or(u64::MAX),
+    }
+}
