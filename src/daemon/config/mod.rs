@@ -395,10 +395,10 @@ impl Settings {
             self.folders.outbox.display(),
             self.workers,
             o.threads,
-            value_name(o.algorithm),
-            value_name(o.var_order),
-            value_name(o.val_order),
-            value_name(o.mode),
+            o.algorithm.name(),
+            o.var_order.name(),
+            o.val_order.name(),
+            o.mode.name(),
             o.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
             o.node_limit.map_or("none".into(), |n| n.to_string()),
             self.max_file_bytes,
@@ -412,11 +412,6 @@ impl Settings {
             self.lease.as_secs_f64(),
         )
     }
-}
-
-/// The name of a setting's value as written in the configuration file.
-fn value_name(value: impl ValueEnum) -> String {
-    value.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
 }
 
 /// Command-line flags win over the file.
