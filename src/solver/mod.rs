@@ -21,7 +21,8 @@ pub mod state;
 pub mod stats;
 
 pub use limits::Limits;
-pub use options::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+pub(crate) use options::SolveOverrides;
+pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 pub use stats::Stats;
 
 use crate::model::Model;

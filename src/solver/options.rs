@@ -163,26 +163,26 @@ impl Default for SolveOptions {
     }
 }
 
-/// Per-puzzle overrides (from a JSON puzzle file); `None` keeps the caller's setting.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SolveOverrides {
+/// Per-puzzle overrides of the caller's options (what a puzzle file asks for itself);
+/// `None` keeps the caller's setting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct SolveOverrides {
     /// Overrides [`SolveOptions::algorithm`].
-    pub algorithm: Option<Algorithm>,
+    pub(crate) algorithm: Option<Algorithm>,
     /// Overrides [`SolveOptions::var_order`].
-    pub var_order: Option<VarOrder>,
+    pub(crate) var_order: Option<VarOrder>,
     /// Overrides [`SolveOptions::val_order`].
-    pub val_order: Option<ValOrder>,
+    pub(crate) val_order: Option<ValOrder>,
     /// Overrides [`SolveOptions::mode`].
-    pub mode: Option<Mode>,
+    pub(crate) mode: Option<Mode>,
     /// Overrides [`SolveOptions::count_limit`].
-    pub count_limit: Option<u64>,
-    /// Overrides [`SolveOptions::threads`].
-    pub threads: Option<usize>,
-    /// Overrides [`SolveOptions::timeout`], in seconds.
-    pub timeout_seconds: Option<f64>,
-    /// Overrides [`SolveOptions::node_limit`].
-    pub node_limit: Option<u64>,
+    pub(crate) count_limit: Option<u64>,
+    /// Lowers [`SolveOptions::threads`].
+    pub(crate) threads: Option<usize>,
+    /// Lowers [`SolveOptions::timeout`].
+    pub(crate) timeout: Option<Duration>,
+    /// Lowers [`SolveOptions::node_limit`].
+    pub(crate) node_limit: Option<u64>,
 }
 
 impl SolveOptions {
@@ -190,7 +190,7 @@ impl SolveOptions {
     /// limit and threads but never raise them, so a file cannot hold a worker longer, or
     /// take more of the pool, than the operator allows (0 threads means every core, on
     /// either side).
-    pub fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
+    pub(crate) fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
         let mut options = self.clone();
         options.algorithm = overrides.algorithm.unwrap_or(options.algorithm);
         options.var_order = overrides.var_order.unwrap_or(options.var_order);
@@ -201,8 +201,7 @@ impl SolveOptions {
         if let Some(asked) = overrides.threads.filter(|&t| cores(t) < cores(options.threads)) {
             options.threads = asked;
         }
-        if let Some(secs) = overrides.timeout_seconds.filter(|s| s.is_finite() && *s >= 0.0) {
-            let asked = Duration::from_secs_f64(secs.min(1e9));
+        if let Some(asked) = overrides.timeout {
             options.timeout = Some(options.timeout.map_or(asked, |t| t.min(asked)));
         }
         if let Some(nodes) = overrides.node_limit {
