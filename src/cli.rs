@@ -3,6 +3,7 @@
 
 use crate::format::Format;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -46,16 +47,16 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct SolverArgs {
     /// Propagation: bt (backtracking), fc (forward checking), mac (arc consistency).
-    #[arg(long, value_enum, default_value_t = Algorithm::Mac)]
+    #[arg(long, value_parser = choice::<Algorithm>(), default_value = Algorithm::Mac.name())]
     pub algorithm: Algorithm,
     /// Variable order.
-    #[arg(long, value_enum, default_value_t = VarOrder::FirstFail)]
+    #[arg(long, value_parser = choice::<VarOrder>(), default_value = VarOrder::FirstFail.name())]
     pub var_order: VarOrder,
     /// Value order.
-    #[arg(long, value_enum, default_value_t = ValOrder::Min)]
+    #[arg(long, value_parser = choice::<ValOrder>(), default_value = ValOrder::Min.name())]
     pub val_order: ValOrder,
     /// first: any solution; unique: prove uniqueness; count: count solutions.
-    #[arg(long, value_enum, default_value_t = Mode::Unique)]
+    #[arg(long, value_parser = choice::<Mode>(), default_value = Mode::Unique.name())]
     pub mode: Mode,
     /// In count mode, stop after this many solutions.
     #[arg(long, value_name = "N")]
@@ -88,6 +89,104 @@ impl SolverArgs {
             threads: self.threads.unwrap_or(default_threads),
             timeout: self.timeout,
             node_limit: self.node_limit,
+        }
+    }
+}
+
+/// A solver setting chosen by name. The names are the solver's own; the help lines are
+/// the command line's, so the solver carries no command-line text.
+trait Choice: Copy + Send + Sync + 'static {
+    /// Every value, in the order `--help` lists them.
+    const ALL: &'static [Self];
+    /// The value's name.
+    fn name(self) -> &'static str;
+    /// The value's line under "Possible values" in `--help`.
+    fn help(self) -> &'static str;
+}
+
+/// Parses one of `T`'s names into `T`; `--help` lists every name with its help line.
+fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
+    let values = T::ALL.iter().map(|&value| PossibleValue::new(value.name()).help(value.help()));
+    // The possible values are checked first, so the lookup cannot miss.
+    PossibleValuesParser::new(values).try_map(|name: String| {
+        T::ALL.iter().copied().find(|value| value.name() == name).ok_or(name)
+    })
+}
+
+impl Choice for Algorithm {
+    const ALL: &'static [Self] = &Algorithm::ALL;
+
+    fn name(self) -> &'static str {
+        Algorithm::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Algorithm::Bt => {
+                "Generic backtracking: assign, then check the constraints of the assigned variable"
+            }
+            Algorithm::Fc => {
+                "Forward checking: after each assignment, prune the other variables of its \
+                 constraints once (no fixed point); a variable pruned to one value counts as \
+                 assigned"
+            }
+            Algorithm::Mac => {
+                "Maintaining arc consistency: propagate every constraint to a fixed point; in \
+                 `first` and `unique` modes a CDCL SAT solver joins a search that outlives a \
+                 short probe"
+            }
+            Algorithm::Sat => {
+                "The CDCL SAT solver alone, on a CNF encoding of the propagated model"
+            }
+        }
+    }
+}
+
+impl Choice for VarOrder {
+    const ALL: &'static [Self] = &VarOrder::ALL;
+
+    fn name(self) -> &'static str {
+        VarOrder::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            VarOrder::InputOrder => "The first unfixed variable in model order",
+            VarOrder::FirstFail => {
+                "Minimum remaining values: the unfixed variable with the smallest domain"
+            }
+            VarOrder::Smallest => "The unfixed variable with the smallest value in its domain",
+        }
+    }
+}
+
+impl Choice for ValOrder {
+    const ALL: &'static [Self] = &ValOrder::ALL;
+
+    fn name(self) -> &'static str {
+        ValOrder::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            ValOrder::Min => "Smallest value first",
+            ValOrder::Max => "Largest value first",
+        }
+    }
+}
+
+impl Choice for Mode {
+    const ALL: &'static [Self] = &Mode::ALL;
+
+    fn name(self) -> &'static str {
+        Mode::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Mode::First => "Stop at the first solution",
+            Mode::Unique => "Look for a second solution, to prove the first one unique",
+            Mode::Count => "Count all solutions (up to `count_limit`)",
         }
     }
 }
@@ -212,4 +311,40 @@ pub struct ServeArgs {
     /// after it.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub lease_seconds: Option<Duration>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solver_args(extra: &[&str]) -> SolverArgs {
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            solver: SolverArgs,
+        }
+        let argv = std::iter::once("kakurod").chain(extra.iter().copied());
+        Wrap::parse_from(argv).solver
+    }
+
+    #[test]
+    fn every_solver_choice_parses_by_its_name() {
+        for a in Algorithm::ALL {
+            assert_eq!(solver_args(&["--algorithm", a.name()]).algorithm, a);
+        }
+        for v in VarOrder::ALL {
+            assert_eq!(solver_args(&["--var-order", v.name()]).var_order, v);
+        }
+        for v in ValOrder::ALL {
+            assert_eq!(solver_args(&["--val-order", v.name()]).val_order, v);
+        }
+        for m in Mode::ALL {
+            assert_eq!(solver_args(&["--mode", m.name()]).mode, m);
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_the_solvers() {
+        assert_eq!(solver_args(&[]).solve_options(1), SolveOptions::default());
+    }
 }

@@ -156,14 +156,18 @@ fn runs(white: &[bool], rows: usize, cols: usize) -> Vec<(bool, Vec<usize>)> {
     out
 }
 
-/// For every cell, the id (index in [`runs`]) of its row run and of its column run
-/// (`usize::MAX` for black cells), and the runs themselves.
-#[allow(clippy::type_complexity)]
-fn run_index(
-    white: &[bool],
-    rows: usize,
-    cols: usize,
-) -> (Vec<usize>, Vec<usize>, Vec<(bool, Vec<usize>)>) {
+/// The runs of a layout, and which of them every cell belongs to.
+struct RunIndex {
+    /// Per cell, the id (index in `runs`) of its row run; `usize::MAX` for black cells.
+    row_run: Vec<usize>,
+    /// Per cell, the id of its column run; `usize::MAX` for black cells.
+    col_run: Vec<usize>,
+    /// The runs themselves, as [`runs`] lists them.
+    runs: Vec<(bool, Vec<usize>)>,
+}
+
+/// Indexes the runs of a layout by cell.
+fn run_index(white: &[bool], rows: usize, cols: usize) -> RunIndex {
     let all = runs(white, rows, cols);
     let mut row_run = vec![usize::MAX; white.len()];
     let mut col_run = vec![usize::MAX; white.len()];
@@ -173,12 +177,12 @@ fn run_index(
             slot[i] = id;
         }
     }
-    (row_run, col_run, all)
+    RunIndex { row_run, col_run, runs: all }
 }
 
 /// For every cell, the length of its row run and of its column run (0 for black cells).
 fn run_lengths(white: &[bool], rows: usize, cols: usize) -> (Vec<usize>, Vec<usize>) {
-    let (row_run, col_run, all) = run_index(white, rows, cols);
+    let RunIndex { row_run, col_run, runs: all } = run_index(white, rows, cols);
     let len = |id: usize| all.get(id).map_or(0, |(_, cells)| cells.len());
     (row_run.into_iter().map(len).collect(), col_run.into_iter().map(len).collect())
 }
@@ -186,7 +190,7 @@ fn run_lengths(white: &[bool], rows: usize, cols: usize) -> (Vec<usize>, Vec<usi
 /// Fills the white cells with digits 1..=9, distinct within every run; `None` when the
 /// randomized search exceeds its budget.
 fn fill(white: &[bool], rows: usize, cols: usize, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
-    let (row_run, col_run, all_runs) = run_index(white, rows, cols);
+    let RunIndex { row_run, col_run, runs: all_runs } = run_index(white, rows, cols);
     let mut cells: Vec<usize> = (0..white.len()).filter(|&i| white[i]).collect();
     cells.shuffle(rng);
     let mut used = vec![0u32; all_runs.len()];

@@ -149,7 +149,7 @@ fn solve_one(
         };
         return invalid(line, error);
     }
-    let solve_options = options.solve.with_overrides(&overrides);
+    let solve_options = options.solve.with_overrides(&overrides.into());
     let compiled = puzzle.compile();
     let outcome = solver::solve_with(&compiled.model, &solve_options, control);
 

@@ -20,7 +20,7 @@ pub struct Violation {
 pub fn check(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
     let (rows, cols) = puzzle.size();
     if grid.rows != rows || grid.cols != cols || grid.cells.len() != rows * cols {
-        return Err(violation(0, 0, cols, "grid size differs from the puzzle's"));
+        return Err(violation(0, cols, "grid size differs from the puzzle's"));
     }
     match puzzle {
         Puzzle::Kakuro(k) => check_kakuro(k, grid),
@@ -29,7 +29,8 @@ pub fn check(puzzle: &Puzzle, grid: &Grid) -> Result<(), Violation> {
     }
 }
 
-fn violation(index: usize, _rows: usize, cols: usize, rule: impl Into<String>) -> Violation {
+/// `rule`, broken at cell `index` (row-major) of a grid `cols` wide.
+fn violation(index: usize, cols: usize, rule: impl Into<String>) -> Violation {
     let cols = cols.max(1);
     Violation { row: index / cols + 1, col: index % cols + 1, rule: rule.into() }
 }
@@ -40,11 +41,11 @@ fn check_kakuro(k: &Kakuro, grid: &Grid) -> Result<(), Violation> {
         match (cell, value) {
             (KakuroCell::White, Some(v)) if (1..=9).contains(v) => {}
             (KakuroCell::White, _) => {
-                return Err(violation(index, k.rows, cols, "white cell without a digit 1..9"));
+                return Err(violation(index, cols, "white cell without a digit 1..9"));
             }
             (KakuroCell::Black { .. }, None) => {}
             (KakuroCell::Black { .. }, Some(_)) => {
-                return Err(violation(index, k.rows, cols, "black cell holds a digit"));
+                return Err(violation(index, cols, "black cell holds a digit"));
             }
         }
     }
@@ -81,10 +82,10 @@ fn check_run(
         && sum != total
     {
         let rule = format!("{name} run does not sum to {total}");
-        return Err(violation(clue_cell, 0, cols, rule));
+        return Err(violation(clue_cell, cols, rule));
     }
     if repeated {
-        return Err(violation(clue_cell, 0, cols, format!("{name} run repeats a digit")));
+        return Err(violation(clue_cell, cols, format!("{name} run repeats a digit")));
     }
     Ok(())
 }
@@ -106,11 +107,11 @@ fn check_sudoku(n: usize, box_size: usize, givens: &[u32], grid: &Grid) -> Resul
         match value {
             Some(v) if (1..=n as u32).contains(v) => {
                 if given != 0 && given != *v {
-                    return Err(violation(index, n, n, format!("given {given} was changed")));
+                    return Err(violation(index, n, format!("given {given} was changed")));
                 }
             }
             _ => {
-                return Err(violation(index, n, n, format!("cell without a digit 1..{n}")));
+                return Err(violation(index, n, format!("cell without a digit 1..{n}")));
             }
         }
     }
@@ -120,13 +121,13 @@ fn check_sudoku(n: usize, box_size: usize, givens: &[u32], grid: &Grid) -> Resul
     for i in 0..n {
         let (top, left) = ((i / height) * height, (i % height) * width);
         if !distinct((0..n).map(|c| value(i, c))) {
-            return Err(violation(i * n, n, n, "row repeats a digit"));
+            return Err(violation(i * n, n, "row repeats a digit"));
         }
         if !distinct((0..n).map(|r| value(r, i))) {
-            return Err(violation(i, n, n, "column repeats a digit"));
+            return Err(violation(i, n, "column repeats a digit"));
         }
         if !distinct((0..n).map(|j| value(top + j / width, left + j % width))) {
-            return Err(violation(top * n + left, n, n, "box repeats a digit"));
+            return Err(violation(top * n + left, n, "box repeats a digit"));
         }
     }
     Ok(())
@@ -139,10 +140,10 @@ fn check_killer(k: &Killer, grid: &Grid) -> Result<(), Violation> {
             cage.cells.iter().filter_map(|&i| grid.cells.get(i).copied().flatten()).collect();
         let first = cage.cells.first().copied().unwrap_or(0);
         if digits.iter().sum::<u32>() != cage.total {
-            return Err(violation(first, k.n, k.n, format!("cage does not sum to {}", cage.total)));
+            return Err(violation(first, k.n, format!("cage does not sum to {}", cage.total)));
         }
         if !distinct(digits.iter().copied()) {
-            return Err(violation(first, k.n, k.n, "cage repeats a digit"));
+            return Err(violation(first, k.n, "cage repeats a digit"));
         }
     }
     Ok(())

@@ -12,7 +12,6 @@ use crate::cli::BenchArgs;
 use crate::pipeline::{self, PipelineOptions};
 use crate::report::{Body, FileReport, Settings, Summary};
 use anyhow::{Context, bail};
-use clap::ValueEnum;
 use serde::Serialize;
 use std::fs;
 use std::path::PathBuf;
@@ -224,9 +223,6 @@ fn summarise(
 /// The human-readable report.
 fn text(report: &BenchReport) -> String {
     let s = &report.settings;
-    let name = |v: Option<clap::builder::PossibleValue>| {
-        v.map_or_else(String::new, |v| v.get_name().to_string())
-    };
     let mut out = format!(
         "machine: {} cores ({} pool threads), {} {}\n\
          settings: algorithm={} var_order={} val_order={} mode={} threads={} timeout={} \
@@ -235,10 +231,10 @@ fn text(report: &BenchReport) -> String {
         report.machine.pool_threads,
         report.machine.os,
         report.machine.arch,
-        name(s.algorithm.to_possible_value()),
-        name(s.var_order.to_possible_value()),
-        name(s.val_order.to_possible_value()),
-        name(s.mode.to_possible_value()),
+        s.algorithm.name(),
+        s.var_order.name(),
+        s.val_order.name(),
+        s.mode.name(),
         report.threads,
         s.timeout_seconds.map_or("none".into(), |t| format!("{t}s")),
         s.node_limit.map_or("none".into(), |n| n.to_string()),

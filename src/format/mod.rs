@@ -32,8 +32,7 @@ mod text;
 
 pub use detect::detect;
 
-use crate::puzzle::Puzzle;
-use crate::solver::SolveOverrides;
+use crate::puzzle::{Puzzle, PuzzleSettings};
 use serde::Serialize;
 use std::fmt;
 
@@ -104,7 +103,7 @@ pub struct Parsed {
     /// The puzzle.
     pub puzzle: Puzzle,
     /// Solver settings the file asks for (JSON format only; empty otherwise).
-    pub overrides: SolveOverrides,
+    pub(crate) overrides: PuzzleSettings,
     /// 1-based line where this puzzle starts (meaningful for batches).
     pub line: usize,
 }

@@ -5,12 +5,14 @@
 pub mod grid;
 pub mod kakuro;
 pub mod killer;
+pub(crate) mod settings;
 pub mod sudoku;
 pub mod validate;
 
 pub use grid::Grid;
 pub use kakuro::{Direction, Kakuro, KakuroCell, Run};
 pub use killer::{Cage, Killer};
+pub(crate) use settings::PuzzleSettings;
 pub use sudoku::Sudoku;
 
 use crate::model::{Model, VarId};

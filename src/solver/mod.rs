@@ -20,7 +20,8 @@ pub mod state;
 pub mod stats;
 pub mod termination;
 
-pub use options::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+pub(crate) use options::SolveOverrides;
+pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 pub use stats::Stats;
 pub use termination::Termination;
 

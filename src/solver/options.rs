@@ -1,13 +1,13 @@
-//! The knobs of one solve: technique, orders, mode and limits. Shared by the CLI, the
-//! configuration file and per-puzzle overrides in JSON input.
+//! The knobs of one solve: technique, orders, mode and limits. These are the solver's own
+//! plain settings; the command line, the configuration file and puzzle files each map
+//! their own wording onto them. Every choice has a [`name`](Algorithm::name), the same one
+//! its serde form uses, so those layers can list and print the choices without a copy.
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// How much propagation is done at each search node.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     /// Generic backtracking: assign, then check the constraints of the assigned variable.
@@ -25,6 +25,19 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Every algorithm, in the order they are listed to users.
+    pub const ALL: [Algorithm; 4] = [Algorithm::Bt, Algorithm::Fc, Algorithm::Mac, Algorithm::Sat];
+
+    /// The name written in settings and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Bt => "bt",
+            Algorithm::Fc => "fc",
+            Algorithm::Mac => "mac",
+            Algorithm::Sat => "sat",
+        }
+    }
+
     /// Whether a solve in `mode` uses the SAT engine (alone or racing the search).
     pub fn uses_sat(self, mode: Mode) -> bool {
         match self {
@@ -36,27 +49,34 @@ impl Algorithm {
 }
 
 /// Which variable to branch on next.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VarOrder {
     /// The first unfixed variable in model order.
-    #[value(name = "input_order")]
     InputOrder,
     /// Minimum remaining values: the unfixed variable with the smallest domain.
     #[default]
-    #[value(name = "first_fail")]
     FirstFail,
     /// The unfixed variable with the smallest value in its domain.
-    #[value(name = "smallest")]
     Smallest,
 }
 
+impl VarOrder {
+    /// Every variable order, in the order they are listed to users.
+    pub const ALL: [VarOrder; 3] = [VarOrder::InputOrder, VarOrder::FirstFail, VarOrder::Smallest];
+
+    /// The name written in settings and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            VarOrder::InputOrder => "input_order",
+            VarOrder::FirstFail => "first_fail",
+            VarOrder::Smallest => "smallest",
+        }
+    }
+}
+
 /// In which order a branching variable's values are tried.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ValOrder {
     /// Smallest value first.
@@ -66,10 +86,21 @@ pub enum ValOrder {
     Max,
 }
 
+impl ValOrder {
+    /// Every value order, in the order they are listed to users.
+    pub const ALL: [ValOrder; 2] = [ValOrder::Min, ValOrder::Max];
+
+    /// The name written in settings and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValOrder::Min => "min",
+            ValOrder::Max => "max",
+        }
+    }
+}
+
 /// What the search is asked to find.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Stop at the first solution.
@@ -79,6 +110,20 @@ pub enum Mode {
     Unique,
     /// Count all solutions (up to `count_limit`).
     Count,
+}
+
+impl Mode {
+    /// Every mode, in the order they are listed to users.
+    pub const ALL: [Mode; 3] = [Mode::First, Mode::Unique, Mode::Count];
+
+    /// The name written in settings and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::First => "first",
+            Mode::Unique => "unique",
+            Mode::Count => "count",
+        }
+    }
 }
 
 /// Everything that steers one solve.
@@ -118,26 +163,26 @@ impl Default for SolveOptions {
     }
 }
 
-/// Per-puzzle overrides (from a JSON puzzle file); `None` keeps the caller's setting.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SolveOverrides {
+/// Per-puzzle overrides of the caller's options (what a puzzle file asks for itself);
+/// `None` keeps the caller's setting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct SolveOverrides {
     /// Overrides [`SolveOptions::algorithm`].
-    pub algorithm: Option<Algorithm>,
+    pub(crate) algorithm: Option<Algorithm>,
     /// Overrides [`SolveOptions::var_order`].
-    pub var_order: Option<VarOrder>,
+    pub(crate) var_order: Option<VarOrder>,
     /// Overrides [`SolveOptions::val_order`].
-    pub val_order: Option<ValOrder>,
+    pub(crate) val_order: Option<ValOrder>,
     /// Overrides [`SolveOptions::mode`].
-    pub mode: Option<Mode>,
+    pub(crate) mode: Option<Mode>,
     /// Overrides [`SolveOptions::count_limit`].
-    pub count_limit: Option<u64>,
-    /// Overrides [`SolveOptions::threads`].
-    pub threads: Option<usize>,
-    /// Overrides [`SolveOptions::timeout`], in seconds.
-    pub timeout_seconds: Option<f64>,
-    /// Overrides [`SolveOptions::node_limit`].
-    pub node_limit: Option<u64>,
+    pub(crate) count_limit: Option<u64>,
+    /// Lowers [`SolveOptions::threads`].
+    pub(crate) threads: Option<usize>,
+    /// Lowers [`SolveOptions::timeout`].
+    pub(crate) timeout: Option<Duration>,
+    /// Lowers [`SolveOptions::node_limit`].
+    pub(crate) node_limit: Option<u64>,
 }
 
 impl SolveOptions {
@@ -145,7 +190,7 @@ impl SolveOptions {
     /// limit and threads but never raise them, so a file cannot hold a worker longer, or
     /// take more of the pool, than the operator allows (0 threads means every core, on
     /// either side).
-    pub fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
+    pub(crate) fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
         let mut options = self.clone();
         options.algorithm = overrides.algorithm.unwrap_or(options.algorithm);
         options.var_order = overrides.var_order.unwrap_or(options.var_order);
@@ -156,8 +201,7 @@ impl SolveOptions {
         if let Some(asked) = overrides.threads.filter(|&t| cores(t) < cores(options.threads)) {
             options.threads = asked;
         }
-        if let Some(secs) = overrides.timeout_seconds.filter(|s| s.is_finite() && *s >= 0.0) {
-            let asked = Duration::from_secs_f64(secs.min(1e9));
+        if let Some(asked) = overrides.timeout {
             options.timeout = Some(options.timeout.map_or(asked, |t| t.min(asked)));
         }
         if let Some(nodes) = overrides.node_limit {
@@ -182,5 +226,24 @@ mod opt_secs {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
         let secs: Option<f64> = Option::deserialize(d)?;
         Ok(secs.filter(|s| s.is_finite() && *s >= 0.0).map(|s| Duration::from_secs_f64(s.min(1e9))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_match_serde<T: Serialize + Copy>(all: &[T], name: fn(T) -> &'static str) {
+        for &value in all {
+            assert_eq!(serde_json::to_value(value).unwrap(), name(value));
+        }
+    }
+
+    #[test]
+    fn every_name_is_the_serde_name() {
+        names_match_serde(&Algorithm::ALL, Algorithm::name);
+        names_match_serde(&VarOrder::ALL, VarOrder::name);
+        names_match_serde(&ValOrder::ALL, ValOrder::name);
+        names_match_serde(&Mode::ALL, Mode::name);
     }
 }

@@ -296,86 +296,26 @@ impl Settings {
         base: &Path,
         args: &ServeArgs,
     ) -> Result<Settings, DaemonError> {
-        let f = &config.folders;
-        let mut folders = Folders {
-            inbox: base.join(&f.inbox),
-            outbox: base.join(&f.outbox),
-            done: base.join(&f.done),
-            failed: base.join(&f.failed),
-            claim: base.join(&f.claim),
-        };
-        if let Some(inbox) = &args.inbox {
-            folders.inbox = inbox.clone();
-        }
-        if let Some(outbox) = &args.outbox {
-            folders.outbox = outbox.clone();
-        }
+        let folders = resolve_folders(&config.folders, base, args);
         apply_overrides(&mut config, args);
-
-        let i = &config.intake;
-        let w = &config.workers;
-        let s = &config.solver;
-        let l = &config.limits;
-        check_range("intake.settle_ms", i.settle_ms as f64, 0.0, 600_000.0)?;
-        check_range("intake.close_settle_ms", i.close_settle_ms as f64, 0.0, 60_000.0)?;
-        check_range("intake.open_idle_seconds", i.open_idle_seconds, 0.1, 86_400.0)?;
-        check_range("intake.rescan_seconds", i.rescan_seconds, 0.05, 3600.0)?;
-        check_range("intake.max_file_bytes", i.max_file_bytes as f64, 1.0, (1u64 << 30) as f64)?;
-        check_range("workers.workers", w.workers as f64, 0.0, 1024.0)?;
-        check_range("workers.drain_timeout_seconds", w.drain_timeout_seconds, 0.0, 3600.0)?;
-        check_range("solver.threads", s.threads as f64, 0.0, 1024.0)?;
-        check_range("limits.timeout_seconds", l.timeout_seconds, 0.0, 1e6)?;
-        check_range("limits.max_cells", l.max_cells as f64, 1.0, 1e8)?;
-        check_range("cluster.lease_seconds", config.cluster.lease_seconds, 1.0, 3600.0)?;
-        let node_id = config.cluster.node_id.clone().unwrap_or_else(super::cluster::host_name);
-        if let Some(message) = super::cluster::invalid_node_id(&node_id) {
-            return Err(setting("cluster.node_id", &message));
-        }
-        if s.count_limit == Some(0) {
-            return Err(setting(
-                "solver.count_limit",
-                "must be at least 1 (leave it out for none)",
-            ));
-        }
-        if l.node_limit == Some(0) {
-            return Err(setting("limits.node_limit", "must be at least 1 (leave it out for none)"));
-        }
-        let format = match &s.format {
-            None => None,
-            Some(name) => Some(Format::from_str(name, true).map_err(|_| {
-                setting("solver.format", &format!("'{name}' is not a known format"))
-            })?),
-        };
-        let workers = if w.workers == 0 {
-            std::thread::available_parallelism().map_or(1, usize::from)
-        } else {
-            w.workers
-        };
-        let timeout = (l.timeout_seconds > 0.0).then(|| Duration::from_secs_f64(l.timeout_seconds));
-        let solve = SolveOptions {
-            algorithm: s.algorithm,
-            var_order: s.var_order,
-            val_order: s.val_order,
-            mode: s.mode,
-            count_limit: s.count_limit,
-            threads: s.threads,
-            timeout,
-            node_limit: l.node_limit,
-        };
+        check_ranges(&config)?;
+        let node_id = resolve_node_id(&config.cluster)?;
+        let pipeline = pipeline_options(&config.solver, &config.limits)?;
+        let (intake, workers) = (&config.intake, &config.workers);
         Ok(Settings {
             config_path: args.config.clone(),
             folders,
-            settle: Duration::from_millis(i.settle_ms),
-            close_settle: Duration::from_millis(i.close_settle_ms),
-            open_idle: Duration::from_secs_f64(i.open_idle_seconds),
-            rescan: Duration::from_secs_f64(i.rescan_seconds),
-            max_file_bytes: i.max_file_bytes,
-            after_success: i.after_success,
-            workers,
-            drain_timeout: Duration::from_secs_f64(w.drain_timeout_seconds),
-            fsync: w.fsync,
+            settle: Duration::from_millis(intake.settle_ms),
+            close_settle: Duration::from_millis(intake.close_settle_ms),
+            open_idle: Duration::from_secs_f64(intake.open_idle_seconds),
+            rescan: Duration::from_secs_f64(intake.rescan_seconds),
+            max_file_bytes: intake.max_file_bytes,
+            after_success: intake.after_success,
+            workers: worker_count(workers.workers),
+            drain_timeout: Duration::from_secs_f64(workers.drain_timeout_seconds),
+            fsync: workers.fsync,
             svg: config.output.svg,
-            pipeline: PipelineOptions { solve, format, max_cells: l.max_cells },
+            pipeline,
             log_format: config.log.format,
             log_level: config.log.level,
             node_id,
@@ -395,10 +335,10 @@ impl Settings {
             self.folders.outbox.display(),
             self.workers,
             o.threads,
-            value_name(o.algorithm),
-            value_name(o.var_order),
-            value_name(o.val_order),
-            value_name(o.mode),
+            o.algorithm.name(),
+            o.var_order.name(),
+            o.val_order.name(),
+            o.mode.name(),
             o.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
             o.node_limit.map_or("none".into(), |n| n.to_string()),
             self.max_file_bytes,
@@ -414,9 +354,79 @@ impl Settings {
     }
 }
 
-/// The name of a setting's value as written in the configuration file.
-fn value_name(value: impl ValueEnum) -> String {
-    value.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+/// The file's folders, relative to `base`; the inbox and outbox given on the command line
+/// stay relative to the working directory.
+fn resolve_folders(f: &FoldersConfig, base: &Path, args: &ServeArgs) -> Folders {
+    Folders {
+        inbox: args.inbox.clone().unwrap_or_else(|| base.join(&f.inbox)),
+        outbox: args.outbox.clone().unwrap_or_else(|| base.join(&f.outbox)),
+        done: base.join(&f.done),
+        failed: base.join(&f.failed),
+        claim: base.join(&f.claim),
+    }
+}
+
+/// Checks every numeric key against its documented range.
+fn check_ranges(config: &Config) -> Result<(), DaemonError> {
+    let (i, w) = (&config.intake, &config.workers);
+    check_range("intake.settle_ms", i.settle_ms as f64, 0.0, 600_000.0)?;
+    check_range("intake.close_settle_ms", i.close_settle_ms as f64, 0.0, 60_000.0)?;
+    check_range("intake.open_idle_seconds", i.open_idle_seconds, 0.1, 86_400.0)?;
+    check_range("intake.rescan_seconds", i.rescan_seconds, 0.05, 3600.0)?;
+    check_range("intake.max_file_bytes", i.max_file_bytes as f64, 1.0, (1u64 << 30) as f64)?;
+    check_range("workers.workers", w.workers as f64, 0.0, 1024.0)?;
+    check_range("workers.drain_timeout_seconds", w.drain_timeout_seconds, 0.0, 3600.0)?;
+    check_range("solver.threads", config.solver.threads as f64, 0.0, 1024.0)?;
+    check_range("limits.timeout_seconds", config.limits.timeout_seconds, 0.0, 1e6)?;
+    check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)?;
+    check_range("cluster.lease_seconds", config.cluster.lease_seconds, 1.0, 3600.0)
+}
+
+/// The configured node id, or the host name; either must be a valid node id (it names a
+/// folder and is part of file names).
+fn resolve_node_id(cluster: &ClusterConfig) -> Result<String, DaemonError> {
+    let node_id = cluster.node_id.clone().unwrap_or_else(super::cluster::host_name);
+    match super::cluster::invalid_node_id(&node_id) {
+        Some(message) => Err(setting("cluster.node_id", &message)),
+        None => Ok(node_id),
+    }
+}
+
+/// The solver settings, forced format and cell limit every file is handled with.
+fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOptions, DaemonError> {
+    if s.count_limit == Some(0) {
+        return Err(setting("solver.count_limit", "must be at least 1 (leave it out for none)"));
+    }
+    if l.node_limit == Some(0) {
+        return Err(setting("limits.node_limit", "must be at least 1 (leave it out for none)"));
+    }
+    let format = forced_format(s.format.as_deref())?;
+    let solve = SolveOptions {
+        algorithm: s.algorithm,
+        var_order: s.var_order,
+        val_order: s.val_order,
+        mode: s.mode,
+        count_limit: s.count_limit,
+        threads: s.threads,
+        // 0 means no limit.
+        timeout: (l.timeout_seconds > 0.0).then(|| Duration::from_secs_f64(l.timeout_seconds)),
+        node_limit: l.node_limit,
+    };
+    Ok(PipelineOptions { solve, format, max_cells: l.max_cells })
+}
+
+/// The format named by `solver.format`, if any.
+fn forced_format(name: Option<&str>) -> Result<Option<Format>, DaemonError> {
+    name.map(|name| {
+        Format::from_str(name, true)
+            .map_err(|_| setting("solver.format", &format!("'{name}' is not a known format")))
+    })
+    .transpose()
+}
+
+/// Worker threads: 0 means one per core.
+fn worker_count(workers: usize) -> usize {
+    if workers == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { workers }
 }
 
 /// Command-line flags win over the file.

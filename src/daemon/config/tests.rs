@@ -78,6 +78,18 @@ fn out_of_range_values_name_their_key() {
 }
 
 #[test]
+fn zero_limits_name_their_key() {
+    for (text, key) in [
+        ("[solver]\ncount_limit = 0\n", "solver.count_limit"),
+        ("[limits]\nnode_limit = 0\n", "limits.node_limit"),
+    ] {
+        let config: Config = toml::from_str(text).unwrap();
+        let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
+        assert!(error.to_string().contains(key), "{error}");
+    }
+}
+
+#[test]
 fn solver_keys_reach_the_pipeline() {
     let text = "[solver]\nalgorithm = \"fc\"\nvar_order = \"input_order\"\nmode = \"count\"\n\
                 count_limit = 7\nformat = \"janko\"\n[limits]\nnode_limit = 99\n\
