@@ -2,9 +2,9 @@
 //! leaves no work running when it returns.
 
 use kakurod::generate::{self, GenOptions};
+use kakurod::model::Domain;
 use kakurod::model::Model;
 use kakurod::puzzle::{Kakuro, Puzzle};
-use kakurod::solver::domain::Domain;
 use kakurod::solver::parallel;
 use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
 use kakurod::verify;

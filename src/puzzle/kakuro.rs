@@ -3,8 +3,8 @@
 //! up to the clue in the black cell just before it.
 
 use super::Compiled;
+use crate::model::Domain;
 use crate::model::Model;
-use crate::solver::domain::Domain;
 
 /// One cell of a Kakuro grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

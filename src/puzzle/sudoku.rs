@@ -1,8 +1,8 @@
 //! Sudoku of any size N = k*k: every row, column and k x k box holds 1..N once.
 
 use super::Compiled;
+use crate::model::Domain;
 use crate::model::Model;
-use crate::solver::domain::Domain;
 
 /// A Sudoku puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]

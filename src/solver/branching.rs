@@ -1,7 +1,7 @@
 //! Variable and value orders. They only suggest the next decision; the search applies it.
 
-use super::domain::Domain;
 use super::options::{ValOrder, VarOrder};
+use crate::model::Domain;
 
 /// The unfixed variable `order` picks, or `None` when every variable is fixed.
 pub fn select_var(order: VarOrder, domains: &[Domain]) -> Option<usize> {

@@ -9,7 +9,6 @@
 
 pub mod branching;
 pub mod combos;
-pub mod domain;
 pub mod options;
 pub mod parallel;
 pub mod propagators;

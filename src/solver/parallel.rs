@@ -23,11 +23,11 @@ mod race;
 mod restarts;
 pub(crate) mod shared;
 
-use super::domain::Domain;
 use super::sat;
 use super::search::{Driver, Search, Subproblem};
 use super::termination::{self, Termination};
 use super::{Algorithm, Control, Engine, Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
+use crate::model::Domain;
 use crate::model::Model;
 use shared::{Found, Goal, Shared};
 use std::sync::Arc;

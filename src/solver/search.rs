@@ -6,13 +6,13 @@
 //! off (the parallel search uses that). [`solve`] is the plain sequential search.
 
 use super::branching::{select_value, select_var};
-use super::domain::Domain;
 use super::options::{Algorithm, SolveOptions, ValOrder, VarOrder};
 use super::propagators::{self, Propagate, Propagators};
 use super::state::State;
 use super::stats::Stats;
 use super::termination::{self, Termination};
 use super::{Outcome, StopReason};
+use crate::model::Domain;
 use crate::model::{Model, VarId};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -8,8 +8,8 @@
 //! the propagators are: it holds their ids (see the contract in
 //! [`propagators::contract`](super::propagators::contract)).
 
-use super::domain::Domain;
 use super::queue::PropagatorQueue;
+use crate::model::Domain;
 
 /// A change would have left a variable without values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

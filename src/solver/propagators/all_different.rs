@@ -1,10 +1,10 @@
 //! All-different over a set of variables, with the rules of [`distinct`](super::distinct):
 //! naked singles, hidden singles (when the variables must use every value) and Hall sets.
 
-use super::super::domain::Domain;
 use super::super::state::State;
 use super::contract::{Conflict, PropResult, Propagate};
 use super::distinct;
+use crate::model::Domain;
 
 /// The values of `vars` are pairwise different.
 #[derive(Clone, Debug)]

@@ -9,8 +9,8 @@
 //! The single rules cost one pass over the domains when they find nothing, which is most
 //! of the time; Hall sets cost a pass per unfixed domain and run after them.
 
-use super::super::domain;
 use super::contract::Conflict;
+use crate::model::domain;
 
 /// Applies all three rules until they change nothing more. `values` is the set the
 /// variables must use up, for a permutation (hidden singles apply only then).

@@ -8,9 +8,9 @@
 //! (backward), and reads each cell's supported digits off the two (see `combos`).
 
 use super::super::combos::{self, MaskSet};
-use super::super::domain::Domain;
 use super::super::state::State;
 use super::contract::{Conflict, PropResult, Propagate};
+use crate::model::Domain;
 
 /// `vars` hold distinct digits 1..9 summing to `total`.
 #[derive(Clone, Debug)]

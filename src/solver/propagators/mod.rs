@@ -21,8 +21,8 @@ pub use contract::{Conflict, PropResult, Propagate};
 pub use distinct_sum::DistinctSum;
 pub use sum::Sum;
 
-use super::domain::Domain;
 use super::state::{State, Watches};
+use crate::model::Domain;
 use crate::model::{Constraint, Model};
 use std::collections::HashMap;
 

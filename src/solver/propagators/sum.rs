@@ -1,9 +1,9 @@
 //! A plain linear sum with bounds reasoning: used for sums whose variables need not differ
 //! or whose values go beyond 9 (where the digit tables of `distinct_sum` do not apply).
 
-use super::super::domain::Domain;
 use super::super::state::State;
 use super::contract::{Conflict, PropResult, Propagate};
+use crate::model::Domain;
 
 /// `vars` add up to `total`.
 #[derive(Clone, Debug)]

@@ -16,9 +16,9 @@ pub(crate) mod encode;
 #[cfg(test)]
 mod tests;
 
-use super::domain::Domain;
 use super::parallel::shared::{Found, Goal};
 use super::{Engine, Stats, Termination};
+use crate::model::Domain;
 use crate::model::Model;
 use cadical::Flavour;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -3,8 +3,8 @@
 
 use super::cadical::{self, Flavour};
 use super::encode::encode;
+use crate::model::Domain;
 use crate::model::Model;
-use crate::solver::domain::Domain;
 use crate::solver::parallel::shared::Goal;
 use crate::solver::{self, Algorithm, Mode, SolveOptions, Termination};
 use proptest::prelude::*;

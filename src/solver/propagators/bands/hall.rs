@@ -3,7 +3,7 @@
 
 use super::super::contract::Conflict;
 use super::super::distinct;
-use crate::solver::domain;
+use crate::model::domain;
 use wide::u16x8;
 
 /// The Hall sets of a unit's domains, with `open` of them not fixed, by the rule of

@@ -30,10 +30,10 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use super::super::domain::Domain;
 use super::super::state::State;
 use super::contract::{PropResult, Propagate};
 use super::distinct;
+use crate::model::Domain;
 use rules::{Board, Grid};
 use tables::{CELLS, PEERS, UNIT_CELLS, UNITS, unit_index};
 

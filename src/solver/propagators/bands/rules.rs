@@ -8,7 +8,7 @@ use super::super::distinct;
 use super::bits;
 use super::hall::unit_hall_sets;
 use super::tables::*;
-use crate::solver::domain::Domain;
+use crate::model::Domain;
 
 /// The domains as the rules see them. Cell `c` is bit `c % 27` of band `c / 27`; digit
 /// `d` (`0..9`) is value `d + 1`, domain bit `d + 1`.

@@ -3,9 +3,13 @@
 //!
 //! The model is plain data. The solver turns it into propagators (see `solver::propagators`);
 //! a `Sum` and an `AllDifferent` over the same variables (a Kakuro run, a killer cage) are
-//! fused there into one exact propagator.
+//! fused there into one exact propagator. The bitset [`Domain`] lives here, with the
+//! model, so the puzzles that build models and the solver that reads them both depend on
+//! the model and never on each other.
 
-use crate::solver::domain::Domain;
+pub mod domain;
+
+pub use domain::Domain;
 
 /// Index of a variable in a [`Model`].
 pub type VarId = usize;
