@@ -24,8 +24,6 @@ struct Tables {
     valid: Vec<Vec<MaskSet>>,
     /// `partial[len][total]`: every subset of a mask in `valid[len][total]`.
     partial: Vec<Vec<MaskSet>>,
-    /// `used[len][total]`: union of the masks in `valid[len][total]`.
-    used: Vec<Vec<u32>>,
     /// `list[len][total]`: the masks of `valid[len][total]`, smallest first.
     list: Vec<Vec<Vec<u16>>>,
 }
@@ -33,12 +31,10 @@ struct Tables {
 static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let mut valid = vec![vec![EMPTY; MAX_TOTAL as usize + 1]; MAX_DIGIT as usize + 1];
     let mut partial = valid.clone();
-    let mut used = vec![vec![0u32; MAX_TOTAL as usize + 1]; MAX_DIGIT as usize + 1];
     let mut list = vec![vec![Vec::new(); MAX_TOTAL as usize + 1]; MAX_DIGIT as usize + 1];
     for mask in 0u32..512 {
         let (len, total) = (mask.count_ones() as usize, mask_sum(mask) as usize);
         insert(&mut valid[len][total], mask);
-        used[len][total] |= mask;
         list[len][total].push(mask as u16);
         // Every subset of `mask` is a partial assignment that can still reach `total`.
         let mut sub = mask;
@@ -50,7 +46,7 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             sub = (sub - 1) & mask;
         }
     }
-    Tables { valid, partial, used, list }
+    Tables { valid, partial, list }
 });
 
 fn insert(set: &mut MaskSet, mask: u32) {
@@ -60,11 +56,6 @@ fn insert(set: &mut MaskSet, mask: u32) {
 /// Sum of the digits in a 9-bit mask.
 pub fn mask_sum(mask: u32) -> u32 {
     (0..MAX_DIGIT).filter(|b| mask & (1 << b) != 0).map(|b| b + 1).sum()
-}
-
-/// The digits (9-bit mask) that occur in some combination of [`valid`]`(len, total)`.
-pub fn digits_used(len: usize, total: u32) -> u32 {
-    TABLES.used.get(len).and_then(|row| row.get(total as usize)).copied().unwrap_or(0)
 }
 
 /// The combinations of [`valid`]`(len, total)` as a list of masks, smallest first.
@@ -82,7 +73,8 @@ pub fn partial(len: usize, total: u32) -> &'static MaskSet {
     TABLES.partial.get(len).and_then(|row| row.get(total as usize)).unwrap_or(&EMPTY)
 }
 
-/// The combinations of [`valid`] as masks, smallest first (for documentation and tests).
+/// The combinations of [`valid`] as masks, smallest first (for tests).
+#[cfg(test)]
 pub fn combinations(len: usize, total: u32) -> Vec<u32> {
     let set = valid(len, total);
     (0u32..512).filter(|&m| set[(m >> 6) as usize] & (1 << (m & 63)) != 0).collect()

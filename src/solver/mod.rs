@@ -7,22 +7,22 @@
 //! constraint algorithms, `branching` the variable and value orders, `search` the
 //! sequential depth-first loop and `parallel` the split-and-race search over many threads.
 
-pub mod branching;
-pub mod combos;
+pub(crate) mod branching;
+pub(crate) mod combos;
 pub mod options;
 pub mod parallel;
-pub mod propagators;
-pub mod queue;
+pub(crate) mod propagators;
+pub(crate) mod queue;
 pub(crate) mod sat;
 pub mod search;
-pub mod state;
+pub(crate) mod state;
 pub mod stats;
-pub mod termination;
+pub(crate) mod termination;
 
 pub(crate) use options::SolveOverrides;
 pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 pub use stats::Stats;
-pub use termination::Termination;
+pub(crate) use termination::Termination;
 
 use crate::model::Model;
 use std::sync::Arc;

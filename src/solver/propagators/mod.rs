@@ -17,7 +17,7 @@ pub mod sum;
 
 pub use all_different::AllDifferent;
 pub use bands::Bands;
-pub use contract::{Conflict, PropResult, Propagate};
+pub use contract::{PropResult, Propagate};
 pub use distinct_sum::DistinctSum;
 pub use sum::Sum;
 
@@ -122,11 +122,6 @@ impl Propagators {
     /// How many there are.
     pub fn len(&self) -> usize {
         self.list.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
     }
 
     /// All of them, by id.

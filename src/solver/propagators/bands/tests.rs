@@ -4,7 +4,8 @@ use super::hall::{ones, unit_hall_sets};
 use super::tables::{BAND, NEVER};
 use super::*;
 use crate::puzzle::sudoku::Sudoku;
-use crate::solver::propagators::{self, Conflict, Propagator, Propagators, run_alone};
+use crate::solver::propagators::contract::Conflict;
+use crate::solver::propagators::{self, Propagator, Propagators, run_alone};
 use proptest::prelude::*;
 use wide::u16x8;
 
