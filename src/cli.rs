@@ -72,7 +72,7 @@ pub struct SolverArgs {
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
     /// Read every file as this format instead of detecting it.
-    #[arg(long, value_enum, value_name = "NAME")]
+    #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
 }
 
@@ -111,6 +111,29 @@ fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(values).try_map(|name: String| {
         T::ALL.iter().copied().find(|value| value.name() == name).ok_or(name)
     })
+}
+
+impl Choice for Format {
+    const ALL: &'static [Self] = &Format::ALL;
+
+    fn name(self) -> &'static str {
+        Format::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Format::Janko => "Kakuro grid: `R C`, then tokens `-`, `0`, `D,R`",
+            Format::Backslash => "Kakuro grid with `D\\R` clue tokens",
+            Format::Matrices => {
+                "Kakuro as two matrices (`rows=`, `columns=`, `Horizontal`, `Vertical`)"
+            }
+            Format::Sudoku => "Sudoku grid: `R C`, then numbers and `-`",
+            Format::Lines => "Sudoku lines: one puzzle per line, N*N characters",
+            Format::Killer => "Killer Sudoku: sums grid, then cage-id grid",
+            Format::Dzn => "MiniZinc data: `initial_values = [| ... |];`",
+            Format::Json => "kakurod's JSON schema",
+        }
+    }
 }
 
 impl Choice for Algorithm {

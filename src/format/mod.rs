@@ -37,7 +37,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// The input formats kakurod reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// Kakuro grid: `R C`, then tokens `-`, `0`, `D,R`.
@@ -59,6 +59,23 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 8] = [
+        Format::Janko,
+        Format::Backslash,
+        Format::Matrices,
+        Format::Sudoku,
+        Format::Lines,
+        Format::Killer,
+        Format::Dzn,
+        Format::Json,
+    ];
+
+    /// The format called `name`, in any letter case.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {

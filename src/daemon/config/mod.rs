@@ -10,7 +10,6 @@ use crate::cli::ServeArgs;
 use crate::format::Format;
 use crate::pipeline::PipelineOptions;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use clap::ValueEnum;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -418,8 +417,8 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
 /// The format named by `solver.format`, if any.
 fn forced_format(name: Option<&str>) -> Result<Option<Format>, DaemonError> {
     name.map(|name| {
-        Format::from_str(name, true)
-            .map_err(|_| setting("solver.format", &format!("'{name}' is not a known format")))
+        Format::from_name(name)
+            .ok_or_else(|| setting("solver.format", &format!("'{name}' is not a known format")))
     })
     .transpose()
 }
