@@ -5,11 +5,12 @@
 //! writes nothing and leaves the input claimed, so the next start requeues it; a result
 //! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue.
 
-use super::claim::{self, sync_dir};
+use super::claim;
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
-use super::outbox::{Outbox, Prepared, Written};
 use crate::format::InputError;
+use crate::outbox::files::sync_dir;
+use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
 use crate::report::{Body, FileReport, Status};
 use crate::result_names;

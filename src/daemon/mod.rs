@@ -1,7 +1,7 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
-//! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
-//! (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
+//! pool (`dispatch`, `job`), and answered in the outbox (through `crate::outbox`, the one
+//! writer of result files), made durable in batches (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
 //! work (`signals`). Several daemons may share one inbox as the nodes of a cluster
 //! (`cluster`): each claims into its own folder and keeps a lease, and the live ones take
 //! over a dead node's work (`takeover`). This module wires the parts together and
@@ -9,27 +9,25 @@
 
 pub mod claim;
 pub mod cluster;
-pub mod commit;
+pub(crate) mod commit;
 pub mod config;
-pub mod dispatch;
+pub(crate) mod dispatch;
 pub mod error;
-pub mod job;
+pub(crate) mod job;
 pub mod logging;
-pub mod outbox;
 pub mod ready;
-pub mod retry;
+pub(crate) mod retry;
 pub mod sdnotify;
 pub mod signals;
-pub mod stems;
-pub mod takeover;
+pub(crate) mod takeover;
 pub mod watcher;
 
+use crate::outbox::Outbox;
 use config::{Folders, Settings};
 use crossbeam_channel::{Receiver, select};
 use dispatch::Dispatcher;
 use error::DaemonError;
 use job::{Context, Job, Source};
-use outbox::Outbox;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
