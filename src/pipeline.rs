@@ -38,18 +38,20 @@ pub fn process(
     options: &PipelineOptions,
     cancel: Option<&AtomicBool>,
 ) -> FileReport {
-    process_with(name, bytes, options, Control::from(cancel))
+    process_with(name, bytes, checksum(bytes), options, Control::from(cancel))
 }
 
-/// [`process`], with the solver told from outside what [`Control`] carries.
-pub fn process_with(
+/// [`process`], for a caller that has the bytes' [`checksum`] already (the daemon looks
+/// for an earlier result by it), with the solver told from outside what [`Control`]
+/// carries.
+pub(crate) fn process_with(
     name: &str,
     bytes: &[u8],
+    checksum: String,
     options: &PipelineOptions,
     control: Control<'_>,
 ) -> FileReport {
     let started = Instant::now();
-    let checksum = hex(&Sha256::digest(bytes));
     let reject = |format, error| FileReport {
         file: name.to_string(),
         checksum: checksum.clone(),
@@ -281,7 +283,13 @@ fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// The checksum a result document carries for its input: the SHA-256 of its bytes, in hex.
+pub(crate) fn checksum(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lower-case hex digits of `bytes` (a digest).
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

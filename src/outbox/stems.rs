@@ -29,8 +29,7 @@ impl Drop for Reservation {
 
 /// Reserves `stem` in `dir` for `owner` (`NODE PID`). `None` when another writer holds it.
 pub(crate) fn reserve(dir: &Path, stem: &str, owner: &str) -> io::Result<Option<Reservation>> {
-    let digest: String =
-        Sha256::digest(stem.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let digest = crate::pipeline::hex(&Sha256::digest(stem.as_bytes()));
     let path = dir.join(format!("{PREFIX}{digest}"));
     let mut file = match OpenOptions::new().write(true).create_new(true).open(&path) {
         Ok(file) => file,
