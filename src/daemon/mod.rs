@@ -7,8 +7,8 @@
 //! over a dead node's work (`takeover`). This module wires the parts together and
 //! owns start-up and shutdown.
 
-pub mod claim;
-pub mod cluster;
+pub(crate) mod claim;
+pub(crate) mod cluster;
 pub(crate) mod commit;
 pub mod config;
 pub(crate) mod dispatch;
