@@ -1,15 +1,17 @@
 //! The one writer of result files, for the daemon's outbox and for `kakurod solve --out`
 //! alike, so both follow one protocol. For one input it writes `STEM.solution.txt`,
 //! `STEM.svg` and, last, `STEM.json` (or `STEM.error.json` for a rejected input), each
-//! through a temporary file in the outbox that is (optionally) fsynced and then renamed into
-//! place, followed by an fsync of the folder. Writing is split in two so that durability is
-//! paid per batch, not per file: workers [`Outbox::prepare`] the temporary files, and one
-//! thread [`Outbox::commit`]s whatever has accumulated (parallel data syncs, renames, one
-//! folder sync). The JSON document is the commit mark: a result is complete exactly
-//! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
+//! through a temporary file in the outbox that is fsynced and then renamed into place,
+//! followed by an fsync of the folder (the syncs are left out for `solve --out`). Writing
+//! is split in two so that durability is paid per batch, not per file: workers
+//! [`Outbox::prepare`] the temporary files, and one thread [`Outbox::commit`]s whatever
+//! has accumulated (parallel data syncs, renames, one folder sync). The JSON document is
+//! the commit mark: a result is complete exactly when it exists, so a reader (or a
+//! restart) never mistakes a partial set for a result.
 //!
-//! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
-//! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
+//! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or
+//! `STEM.error.json` is already there (an earlier input of the same name), the set is
+//! written as `STEM-2.*`, `STEM-3.*`, ...
 //! A stem is reserved ([`stems`]) before its files are renamed into place, so that writers
 //! sharing the outbox (daemons on other nodes, a `solve --out` run) never write the same
 //! stem at once. Companion files without their JSON are leftovers of a crash before the
@@ -74,26 +76,30 @@ pub(crate) struct Written {
     pub(crate) json: PathBuf,
 }
 
-/// The outbox writer, shared by all workers.
+/// The writer of one outbox folder, shared by all workers.
 #[derive(Debug)]
 pub(crate) struct Outbox {
     dir: PathBuf,
+    /// Sync the results to disk before they count as written (the daemon's setting).
     fsync: bool,
+    /// Draw `STEM.svg` beside a solved puzzle's result.
     svg: bool,
-    /// This daemon's node id, part of its temporary files' names.
+    /// The writer's node id (a daemon's, or the host name for `solve --out`), part of its
+    /// temporary files' names.
     node: String,
     counter: AtomicU64,
 }
 
 impl Outbox {
-    /// A writer for `dir`, for the daemon of node `node`.
+    /// A writer for `dir`, as node `node`.
     pub(crate) fn new(dir: PathBuf, fsync: bool, svg: bool, node: &str) -> Outbox {
         Outbox { dir, fsync, svg, node: node.to_string(), counter: AtomicU64::new(0) }
     }
 
     /// Removes the temporary files and stem reservations left by a crashed run of this
     /// node. Call before any job starts. Those of a live process of this node (a daemon on
-    /// another inbox of this host sharing this outbox) stay, and so do other nodes'.
+    /// another inbox of this host sharing this outbox, a `solve --out` run) stay, and so do
+    /// other nodes'.
     pub(crate) fn remove_stale_temporaries(&self) -> io::Result<usize> {
         let stale = |node: &str, pid: u32| {
             // Names without a node are from a version without nodes: this host's.
