@@ -19,6 +19,7 @@ pub mod daemon;
 pub mod format;
 pub mod generate;
 pub mod model;
+pub(crate) mod outbox;
 pub mod pipeline;
 pub mod puzzle;
 pub mod render;

@@ -3,13 +3,13 @@
 //! and by the daemon's workers alike.
 
 use crate::format::{self, Format, InputError, Parsed};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Compiled, Grid, Puzzle};
 use crate::report::{
     Body, FileReport, PuzzleReport, SatStatistics, Settings, Statistics, Status, Summary,
     Uniqueness,
 };
 use crate::solver::{self, Control, Mode, SolveOptions, StopReason};
-use crate::verify;
+use crate::verify::{self, Violation};
 use sha2::{Digest, Sha256};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -38,18 +38,20 @@ pub fn process(
     options: &PipelineOptions,
     cancel: Option<&AtomicBool>,
 ) -> FileReport {
-    process_with(name, bytes, options, Control::from(cancel))
+    process_with(name, bytes, checksum(bytes), options, Control::from(cancel))
 }
 
-/// [`process`], with the solver told from outside what [`Control`] carries.
-pub fn process_with(
+/// [`process`], for a caller that has the bytes' [`checksum`] already (the daemon looks
+/// for an earlier result by it), with the solver told from outside what [`Control`]
+/// carries.
+pub(crate) fn process_with(
     name: &str,
     bytes: &[u8],
+    checksum: String,
     options: &PipelineOptions,
     control: Control<'_>,
 ) -> FileReport {
     let started = Instant::now();
-    let checksum = hex(&Sha256::digest(bytes));
     let reject = |format, error| FileReport {
         file: name.to_string(),
         checksum: checksum.clone(),
@@ -136,27 +138,103 @@ fn solve_one(
 ) -> PuzzleReport {
     let started = Instant::now();
     let Parsed { puzzle, overrides, line } = parsed;
-    let (rows, cols) = puzzle.size();
-    if rows * cols > options.max_cells {
-        let error = InputError {
-            line,
-            column: 1,
-            message: format!(
-                "grid of {rows}x{cols} cells is over the limit of {} cells",
-                options.max_cells
-            ),
-            expected: format!("at most {} cells", options.max_cells),
-        };
+    if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
     }
     let solve_options = options.solve.with_overrides(&overrides.into());
     let compiled = puzzle.compile();
     let outcome = solver::solve_with(&compiled.model, &solve_options, control);
+    let checked = check_solutions(&puzzle, &compiled, &outcome);
+    let verdict = verdict(checked, &outcome, solve_options.mode, line);
+    // Taken after the checks, so that the total time includes them.
+    let statistics = statistics(&outcome, parse_time, started, &solve_options);
+    puzzle_report(puzzle, line, &outcome, &solve_options, statistics, verdict)
+}
 
-    let mut report = PuzzleReport {
+/// Why a puzzle is refused before it is compiled, if it is: more cells than `max_cells`.
+fn over_size_limit(puzzle: &Puzzle, line: usize, max_cells: usize) -> Option<InputError> {
+    let (rows, cols) = puzzle.size();
+    (rows * cols > max_cells).then(|| InputError {
         line,
-        status: Status::Solved,
-        uniqueness: Uniqueness::NotChecked,
+        column: 1,
+        message: format!("grid of {rows}x{cols} cells is over the limit of {max_cells} cells"),
+        expected: format!("at most {max_cells} cells"),
+    })
+}
+
+/// What checking a search's solutions against the puzzle's own clues found.
+struct Checked {
+    /// The first solution, as a grid (when the search found one).
+    grid: Option<Grid>,
+    /// The first rule a solution breaks; checking stops there.
+    violation: Option<Violation>,
+}
+
+/// Checks every solution the solver kept, not only the one reported: a solver bug must
+/// never reach a result file as an answer.
+fn check_solutions(puzzle: &Puzzle, compiled: &Compiled, outcome: &solver::Outcome) -> Checked {
+    let mut grid = None;
+    for values in &outcome.solutions {
+        let solution = puzzle.grid_from_values(compiled, values);
+        if let Err(violation) = verify::check(puzzle, &solution) {
+            return Checked { grid, violation: Some(violation) };
+        }
+        grid.get_or_insert(solution);
+    }
+    Checked { grid, violation: None }
+}
+
+/// A search's answer once its solutions are checked.
+struct Verdict {
+    status: Status,
+    uniqueness: Uniqueness,
+    /// The solved grid, for the text and picture outputs.
+    grid: Option<Grid>,
+    /// Why the status is `failed`.
+    error: Option<InputError>,
+}
+
+/// The answer to report for the puzzle on `line`: `failed` when a solution breaks a rule,
+/// else what the search found in its mode.
+fn verdict(checked: Checked, outcome: &solver::Outcome, mode: Mode, line: usize) -> Verdict {
+    let Checked { grid, violation } = checked;
+    match violation {
+        Some(violation) => Verdict {
+            status: Status::Failed,
+            uniqueness: Uniqueness::NotChecked,
+            grid,
+            error: Some(InputError {
+                line,
+                column: 1,
+                message: format!("internal error: the solver's answer breaks a rule: {violation}"),
+                expected: "a solution that satisfies every clue".into(),
+            }),
+        },
+        None => Verdict {
+            status: status(mode, grid.is_some(), outcome),
+            uniqueness: uniqueness(mode, outcome),
+            grid,
+            error: None,
+        },
+    }
+}
+
+/// The report of one searched puzzle. A failed one keeps neither its solution nor its
+/// puzzle, so no output presents the broken answer as a solution or draws it.
+fn puzzle_report(
+    puzzle: Puzzle,
+    line: usize,
+    outcome: &solver::Outcome,
+    options: &SolveOptions,
+    statistics: Statistics,
+    verdict: Verdict,
+) -> PuzzleReport {
+    let (rows, cols) = puzzle.size();
+    let failed = verdict.status == Status::Failed;
+    PuzzleReport {
+        line,
+        status: verdict.status,
+        uniqueness: verdict.uniqueness,
         kind: Some(puzzle.kind()),
         rows,
         cols,
@@ -166,39 +244,23 @@ fn solve_one(
             StopReason::NodeLimit => "node_limit",
             StopReason::Cancelled => "cancelled",
         }),
-        solution: None,
-        error: None,
-        statistics: Statistics::default(),
-        settings: Some(Settings::from(&solve_options)),
-        grid: None,
-        puzzle: None,
-    };
-    // Every solution the solver kept is checked, not only the one reported.
-    for values in &outcome.solutions {
-        let grid = puzzle.grid_from_values(&compiled, values);
-        if let Err(violation) = verify::check(&puzzle, &grid) {
-            report.status = Status::Failed;
-            report.error = Some(InputError {
-                line,
-                column: 1,
-                message: format!("internal error: the solver's answer breaks a rule: {violation}"),
-                expected: "a solution that satisfies every clue".into(),
-            });
-            report.statistics = statistics(&outcome, parse_time, started, &solve_options);
-            return report;
-        }
-        report.grid.get_or_insert(grid);
+        solution: verdict.grid.as_ref().filter(|_| !failed).map(|g| g.to_rows()),
+        error: verdict.error,
+        statistics,
+        settings: Some(Settings::from(options)),
+        grid: verdict.grid,
+        puzzle: (!failed).then_some(puzzle),
     }
-    report.status = status(solve_options.mode, report.grid.is_some(), &outcome);
-    report.uniqueness = match solve_options.mode {
+}
+
+/// Whether the puzzle is known to have one solution or several; a search stopped early, or
+/// in `first` mode, cannot tell.
+fn uniqueness(mode: Mode, outcome: &solver::Outcome) -> Uniqueness {
+    match mode {
         _ if outcome.count >= 2 => Uniqueness::Multiple,
         Mode::Unique | Mode::Count if outcome.count == 1 && outcome.complete => Uniqueness::Unique,
         _ => Uniqueness::NotChecked,
-    };
-    report.solution = report.grid.as_ref().map(|g| g.to_rows());
-    report.statistics = statistics(&outcome, parse_time, started, &solve_options);
-    report.puzzle = Some(puzzle);
-    report
+    }
 }
 
 /// The verdict on one search. A solution found makes a puzzle `solved`, except in `count`
@@ -281,7 +343,13 @@ fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// The checksum a result document carries for its input: the SHA-256 of its bytes, in hex.
+pub(crate) fn checksum(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lower-case hex digits of `bytes` (a digest).
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -169,6 +169,42 @@ fn out_writes_results_and_error_documents_atomically() {
 }
 
 #[test]
+fn out_never_overwrites_an_earlier_result_and_numbers_the_later_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (txt, json) = (dir.path().join("p.txt"), dir.path().join("p.json"));
+    fs::copy(fixture("killer/101_4x4.txt"), &txt).unwrap();
+    fs::copy(fixture("killer/101_4x4.json"), &json).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&txt)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(listing(&out_dir), ["p.json", "p.solution.txt"]);
+    let first = fs::read(out_dir.join("p.json")).unwrap();
+
+    // A second run, and two inputs of the same name in one run, keep the earlier results.
+    let args = ["solve", "--out", path_str(&out_dir), path_str(&txt), path_str(&json)];
+    let out = kakurod(&args, None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        listing(&out_dir),
+        [
+            "p-2.json",
+            "p-2.solution.txt",
+            "p-3.json",
+            "p-3.solution.txt",
+            "p.json",
+            "p.solution.txt"
+        ]
+    );
+    assert_eq!(fs::read(out_dir.join("p.json")).unwrap(), first);
+    let mut files: Vec<String> = ["p-2.json", "p-3.json"]
+        .iter()
+        .map(|name| json_file(&out_dir.join(name))["file"].as_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["p.json", "p.txt"]);
+}
+
+#[test]
 fn an_invalid_file_reports_file_line_and_column_and_exits_1() {
     let bad = fixture("invalid/unknown-token.txt");
     let out = kakurod(&["solve", path_str(&bad)], None);

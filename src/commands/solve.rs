@@ -5,7 +5,9 @@
 //! document (`--json`) or the picture (`--svg`) goes to standard output, a statistics line
 //! per file and any input error (`FILE:LINE:COLUMN: message (expected ...)`) to standard
 //! error. With `--out DIR`, every file gets `NAME.solution.txt` and `NAME.json` (or
-//! `NAME.error.json`), and `NAME.svg` with `--svg`, each written atomically.
+//! `NAME.error.json`), and `NAME.svg` with `--svg`, written by the daemon's outbox writer
+//! under the daemon's rules: atomically, the JSON last, and never over an earlier result
+//! (a second input, or a second run, named `NAME` is answered as `NAME-2.*`).
 //!
 //! Threads: with at least as many files as threads, the files are solved in parallel on
 //! the rayon pool, each puzzle's search on one thread; otherwise the files are solved one
@@ -17,19 +19,19 @@
 
 use super::progress_bar;
 use crate::cli::SolveArgs;
+use crate::daemon::cluster;
 use crate::format::InputError;
+use crate::outbox::{Outbox, Written};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
 use crate::result_names;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
-use std::collections::HashSet;
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// One file named on the command line.
@@ -39,23 +41,21 @@ struct Input {
     path: PathBuf,
     /// What errors call it: the path, or `<stdin>`.
     shown: String,
-    /// The base name of its output files: the file name without its last extension.
-    stem: String,
 }
 
 impl Input {
     fn new(path: &Path) -> anyhow::Result<Input> {
         if is_stdin(path) {
-            return Ok(Input { path: path.into(), shown: "<stdin>".into(), stem: "stdin".into() });
+            return Ok(Input { path: path.into(), shown: "<stdin>".into() });
         }
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .with_context(|| format!("'{}' does not name a file", path.display()))?;
-        Ok(Input { path: path.into(), shown: path.display().to_string(), stem })
+        if path.file_name().is_none() {
+            bail!("'{}' does not name a file", path.display());
+        }
+        Ok(Input { path: path.into(), shown: path.display().to_string() })
     }
 
-    /// The name echoed in the result document: the file name (or `stdin`).
+    /// The name echoed in the result document, whose stem names the result files: the
+    /// file name (or `stdin`).
     fn file_name(&self) -> String {
         self.path
             .file_name()
@@ -319,21 +319,13 @@ fn summary_counts(s: &Summary) -> String {
 /// Writes every file's outputs into `dir`, then a summary line on standard error.
 /// Returns whether every puzzle was solved and every output written.
 fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
-    let mut stems = HashSet::new();
-    if let Some(dup) = plan.inputs.iter().find(|i| !stems.insert(i.stem.as_str())) {
-        bail!("two inputs would write the same {}.* outputs into {}", dup.stem, dir.display());
-    }
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let outbox = open_outbox(dir, svg);
     let started = Instant::now();
     let progress = progress_bar(plan.inputs.len());
     let results = plan.for_each(|input, report| {
-        let report = match result_names::reserved(&input.file_name()) {
-            Some(error) => {
-                FileReport { body: Body::Rejected { status: Status::Invalid, error }, ..report }
-            }
-            None => report,
-        };
-        let written = write_outputs(dir, &input.stem, &report, svg);
+        let report = refuse_reserved_name(input, report);
+        let written = write_result(&outbox, &input.file_name(), &report);
         let mut text = diagnostics(input, &report, false);
         if let Err(error) = &written {
             text.push_str(&format!("kakurod: {}: {error:#}\n", input.shown));
@@ -360,59 +352,37 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
     Ok(summary.all_solved() && unwritten == 0)
 }
 
-/// Writes the outputs of one file: `STEM.solution.txt` (when there is a solution),
-/// `STEM.json` and with `svg` `STEM.svg` (single puzzles only), or `STEM.error.json`
-/// for a rejected input. Outputs of an earlier run that would contradict this one are
-/// removed.
-fn write_outputs(dir: &Path, stem: &str, report: &FileReport, svg: bool) -> io::Result<()> {
-    let path = |suffix: &str| dir.join(format!("{stem}.{suffix}"));
-    if report.is_rejected() {
-        write_atomic(&path("error.json"), report.to_json().as_bytes())?;
-        for stale in ["json", "solution.txt", "svg"] {
-            remove_if_present(&path(stale))?;
+/// The writer for `dir`, as a writer of this host: its temporary files carry the host name
+/// (a daemon's default node id), so the leftovers of this host's crashed runs are told from
+/// those of other hosts sharing the folder, and are swept here first. Results are not
+/// fsynced: a one-shot run that dies is simply run again, unlike the daemon, which must
+/// survive a crash without losing an input.
+fn open_outbox(dir: &Path, svg: bool) -> Outbox {
+    let outbox = Outbox::new(dir.to_path_buf(), false, svg, &cluster::host_name());
+    if let Err(error) = outbox.remove_stale_temporaries() {
+        // Only housekeeping: the results are written all the same.
+        eprintln!("kakurod: cannot remove leftover temporary files in {}: {error}", dir.display());
+    }
+    outbox
+}
+
+/// The report itself, or the rejection of an input whose name would make its result read
+/// as another input's error document (see `result_names`).
+fn refuse_reserved_name(input: &Input, report: FileReport) -> FileReport {
+    match result_names::reserved(&input.file_name()) {
+        Some(error) => {
+            FileReport { body: Body::Rejected { status: Status::Invalid, error }, ..report }
         }
-        return Ok(());
-    }
-    match report.solution_text() {
-        Some(text) => write_atomic(&path("solution.txt"), text.as_bytes())?,
-        None => remove_if_present(&path("solution.txt"))?,
-    }
-    if svg && let Some(picture) = single_picture(report) {
-        write_atomic(&path("svg"), picture.as_bytes())?;
-    }
-    write_atomic(&path("json"), report.to_json().as_bytes())?;
-    remove_if_present(&path("error.json"))
-}
-
-fn remove_if_present(path: &Path) -> io::Result<()> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
+        None => report,
     }
 }
 
-/// Writes `bytes` to `path` through a fresh temporary file beside it and a rename, so a
-/// reader sees either the old file or the whole new one. The temporary name starts with
-/// `.` (the daemon's inbox ignores such names). Not synced to disk: the daemon, which must
-/// survive a crash, syncs its own outbox.
-fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a file path"));
-    };
-    let temp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        SEQUENCE.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = File::create_new(&temp)
-        .and_then(|mut file| file.write_all(bytes))
-        .and_then(|()| fs::rename(&temp, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
+/// Writes one file's result set, committed at once: each result is complete in the folder
+/// as soon as its file is solved, so a run cut short keeps what it finished.
+fn write_result(outbox: &Outbox, name: &str, report: &FileReport) -> io::Result<Written> {
+    let prepared = outbox.prepare(name, report)?;
+    let committed = outbox.commit(vec![prepared], None).pop();
+    committed.unwrap_or_else(|| Err(io::Error::other("the result set was not committed")))
 }
 
 #[cfg(test)]
@@ -420,33 +390,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn output_stem_drops_only_the_last_extension() {
-        let stem = |p: &str| Input::new(Path::new(p)).unwrap().stem;
+    fn results_are_named_after_the_file_name_without_its_last_extension() {
+        let stem = |p: &str| result_names::stem_of(&Input::new(Path::new(p)).unwrap().file_name());
         assert_eq!(stem("data/960_31x46.txt"), "960_31x46");
         assert_eq!(stem("1_10x12.backslash.txt"), "1_10x12.backslash");
         assert_eq!(stem("noext"), "noext");
         assert_eq!(stem("-"), "stdin");
         assert!(Input::new(Path::new("..")).is_err());
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_file_and_leaves_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.json");
-        write_atomic(&path, b"old").unwrap();
-        write_atomic(&path, b"new").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"new");
-        let names: Vec<_> =
-            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("a.json")]);
-    }
-
-    #[test]
-    fn atomic_write_into_a_missing_folder_fails_cleanly() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("missing").join("a.json");
-        assert!(write_atomic(&path, b"x").is_err());
-        assert!(!path.exists());
     }
 
     #[test]

@@ -5,24 +5,9 @@
 //! folder is the node's own (`claim/NODE/`, see `cluster`), so daemons sharing an inbox
 //! never see each other's claims as their own.
 
-use rustix::fs::{CWD, RenameFlags};
-use rustix::io::Errno;
-use std::fs::File;
+use crate::outbox::files::rename_noreplace;
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// Renames `from` to `to`, failing with `AlreadyExists` rather than replacing `to`.
-/// Falls back to link-then-unlink (equally atomic) where `renameat2` is not supported.
-pub fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
-    match rustix::fs::renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
-        Ok(()) => Ok(()),
-        Err(e) if e == Errno::INVAL || e == Errno::NOSYS || e == Errno::OPNOTSUPP => {
-            std::fs::hard_link(from, to)?;
-            std::fs::remove_file(from)
-        }
-        Err(e) => Err(e.into()),
-    }
-}
 
 /// Claims `inbox/name` by renaming it to `claim/name`. Fails with `NotFound` when someone
 /// else took it first and with `AlreadyExists` when a file of that name is still being
@@ -73,11 +58,6 @@ pub fn claimed(claim_dir: &Path) -> io::Result<Vec<String>> {
     }
     names.sort();
     Ok(names)
-}
-
-/// fsyncs a folder, making the renames in it durable.
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
 }
 
 #[cfg(test)]

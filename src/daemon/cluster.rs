@@ -14,8 +14,8 @@
 //! is also locked (`flock`) for the node's lifetime, and a second daemon with that id
 //! refuses to start. The kernel drops the lock however the process ends.
 
-use super::claim::rename_noreplace;
 use super::error::DaemonError;
+use crate::outbox::files::rename_noreplace;
 use rustix::fs::{FlockOperation, Timespec, Timestamps, UTIME_NOW};
 use rustix::io::Errno;
 use std::fs::{File, OpenOptions};

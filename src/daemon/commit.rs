@@ -6,9 +6,9 @@
 //! folders are synced once. When idle, a batch is a single file and nothing waits; under
 //! load, batches grow and the cost of durability per file shrinks.
 
-use super::claim::sync_dir;
 use super::job::Context;
-use super::outbox::{Prepared, Written};
+use crate::outbox::files::sync_dir;
+use crate::outbox::{Prepared, Written};
 use crossbeam_channel::{Receiver, Sender};
 use std::io;
 use std::sync::Arc;

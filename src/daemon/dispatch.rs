@@ -24,8 +24,6 @@ pub struct Counters {
     pub answered: AtomicU64,
     /// Of those, answered with an error result.
     pub rejected: AtomicU64,
-    /// Inputs left claimed by a cancelled search.
-    pub left_claimed: AtomicU64,
     /// Jobs that failed on I/O (input left in the inbox, or in the claim folder to be
     /// tried again).
     pub errors: AtomicU64,
@@ -210,9 +208,8 @@ fn count(
         Ok(Outcome::AlreadyAnswered) => {
             c.answered.fetch_add(1, Ordering::Relaxed);
         }
-        Ok(Outcome::LeftClaimed) => {
-            c.left_claimed.fetch_add(1, Ordering::Relaxed);
-        }
+        // Logged by the job; the shutdown line counts what is left in the claim folder.
+        Ok(Outcome::LeftClaimed) => {}
         Ok(Outcome::Busy) => {
             tracing::debug!(file = %job.name, "a file of this name is still being worked on");
         }

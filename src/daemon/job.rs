@@ -5,11 +5,12 @@
 //! writes nothing and leaves the input claimed, so the next start requeues it; a result
 //! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue.
 
-use super::claim::{self, sync_dir};
+use super::claim;
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
-use super::outbox::{Outbox, Prepared, Written};
 use crate::format::InputError;
+use crate::outbox::files::sync_dir;
+use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
 use crate::report::{Body, FileReport, Status};
 use crate::result_names;
@@ -115,21 +116,19 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
     };
     let (report, size) = match read(ctx, &claimed)? {
         Input::Bytes(bytes) => {
-            if job.source == Source::Requeued {
-                let checksum = hex(&Sha256::digest(&bytes));
-                if let Some(json) = ctx.outbox.find_result(&job.name, &checksum) {
-                    let rejected = json.to_string_lossy().ends_with(".error.json");
-                    archive(ctx, &claimed, &job.name, rejected, ctx.settings.fsync)?;
-                    tracing::info!(file = %job.name, result = %json.display(),
-                        "already answered by an earlier run; input moved on");
-                    return Ok(Step::Finished(Outcome::AlreadyAnswered));
-                }
+            let checksum = pipeline::checksum(&bytes);
+            if job.source == Source::Requeued
+                && let Some(json) = ctx.outbox.find_result(&job.name, &checksum)
+            {
+                let rejected = json.to_string_lossy().ends_with(".error.json");
+                archive(ctx, &claimed, &job.name, rejected, ctx.settings.fsync)?;
+                tracing::info!(file = %job.name, result = %json.display(),
+                    "already answered by an earlier run; input moved on");
+                return Ok(Step::Finished(Outcome::AlreadyAnswered));
             }
             let report = match result_names::reserved(&job.name) {
-                Some(error) => {
-                    rejection(&job.name, hex(&Sha256::digest(&bytes)), Status::Invalid, error)
-                }
-                None => solve(ctx, &job.name, &bytes),
+                Some(error) => rejection(&job.name, checksum, Status::Invalid, error),
+                None => solve(ctx, &job.name, &bytes, checksum),
             };
             (report, bytes.len() as u64)
         }
@@ -244,7 +243,7 @@ fn link_target(path: &Path) -> String {
 fn refused(message: String, expected: &str) -> Input {
     Input::Refused {
         size: 0,
-        checksum: hex(&Sha256::digest(b"")),
+        checksum: pipeline::checksum(b""),
         message,
         expected: expected.into(),
     }
@@ -293,7 +292,7 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
     loop {
         let n = file.read(&mut buffer)?;
         if n == 0 {
-            return Ok(hex(&hasher.finalize()));
+            return Ok(pipeline::hex(&hasher.finalize()));
         }
         hasher.update(&buffer[..n]);
     }
@@ -301,10 +300,10 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
 
 /// Runs the pipeline; a panic (a bug) becomes a `failed` error result, not a dead worker,
 /// so one bad file cannot stop the daemon or come back at every start.
-fn solve(ctx: &Context, name: &str, bytes: &[u8]) -> FileReport {
+fn solve(ctx: &Context, name: &str, bytes: &[u8], checksum: String) -> FileReport {
     let options = &ctx.settings.pipeline;
     let control = Control { cancel: Some(&ctx.cancel), waiting: Some(&ctx.waiting) };
-    let run = || pipeline::process_with(name, bytes, options, control);
+    let run = || pipeline::process_with(name, bytes, checksum.clone(), options, control);
     catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -318,7 +317,7 @@ fn solve(ctx: &Context, name: &str, bytes: &[u8]) -> FileReport {
             message: format!("internal error while processing the file: {what}"),
             expected: "a file kakurod can process".into(),
         };
-        rejection(name, hex(&Sha256::digest(bytes)), Status::Failed, error)
+        rejection(name, checksum, Status::Failed, error)
     })
 }
 
@@ -409,8 +408,4 @@ impl LogLine {
             status = %self.status, ms = (self.ms * 100.0).round() / 100.0, nodes = self.nodes,
             result = %stem, "answered");
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

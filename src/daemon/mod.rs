@@ -1,35 +1,33 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
-//! pool (`dispatch`, `job`), and answered in the outbox (`outbox`), made durable in batches
-//! (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
+//! pool (`dispatch`, `job`), and answered in the outbox (through `crate::outbox`, the one
+//! writer of result files), made durable in batches (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
 //! work (`signals`). Several daemons may share one inbox as the nodes of a cluster
 //! (`cluster`): each claims into its own folder and keeps a lease, and the live ones take
 //! over a dead node's work (`takeover`). This module wires the parts together and
 //! owns start-up and shutdown.
 
-pub mod claim;
-pub mod cluster;
-pub mod commit;
+pub(crate) mod claim;
+pub(crate) mod cluster;
+pub(crate) mod commit;
 pub mod config;
-pub mod dispatch;
+pub(crate) mod dispatch;
 pub mod error;
-pub mod job;
+pub(crate) mod job;
 pub mod logging;
-pub mod outbox;
 pub mod ready;
-pub mod retry;
+pub(crate) mod retry;
 pub mod sdnotify;
 pub mod signals;
-pub mod stems;
-pub mod takeover;
+pub(crate) mod takeover;
 pub mod watcher;
 
+use crate::outbox::Outbox;
 use config::{Folders, Settings};
-use crossbeam_channel::{Receiver, select};
+use crossbeam_channel::{Receiver, Sender, select};
 use dispatch::Dispatcher;
 use error::DaemonError;
 use job::{Context, Job, Source};
-use outbox::Outbox;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -66,10 +64,91 @@ pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Start-up, the main wait, and shutdown.
-fn serve(mut settings: Settings) -> Result<(), DaemonError> {
-    settings.folders = prepare(&settings.folders)?;
-    let node =
-        Arc::new(cluster::Node::join(&settings.folders.claim, &settings.node_id, settings.lease)?);
+fn serve(settings: Settings) -> Result<(), DaemonError> {
+    let daemon = Daemon::start(settings)?;
+    let outcome = daemon.run_until_stopped();
+    daemon.shut_down();
+    outcome
+}
+
+/// The running daemon's parts, from start-up to shutdown.
+struct Daemon {
+    ctx: Arc<Context>,
+    node: Arc<cluster::Node>,
+    dispatcher: Dispatcher,
+    keeper: takeover::Keeper,
+    intake: RunningIntake,
+    signals: Receiver<i32>,
+    /// Inputs requeued from the claim folder at start-up.
+    requeued: usize,
+    /// Temporary files and stem reservations of crashed runs removed at start-up.
+    stale: usize,
+}
+
+impl Daemon {
+    /// Prepares the folders, joins the cluster, cleans the outbox, and starts the workers
+    /// (fed the inputs left claimed), the lease keeper, the signal forwarding and, last,
+    /// the intake of new inputs.
+    fn start(mut settings: Settings) -> Result<Daemon, DaemonError> {
+        settings.folders = prepare(&settings.folders)?;
+        let node = join_cluster(&mut settings)?;
+        let (outbox, stale) = open_outbox(&settings, &node.id)?;
+        let workers = settings.workers;
+        let ctx = Arc::new(Context {
+            settings,
+            outbox,
+            cancel: Default::default(),
+            waiting: Default::default(),
+        });
+        let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
+            .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
+        let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
+        let keeper =
+            takeover::Keeper::start(Arc::clone(&node), Arc::clone(&ctx), dispatcher.sender())
+                .map_err(|source| DaemonError::Io {
+                    about: "cannot start the lease thread",
+                    source,
+                })?;
+        let signals = signals::forward()?;
+        let intake = RunningIntake::start(&ctx.settings, dispatcher.sender())?;
+        Ok(Daemon { ctx, node, dispatcher, keeper, intake, signals, requeued, stale })
+    }
+
+    /// Waits for the start-up scan (then tells the log and systemd that the daemon runs),
+    /// and then for a signal or a fatal error. Ok on a signal.
+    fn run_until_stopped(&self) -> Result<(), DaemonError> {
+        let settings = &self.ctx.settings;
+        wait(&self.intake.news, &self.signals, |found| {
+            tracing::info!(config = %settings.config_path.display(), requeued = self.requeued,
+                in_inbox = found, stale_temporaries = self.stale, pid = std::process::id(),
+                "kakurod started: {}", settings.summary());
+            sdnotify::ready(&format!("watching {}", settings.folders.inbox.display()));
+        })
+    }
+
+    /// Stops taking work in, lets the running jobs finish (or cancels them), gives up the
+    /// lease and logs the last line.
+    fn shut_down(self) {
+        let Daemon { ctx, node, dispatcher, keeper, intake, signals, .. } = self;
+        sdnotify::stopping("draining");
+        keeper.stop_taking_over();
+        intake.stop();
+        dispatcher.stop_intake();
+        let drained = finish_running_jobs(&ctx, &dispatcher, &signals);
+        // The lease lasts through the drain; once stopped, it is given up at once, so
+        // another node takes over what is left without waiting out the lease.
+        keeper.stop();
+        if let Err(error) = node.expire() {
+            tracing::warn!(%error, "cannot give up the lease");
+        }
+        log_stopped(&ctx.settings, dispatcher.counters(), drained);
+    }
+}
+
+/// Joins the cluster as the configured node, adopts the claims a daemon without nodes left
+/// in the claim root, and points the settings at the node's own claim folder.
+fn join_cluster(settings: &mut Settings) -> Result<Arc<cluster::Node>, DaemonError> {
+    let node = cluster::Node::join(&settings.folders.claim, &settings.node_id, settings.lease)?;
     let adopted = node.adopt_unowned().map_err(|source| DaemonError::Folder {
         about: "cannot adopt the claims in",
         path: settings.folders.claim.clone(),
@@ -79,91 +158,104 @@ fn serve(mut settings: Settings) -> Result<(), DaemonError> {
         tracing::info!(inputs = adopted.len(), "claims of a daemon without nodes adopted");
     }
     settings.folders.claim = node.claim_folder().to_path_buf();
-    let outbox =
-        Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, &node.id);
+    Ok(Arc::new(node))
+}
+
+/// The outbox writer of node `node`, once the temporary files and stem reservations of
+/// this node's crashed runs are gone; also returns how many were removed.
+fn open_outbox(settings: &Settings, node: &str) -> Result<(Outbox, usize), DaemonError> {
+    let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, node);
     let stale = outbox
         .remove_stale_temporaries()
         .map_err(|source| DaemonError::Io { about: "cannot clean the outbox", source })?;
-    let workers = settings.workers;
-    let ctx = Arc::new(Context {
-        settings,
-        outbox,
-        cancel: Default::default(),
-        waiting: Default::default(),
-    });
-    let settings = &ctx.settings;
-    let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
-        .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
-    let jobs = dispatcher.sender();
+    Ok((outbox, stale))
+}
 
-    let requeued = claim::claimed(&settings.folders.claim).map_err(|source| {
-        DaemonError::Folder { about: "cannot list", path: settings.folders.claim.clone(), source }
+/// Queues the inputs an earlier run left in the claim folder; returns how many.
+fn requeue_claimed(claim_folder: &Path, jobs: &Sender<Job>) -> Result<usize, DaemonError> {
+    let requeued = claim::claimed(claim_folder).map_err(|source| DaemonError::Folder {
+        about: "cannot list",
+        path: claim_folder.to_path_buf(),
+        source,
     })?;
     for name in &requeued {
         let _ = jobs.send(Job { name: name.clone(), source: Source::Requeued });
     }
-    let keeper = takeover::Keeper::start(Arc::clone(&node), Arc::clone(&ctx), jobs.clone())
-        .map_err(|source| DaemonError::Io { about: "cannot start the lease thread", source })?;
-    let signals = signals::forward()?;
-    let (watcher, events) = watcher::watch(&settings.folders.inbox)?;
-    let (stop, stop_receiver) = crossbeam_channel::bounded::<()>(0);
-    let (news_sender, news) = crossbeam_channel::unbounded();
-    let intake = Intake {
-        inbox: settings.folders.inbox.clone(),
-        timing: ready::Timing {
-            settle: settings.settle,
-            close_settle: settings.close_settle,
-            open_idle: settings.open_idle,
-        },
-        rescan: settings.rescan,
-        events,
-        stop: stop_receiver,
-        jobs,
-        news: news_sender,
-    };
-    let intake_thread = std::thread::Builder::new()
-        .name("kakurod-intake".into())
-        .spawn(move || intake.run())
-        .map_err(|source| DaemonError::Io { about: "cannot start the intake thread", source })?;
+    Ok(requeued.len())
+}
 
-    let outcome = wait(&news, &signals, |found| {
-        tracing::info!(config = %settings.config_path.display(), requeued = requeued.len(),
-            in_inbox = found, stale_temporaries = stale, pid = std::process::id(),
-            "kakurod started: {}", settings.summary());
-        sdnotify::ready(&format!("watching {}", settings.folders.inbox.display()));
-    });
+/// The intake thread with what it needs to run and to be stopped: the inbox watcher, the
+/// stop channel and the channel of its news.
+struct RunningIntake {
+    watcher: notify::RecommendedWatcher,
+    stop: Sender<()>,
+    news: Receiver<IntakeNews>,
+    thread: std::thread::JoinHandle<()>,
+}
 
-    // Shutdown: stop intake, drain, then cancel what is still running.
-    sdnotify::stopping("draining");
-    keeper.stop_taking_over();
-    drop(stop);
-    drop(watcher);
-    let _ = intake_thread.join();
-    dispatcher.stop_intake();
+impl RunningIntake {
+    /// Watches the inbox and starts the intake thread, which sends complete files to `jobs`.
+    fn start(settings: &Settings, jobs: Sender<Job>) -> Result<RunningIntake, DaemonError> {
+        let (watcher, events) = watcher::watch(&settings.folders.inbox)?;
+        let (stop, stop_receiver) = crossbeam_channel::bounded::<()>(0);
+        let (news_sender, news) = crossbeam_channel::unbounded();
+        let intake = Intake {
+            inbox: settings.folders.inbox.clone(),
+            timing: ready::Timing {
+                settle: settings.settle,
+                close_settle: settings.close_settle,
+                open_idle: settings.open_idle,
+            },
+            rescan: settings.rescan,
+            events,
+            stop: stop_receiver,
+            jobs,
+            news: news_sender,
+        };
+        let thread = std::thread::Builder::new()
+            .name("kakurod-intake".into())
+            .spawn(move || intake.run())
+            .map_err(|source| DaemonError::Io {
+                about: "cannot start the intake thread",
+                source,
+            })?;
+        Ok(RunningIntake { watcher, stop, news, thread })
+    }
+
+    /// Stops the intake thread and the watcher, and waits for the thread to end.
+    fn stop(self) {
+        let RunningIntake { watcher, stop, news: _, thread } = self;
+        drop(stop);
+        drop(watcher);
+        let _ = thread.join();
+    }
+}
+
+/// Lets the running jobs finish within the drain timeout, then cancels the searches still
+/// running and gives them a short grace. Returns whether every job finished in time.
+fn finish_running_jobs(ctx: &Context, dispatcher: &Dispatcher, signals: &Receiver<i32>) -> bool {
+    let timeout = ctx.settings.drain_timeout;
     let running = dispatcher.pending();
-    tracing::info!(running, drain_timeout_s = settings.drain_timeout.as_secs_f64(), "stopping");
-    let drained = drain(&dispatcher, settings.drain_timeout, &signals);
+    tracing::info!(running, drain_timeout_s = timeout.as_secs_f64(), "stopping");
+    let drained = drain(dispatcher, timeout, signals);
     if !drained {
         ctx.cancel.store(true, Ordering::SeqCst);
         dispatcher.drain(CANCEL_GRACE);
     }
-    // The lease lasts through the drain; once stopped, it is given up at once, so another
-    // node takes over what is left without waiting out the lease.
-    keeper.stop();
-    if let Err(error) = node.expire() {
-        tracing::warn!(%error, "cannot give up the lease");
-    }
-    let c = dispatcher.counters();
+    drained
+}
+
+/// The last log line: the jobs' counts and the inputs left claimed for the next start.
+fn log_stopped(settings: &Settings, counters: &dispatch::Counters, drained: bool) {
     let left = claim::claimed(&settings.folders.claim).map_or(0, |v| v.len());
     tracing::info!(
-        answered = c.answered.load(Ordering::Relaxed),
-        rejected = c.rejected.load(Ordering::Relaxed),
-        errors = c.errors.load(Ordering::Relaxed),
+        answered = counters.answered.load(Ordering::Relaxed),
+        rejected = counters.rejected.load(Ordering::Relaxed),
+        errors = counters.errors.load(Ordering::Relaxed),
         left_claimed = left,
         drained,
         "kakurod stopped"
     );
-    outcome
 }
 
 /// Waits for the start-up scan (then calls `started`), and then for a signal or a fatal

@@ -1,31 +1,38 @@
-//! The only writer of the outbox. For one input it writes `STEM.solution.txt`, `STEM.svg`
-//! and, last, `STEM.json` (or `STEM.error.json` for a rejected input), each through a
-//! temporary file in the outbox that is fsynced and then renamed into place, followed by an
-//! fsync of the folder. Writing is split in two so that durability is paid per batch, not
-//! per file: workers [`Outbox::prepare`] the temporary files, and the committer thread
-//! [`Outbox::commit`]s whatever has accumulated (parallel data syncs, renames, one folder
-//! sync). The JSON document is the commit mark: a result is complete exactly
-//! when it exists, so a reader (or a restart) never mistakes a partial set for a result.
+//! The one writer of result files, for the daemon's outbox and for `kakurod solve --out`
+//! alike, so both follow one protocol. For one input it writes `STEM.solution.txt`,
+//! `STEM.svg` and, last, `STEM.json` (or `STEM.error.json` for a rejected input), each
+//! through a temporary file in the outbox that is fsynced and then renamed into place,
+//! followed by an fsync of the folder (the syncs are left out for `solve --out`). Writing
+//! is split in two so that durability is paid per batch, not per file: workers
+//! [`Outbox::prepare`] the temporary files, and one thread [`Outbox::commit`]s whatever
+//! has accumulated (parallel data syncs, renames, one folder sync). The JSON document is
+//! the commit mark: a result is complete exactly when it exists, so a reader (or a
+//! restart) never mistakes a partial set for a result.
 //!
-//! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or `STEM.error.json` is already there (an
-//! earlier input of the same name), the set is written as `STEM-2.*`, `STEM-3.*`, ...
-//! A stem is reserved (`stems`) before its files are renamed into place, so that daemons on
-//! other nodes sharing the outbox never write the same stem at once. Companion files
-//! without their JSON are leftovers of a crash before the commit and are overwritten.
+//! Names follow [`crate::result_names`]; they never clash silently: when `STEM.json` or
+//! `STEM.error.json` is already there (an earlier input of the same name), the set is
+//! written as `STEM-2.*`, `STEM-3.*`, ...
+//! A stem is reserved ([`stems`]) before its files are renamed into place, so that writers
+//! sharing the outbox (daemons on other nodes, a `solve --out` run) never write the same
+//! stem at once. Companion files without their JSON are leftovers of a crash before the
+//! commit and are overwritten.
 //!
-//! Temporary files are named `.kakurod-tmp.NODE.PID.N`: a daemon removes its own node's
-//! leftovers at start-up, and a node that takes over a dead node's work removes the dead
+//! Temporary files are named `.kakurod-tmp.NODE.PID.N`: a writer removes its own node's
+//! leftovers at start-up, and a daemon that takes over a dead node's work removes the dead
 //! node's.
 
-use super::claim::{rename_noreplace, sync_dir};
-use super::stems::{self, Reservation};
+pub(crate) mod files;
+pub(crate) mod stems;
+
 use crate::render::svg;
 use crate::report::{Body, FileReport};
 use crate::result_names::{RESERVED_STEM_END, stem_of};
+use files::{rename_noreplace, sync_dir, sync_file};
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use stems::Reservation;
 
 /// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
 const TEMP_PREFIX: &str = ".kakurod-tmp.";
@@ -39,7 +46,7 @@ const SYNCFS_BATCH: usize = 16;
 
 /// A result set written to temporary files, waiting for [`Outbox::commit`].
 #[derive(Debug)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The stem the set would like (`NAME` for `NAME.ext`).
     base: String,
     /// `(suffix, temporary file)`, the JSON document last.
@@ -53,7 +60,7 @@ impl Prepared {
     }
 
     /// Removes the temporary files (after a failure).
-    pub fn discard(&self) {
+    pub(crate) fn discard(&self) {
         for (_, temp) in &self.temps {
             let _ = std::fs::remove_file(temp);
         }
@@ -62,34 +69,38 @@ impl Prepared {
 
 /// Where a result set went.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
+pub(crate) struct Written {
     /// The stem used (`NAME`, or `NAME-2`, ...).
-    pub stem: String,
+    pub(crate) stem: String,
     /// The JSON document written (`.json` or `.error.json`).
-    pub json: PathBuf,
+    pub(crate) json: PathBuf,
 }
 
-/// The outbox writer, shared by all workers.
+/// The writer of one outbox folder, shared by all workers.
 #[derive(Debug)]
-pub struct Outbox {
+pub(crate) struct Outbox {
     dir: PathBuf,
+    /// Sync the results to disk before they count as written (the daemon's setting).
     fsync: bool,
+    /// Draw `STEM.svg` beside a solved puzzle's result.
     svg: bool,
-    /// This daemon's node id, part of its temporary files' names.
+    /// The writer's node id (a daemon's, or the host name for `solve --out`), part of its
+    /// temporary files' names.
     node: String,
     counter: AtomicU64,
 }
 
 impl Outbox {
-    /// A writer for `dir`, for the daemon of node `node`.
-    pub fn new(dir: PathBuf, fsync: bool, svg: bool, node: &str) -> Outbox {
+    /// A writer for `dir`, as node `node`.
+    pub(crate) fn new(dir: PathBuf, fsync: bool, svg: bool, node: &str) -> Outbox {
         Outbox { dir, fsync, svg, node: node.to_string(), counter: AtomicU64::new(0) }
     }
 
     /// Removes the temporary files and stem reservations left by a crashed run of this
     /// node. Call before any job starts. Those of a live process of this node (a daemon on
-    /// another inbox of this host sharing this outbox) stay, and so do other nodes'.
-    pub fn remove_stale_temporaries(&self) -> io::Result<usize> {
+    /// another inbox of this host sharing this outbox, a `solve --out` run) stay, and so do
+    /// other nodes'.
+    pub(crate) fn remove_stale_temporaries(&self) -> io::Result<usize> {
         let stale = |node: &str, pid: u32| {
             // Names without a node are from a version without nodes: this host's.
             (node == self.node || node.is_empty())
@@ -100,7 +111,7 @@ impl Outbox {
     }
 
     /// Removes every temporary file and stem reservation of the (dead) node `node`.
-    pub fn remove_temporaries_of(&self, node: &str) -> io::Result<usize> {
+    pub(crate) fn remove_temporaries_of(&self, node: &str) -> io::Result<usize> {
         let stale = |owner: &str, _pid: u32| owner == node;
         Ok(self.remove_temporaries(&stale)? + stems::remove_stale(&self.dir, stale)?)
     }
@@ -118,15 +129,9 @@ impl Outbox {
         stems::remove_owned(&self.dir, owner, stale)
     }
 
-    /// Writes the result set for `report`, durably, and returns where it went.
-    pub fn write(&self, input_name: &str, report: &FileReport) -> io::Result<Written> {
-        let prepared = self.prepare(input_name, report)?;
-        self.commit(vec![prepared], None).pop().unwrap_or_else(|| Err(io::Error::other("lost")))
-    }
-
     /// First half of a write, done on the worker: the result files are written to temporary
     /// files in the outbox (not yet synced, not yet visible under their names).
-    pub fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
+    pub(crate) fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
         let rejected = report.is_rejected();
         let mut files: Vec<(&'static str, String)> = Vec::new();
         if !rejected {
@@ -160,7 +165,7 @@ impl Outbox {
     /// so the filesystem can merge the flushes), renames
     /// each set into place with its JSON last, then syncs the outbox folder once for the
     /// batch. Returns one result per prepared set, in order.
-    pub fn commit(
+    pub(crate) fn commit(
         &self,
         batch: Vec<Prepared>,
         pool: Option<&rayon::ThreadPool>,
@@ -246,7 +251,7 @@ impl Outbox {
 
     /// Looks for a complete result of an input with this name and checksum (the work of an
     /// earlier run that stopped before it moved the input on). Returns its JSON path.
-    pub fn find_result(&self, input_name: &str, checksum: &str) -> Option<PathBuf> {
+    pub(crate) fn find_result(&self, input_name: &str, checksum: &str) -> Option<PathBuf> {
         let base = stem_of(input_name);
         for n in 1..=100_000u32 {
             let stem = numbered_stem(&base, n);
@@ -309,11 +314,6 @@ impl Outbox {
     }
 }
 
-/// Flushes one file's data to disk.
-fn sync_file(path: &std::path::Path) -> io::Result<()> {
-    std::fs::File::open(path)?.sync_data()
-}
-
 /// The names a stem's JSON document may have. A stem ending in `.error` belongs to a
 /// rejected input (see `result_names`): its `.json` name is another input's error document,
 /// which must not make the stem look taken.
@@ -356,6 +356,12 @@ mod tests {
         }
     }
 
+    /// One result set through both halves, as `solve --out` writes it.
+    fn write(outbox: &Outbox, input_name: &str, report: &FileReport) -> io::Result<Written> {
+        let prepared = outbox.prepare(input_name, report)?;
+        outbox.commit(vec![prepared], None).remove(0)
+    }
+
     fn names(dir: &std::path::Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
@@ -369,8 +375,8 @@ mod tests {
     fn a_name_clash_gives_a_numbered_stem_and_keeps_the_earlier_result() {
         let dir = tempfile::tempdir().unwrap();
         let outbox = Outbox::new(dir.path().to_path_buf(), true, true, "n");
-        let first = outbox.write("p.txt", &rejected("p.txt", "aa")).unwrap();
-        let second = outbox.write("p.dzn", &rejected("p.dzn", "bb")).unwrap();
+        let first = write(&outbox, "p.txt", &rejected("p.txt", "aa")).unwrap();
+        let second = write(&outbox, "p.dzn", &rejected("p.dzn", "bb")).unwrap();
         assert_eq!(first.stem, "p");
         assert_eq!(second.stem, "p-2");
         assert_eq!(names(dir.path()), vec!["p-2.error.json", "p.error.json"]);
@@ -382,8 +388,8 @@ mod tests {
     fn an_input_with_a_reserved_stem_is_answered_beside_the_error_that_its_name_resembles() {
         let dir = tempfile::tempdir().unwrap();
         let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
-        outbox.write("q.txt", &rejected("q.txt", "aa")).unwrap();
-        let reserved = outbox.write("q.error.txt", &rejected("q.error.txt", "bb")).unwrap();
+        write(&outbox, "q.txt", &rejected("q.txt", "aa")).unwrap();
+        let reserved = write(&outbox, "q.error.txt", &rejected("q.error.txt", "bb")).unwrap();
         assert_eq!(reserved.stem, "q.error");
         assert_eq!(names(dir.path()), vec!["q.error.error.json", "q.error.json"]);
         assert_eq!(outbox.find_result("q.error.txt", "bb"), Some(reserved.json));
@@ -393,8 +399,8 @@ mod tests {
     fn an_earlier_result_is_found_by_name_and_checksum() {
         let dir = tempfile::tempdir().unwrap();
         let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
-        outbox.write("q.txt", &rejected("q.txt", "11")).unwrap();
-        let second = outbox.write("q.txt", &rejected("q.txt", "22")).unwrap();
+        write(&outbox, "q.txt", &rejected("q.txt", "11")).unwrap();
+        let second = write(&outbox, "q.txt", &rejected("q.txt", "22")).unwrap();
         assert_eq!(outbox.find_result("q.txt", "22"), Some(second.json));
         assert_eq!(outbox.find_result("q.txt", "33"), None);
         assert_eq!(outbox.find_result("r.txt", "11"), None);
@@ -405,7 +411,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("z.solution.txt"), "half").unwrap();
         let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
-        assert_eq!(outbox.write("z", &rejected("z", "0")).unwrap().stem, "z");
+        assert_eq!(write(&outbox, "z", &rejected("z", "0")).unwrap().stem, "z");
     }
 
     #[test]
@@ -429,9 +435,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let held = stems::reserve(dir.path(), "r", "other 1").unwrap().expect("free");
         let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
-        assert_eq!(outbox.write("r.txt", &rejected("r.txt", "aa")).unwrap().stem, "r-2");
+        assert_eq!(write(&outbox, "r.txt", &rejected("r.txt", "aa")).unwrap().stem, "r-2");
         drop(held);
-        assert_eq!(outbox.write("r.txt", &rejected("r.txt", "bb")).unwrap().stem, "r");
+        assert_eq!(write(&outbox, "r.txt", &rejected("r.txt", "bb")).unwrap().stem, "r");
     }
 
     #[test]

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 
 /// Prefix of reservation files; the rest of the name is the SHA-256 of the stem, so that
 /// the name stays short whatever the stem's length.
-pub const PREFIX: &str = ".kakurod-stem.";
+const PREFIX: &str = ".kakurod-stem.";
 
 /// A reserved stem; the reservation ends (its file is removed) when this is dropped.
 #[derive(Debug)]
-pub struct Reservation {
+pub(crate) struct Reservation {
     path: PathBuf,
 }
 
@@ -28,9 +28,8 @@ impl Drop for Reservation {
 }
 
 /// Reserves `stem` in `dir` for `owner` (`NODE PID`). `None` when another writer holds it.
-pub fn reserve(dir: &Path, stem: &str, owner: &str) -> io::Result<Option<Reservation>> {
-    let digest: String =
-        Sha256::digest(stem.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+pub(crate) fn reserve(dir: &Path, stem: &str, owner: &str) -> io::Result<Option<Reservation>> {
+    let digest = crate::pipeline::hex(&Sha256::digest(stem.as_bytes()));
     let path = dir.join(format!("{PREFIX}{digest}"));
     let mut file = match OpenOptions::new().write(true).create_new(true).open(&path) {
         Ok(file) => file,
@@ -46,7 +45,7 @@ pub fn reserve(dir: &Path, stem: &str, owner: &str) -> io::Result<Option<Reserva
 /// over. Returns how many were removed. One without an owner is kept: it may be another
 /// writer's, created an instant ago and not yet written. (Left by a crash at that instant,
 /// it only makes its stem's results take the next number.)
-pub fn remove_stale(dir: &Path, stale: impl Fn(&str, u32) -> bool) -> io::Result<usize> {
+pub(crate) fn remove_stale(dir: &Path, stale: impl Fn(&str, u32) -> bool) -> io::Result<usize> {
     let owner = |entry: &std::fs::DirEntry| {
         if !entry.file_name().to_str().is_some_and(|n| n.starts_with(PREFIX)) {
             return None;
@@ -61,7 +60,7 @@ pub fn remove_stale(dir: &Path, stale: impl Fn(&str, u32) -> bool) -> io::Result
 /// Removes the files in `dir` whose owner (`NODE`, `PID`), as `owner` reads it off an entry
 /// (`None`: not such a file), `stale` judges left over. Returns how many were removed; one
 /// that is already gone is not an error.
-pub fn remove_owned(
+pub(crate) fn remove_owned(
     dir: &Path,
     owner: impl Fn(&std::fs::DirEntry) -> Option<(String, u32)>,
     stale: impl Fn(&str, u32) -> bool,
