@@ -3,7 +3,6 @@
 //! is also checked against its published `.sol` with the independent verifier, which proves
 //! the reader understood the clues, cages and boxes the way the puzzle's author meant.
 
-use clap::ValueEnum;
 use kakurod::format::solution::read_sol;
 use kakurod::format::{self, Document, Format, Parsed};
 use kakurod::puzzle::{Kind, Puzzle};
@@ -224,7 +223,7 @@ fn every_invalid_fixture_is_refused_at_its_place() {
 
 /// Reading never panics; any error it gives points inside the text (or just past it).
 fn reads_safely(content: &str) {
-    let forced = Format::value_variants().iter().copied().map(Some);
+    let forced = Format::ALL.into_iter().map(Some);
     for forced in std::iter::once(None).chain(forced) {
         let errors = match format::read(content, forced) {
             Err(e) => vec![e],
