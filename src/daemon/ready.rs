@@ -110,12 +110,8 @@ impl Tracker {
         Tracker { timing, entries: HashMap::new() }
     }
 
-    /// Number of pending paths.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// True when nothing is pending.
+    /// True when nothing is pending (for tests).
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

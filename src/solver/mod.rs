@@ -1,6 +1,6 @@
 //! The constraint solver: bitset domains, propagators to a fixed point, and depth-first
 //! search with selectable technique, orders and mode. Pure and deterministic: no I/O, no
-//! logging, no globals; cancellation comes in through [`Control`] and stops the search as [`Termination`] says.
+//! logging, no globals; cancellation comes in through [`Control`] and stops the search as `Termination` says.
 //!
 //! Brief overview: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns an owned
 //! [`Outcome`]. Internally `state` holds the domains and the trail, `propagators` the

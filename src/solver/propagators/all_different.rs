@@ -1,4 +1,4 @@
-//! All-different over a set of variables, with the rules of [`distinct`](super::distinct):
+//! All-different over a set of variables, with the rules of [`super::distinct`]:
 //! naked singles, hidden singles (when the variables must use every value) and Hall sets.
 
 use super::super::state::State;

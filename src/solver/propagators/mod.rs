@@ -94,7 +94,7 @@ impl Propagate for Propagator {
     }
 }
 
-/// A model's propagators, and the search's side of their [contract](contract): every load
+/// A model's propagators, and the search's side of their [`contract`]: every load
 /// and undo of the state goes through here, so the propagators that keep memory always
 /// hear of it.
 #[derive(Clone, Debug)]
