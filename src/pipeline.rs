@@ -141,7 +141,7 @@ fn solve_one(
     if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
     }
-    let solve_options = options.solve.with_overrides(&overrides.into());
+    let solve_options = overrides.apply_to(&options.solve);
     let compiled = puzzle.compile();
     let outcome = solver::solve_with(&compiled.model, &solve_options, control);
     let checked = check_solutions(&puzzle, &compiled, &outcome);
@@ -356,6 +356,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::PuzzleSettings;
 
     fn single(report: &FileReport) -> &PuzzleReport {
         match &report.body {
@@ -383,7 +384,7 @@ mod tests {
         // 0 is every core: never fewer than one thread.
         let capped = |operator: usize, asked: Option<usize>| {
             let solve = SolveOptions { threads: operator, ..SolveOptions::default() };
-            solve.with_overrides(&solver::SolveOverrides { threads: asked, ..Default::default() })
+            PuzzleSettings { threads: asked, ..Default::default() }.apply_to(&solve)
         };
         assert_eq!(capped(1, Some(0)).threads, 1);
         assert_eq!(solver::parallel::effective_threads(capped(0, Some(1)).threads), 1);

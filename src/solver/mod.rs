@@ -19,7 +19,6 @@ pub(crate) mod state;
 pub mod stats;
 pub(crate) mod termination;
 
-pub(crate) use options::SolveOverrides;
 pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 pub use stats::Stats;
 pub(crate) use termination::Termination;

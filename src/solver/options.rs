@@ -163,54 +163,6 @@ impl Default for SolveOptions {
     }
 }
 
-/// Per-puzzle overrides of the caller's options (what a puzzle file asks for itself);
-/// `None` keeps the caller's setting.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct SolveOverrides {
-    /// Overrides [`SolveOptions::algorithm`].
-    pub(crate) algorithm: Option<Algorithm>,
-    /// Overrides [`SolveOptions::var_order`].
-    pub(crate) var_order: Option<VarOrder>,
-    /// Overrides [`SolveOptions::val_order`].
-    pub(crate) val_order: Option<ValOrder>,
-    /// Overrides [`SolveOptions::mode`].
-    pub(crate) mode: Option<Mode>,
-    /// Overrides [`SolveOptions::count_limit`].
-    pub(crate) count_limit: Option<u64>,
-    /// Lowers [`SolveOptions::threads`].
-    pub(crate) threads: Option<usize>,
-    /// Lowers [`SolveOptions::timeout`].
-    pub(crate) timeout: Option<Duration>,
-    /// Lowers [`SolveOptions::node_limit`].
-    pub(crate) node_limit: Option<u64>,
-}
-
-impl SolveOptions {
-    /// These options with `overrides` applied. A puzzle may lower the caller's timeout, node
-    /// limit and threads but never raise them, so a file cannot hold a worker longer, or
-    /// take more of the pool, than the operator allows (0 threads means every core, on
-    /// either side).
-    pub(crate) fn with_overrides(&self, overrides: &SolveOverrides) -> SolveOptions {
-        let mut options = self.clone();
-        options.algorithm = overrides.algorithm.unwrap_or(options.algorithm);
-        options.var_order = overrides.var_order.unwrap_or(options.var_order);
-        options.val_order = overrides.val_order.unwrap_or(options.val_order);
-        options.mode = overrides.mode.unwrap_or(options.mode);
-        options.count_limit = overrides.count_limit.or(options.count_limit);
-        let cores = super::parallel::effective_threads;
-        if let Some(asked) = overrides.threads.filter(|&t| cores(t) < cores(options.threads)) {
-            options.threads = asked;
-        }
-        if let Some(asked) = overrides.timeout {
-            options.timeout = Some(options.timeout.map_or(asked, |t| t.min(asked)));
-        }
-        if let Some(nodes) = overrides.node_limit {
-            options.node_limit = Some(options.node_limit.map_or(nodes, |n| n.min(nodes)));
-        }
-        options
-    }
-}
-
 /// Serialises an optional duration as optional seconds (a float).
 mod opt_secs {
     use serde::{Deserialize, Deserializer, Serializer};
