@@ -51,7 +51,9 @@ impl State {
         &self.domains
     }
 
-    /// Replaces every domain (starting a subproblem); clears trail and queue.
+    /// Replaces every domain (starting a subproblem); clears trail and queue. The search
+    /// calls it through [`Propagators::load`](super::propagators::Propagators::load), which
+    /// tells the propagators.
     pub fn load(&mut self, domains: &[Domain]) {
         self.domains.copy_from_slice(domains);
         self.trail.clear();
@@ -94,7 +96,9 @@ impl State {
     }
 
     /// Undoes every change made after `mark`, which must have been taken at a fixed point
-    /// of propagation.
+    /// of propagation. The search calls it through
+    /// [`Propagators::undo`](super::propagators::Propagators::undo), which tells the
+    /// propagators.
     pub fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             if let Some((var, old)) = self.trail.pop() {
