@@ -2,7 +2,6 @@
 //! and added up over parallel branches.
 
 use serde::Serialize;
-use std::fmt;
 use std::ops::AddAssign;
 use std::time::Duration;
 
@@ -63,32 +62,3 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
     s.serialize_f64(d.as_secs_f64() * 1e3)
 }
 
-/// One line, `key=value` pairs, as printed on stderr by `kakurod solve`; the SAT
-/// solvers' counters when they ran.
-impl fmt::Display for Stats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "nodes={} failures={} max_depth={} propagations={} solutions={} subproblems={} solve_ms={:.3}",
-            self.nodes,
-            self.failures,
-            self.max_depth,
-            self.propagations,
-            self.solutions,
-            self.subproblems,
-            self.solve_time.as_secs_f64() * 1e3
-        )?;
-        if self.sat_solvers > 0 {
-            write!(
-                f,
-                " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} sat_learned={}",
-                self.sat_solvers,
-                self.sat_conflicts,
-                self.sat_decisions,
-                self.sat_propagations,
-                self.sat_learned
-            )?;
-        }
-        Ok(())
-    }
-}
