@@ -15,7 +15,8 @@
 //! Arguments after `--`:
 //! - `--threads 1,2,0` thread counts to time (default `1,2,0`; 0 = all cores);
 //! - `--runs N` runs per cell, the median is reported (default 3);
-//! - `--modes first,unique` modes to time (default both);
+//! - `--modes first,unique` modes to time (default both; an entry of the list that names its
+//!   `mode` is timed in that mode only);
 //! - `--only NAME` time only the instances whose name contains NAME;
 //! - `--no-sat` leave out the `--algorithm sat` column;
 //! - `--timeout SECONDS` the `--timeout` given to `kakurod solve` (default 60);
@@ -23,31 +24,17 @@
 //!   `target/release/kakurod`);
 //! - `--write-only` write the puzzle files and stop (for `benches/compare_ortools.py`).
 
+#[path = "common/generated.rs"]
+mod generated;
+
+use generated::Instance;
 use kakurod::format::solution::read_sol;
-use kakurod::generate::{self, GenOptions};
+use kakurod::generate;
 use kakurod::puzzle::{KakuroCell, Puzzle};
 use kakurod::verify;
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
-
-/// One entry of `large.toml`.
-#[derive(Debug, Deserialize)]
-struct Instance {
-    name: String,
-    rows: usize,
-    cols: usize,
-    black: f64,
-    seed: u64,
-    #[serde(default)]
-    note: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct InstanceFile {
-    instance: Vec<Instance>,
-}
 
 struct Config {
     kakurod: PathBuf,
@@ -106,26 +93,13 @@ fn main() {
         }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("benches/hard/large.toml"))
-        .expect("read benches/hard/large.toml");
-    let file: InstanceFile = toml::from_str(&text).expect("parse large.toml");
     let dir = root.join("target/large-bench");
     std::fs::create_dir_all(&dir).expect("create target/large-bench");
 
-    let instances: Vec<&Instance> = file
-        .instance
-        .iter()
-        .filter(|i| config.only.as_ref().is_none_or(|only| i.name.contains(only.as_str())))
-        .collect();
+    let instances = generated::load("large.toml", config.only.as_deref());
     let mut puzzles = Vec::new();
     for instance in &instances {
-        let options = GenOptions {
-            rows: instance.rows,
-            cols: instance.cols,
-            black_percent: instance.black,
-            seed: instance.seed,
-        };
-        let kakuro = generate::kakuro(&options);
+        let kakuro = instance.kakuro();
         let path = dir.join(format!("{}.txt", instance.name));
         std::fs::write(&path, generate::to_janko(&kakuro)).expect("write a puzzle file");
         puzzles.push((path, Puzzle::Kakuro(kakuro)));
@@ -136,7 +110,12 @@ fn main() {
     }
     print_header(&config);
     for (instance, (path, puzzle)) in instances.iter().zip(&puzzles) {
-        for mode in &config.modes {
+        // An entry that fixes its mode is timed in that mode only.
+        let modes = match instance.mode {
+            Some(mode) => vec![mode.name().to_owned()],
+            None => config.modes.clone(),
+        };
+        for mode in &modes {
             bench_instance(instance, mode, path, puzzle, &config);
         }
     }

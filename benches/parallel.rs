@@ -18,30 +18,15 @@
 //!   plain sequential search on the seeds FROM..TO of that shape (timeout 60 s unless
 //!   given), to find new instances for the list.
 
+#[path = "common/generated.rs"]
+mod generated;
+
+use generated::Instance;
 use kakurod::generate::{self, GenOptions};
 use kakurod::puzzle::{Grid, Puzzle};
 use kakurod::solver::{self, Mode, Outcome, SolveOptions};
 use kakurod::verify;
-use serde::Deserialize;
 use std::time::{Duration, Instant};
-
-/// One entry of `instances.toml`.
-#[derive(Debug, Deserialize)]
-struct Instance {
-    name: String,
-    rows: usize,
-    cols: usize,
-    black: f64,
-    seed: u64,
-    mode: Mode,
-    #[serde(default)]
-    note: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct InstanceFile {
-    instance: Vec<Instance>,
-}
 
 struct Config {
     threads: Vec<usize>,
@@ -79,14 +64,8 @@ fn main() {
         bench_files(&dir, mode, &config);
         return;
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/hard/instances.toml");
-    let text = std::fs::read_to_string(path).expect("read benches/hard/instances.toml");
-    let file: InstanceFile = toml::from_str(&text).expect("parse instances.toml");
     print_header(&config);
-    for instance in &file.instance {
-        if config.only.as_ref().is_some_and(|only| !instance.name.contains(only.as_str())) {
-            continue;
-        }
+    for instance in &generated::load("instances.toml", config.only.as_deref()) {
         bench_instance(instance, &config);
     }
 }
@@ -120,14 +99,15 @@ fn print_header(config: &Config) {
 }
 
 fn bench_instance(instance: &Instance, config: &Config) {
-    let puzzle = puzzle_of(instance.rows, instance.cols, instance.black, instance.seed);
+    let mode = instance.mode.unwrap_or_else(|| panic!("{}: no mode in the list", instance.name));
+    let puzzle = Puzzle::Kakuro(instance.kakuro());
     let compiled = puzzle.compile();
     let mut answer: Option<String> = None;
-    let mut row = format!("| {} | {:?} |", instance.name, instance.mode);
+    let mut row = format!("| {} | {mode:?} |", instance.name);
     let mut cells = String::new();
     let mut times = Vec::new();
     let mut check = |outcome: &Outcome| {
-        let verdict = verdict(instance.mode, outcome);
+        let verdict = verdict(mode, outcome);
         for values in &outcome.solutions {
             let grid: Grid = puzzle.grid_from_values(&compiled, values);
             verify::check(&puzzle, &grid).expect("a reported solution must verify");
@@ -139,14 +119,14 @@ fn bench_instance(instance: &Instance, config: &Config) {
     };
     if config.plain {
         let (median, outcome) = time_runs(config.runs, || {
-            solver::search::solve(&compiled.model, &options(instance.mode, 1), None)
+            solver::search::solve(&compiled.model, &options(mode, 1), None)
         });
         check(&outcome);
         cells.push_str(&format!(" {:.3} | {} |", median.as_secs_f64(), outcome.stats.nodes));
     }
     for &threads in &config.threads {
         let (median, outcome) = time_runs(config.runs, || {
-            solver::solve(&compiled.model, &options(instance.mode, threads), None)
+            solver::solve(&compiled.model, &options(mode, threads), None)
         });
         check(&outcome);
         times.push(median);
