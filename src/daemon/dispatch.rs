@@ -184,47 +184,47 @@ fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobErr
     }
 }
 
-/// Counts and logs a finished job. A job that failed after its input was claimed is noted
-/// for the retrier, which logs it (once for the whole trouble rather than per file).
+/// Counts and logs a finished job, and says what its end means to the retrier. A job that
+/// failed after its input was claimed is noted for the retrier, which logs it (once for
+/// the whole trouble rather than per file).
 fn count(
     shared: &Shared,
     job: &Job,
     outcome: Result<Outcome, super::error::JobError>,
 ) -> RetryNote {
     let c = &shared.counters;
-    let note = match &outcome {
-        Err(_) => RetryNote::Nothing,
-        // A cancelled search says nothing about the outbox.
-        Ok(Outcome::LeftClaimed) => RetryNote::Nothing,
-        Ok(_) => RetryNote::Ended,
-    };
     match outcome {
         Ok(Outcome::Answered { rejected }) => {
             c.answered.fetch_add(1, Ordering::Relaxed);
             if rejected {
                 c.rejected.fetch_add(1, Ordering::Relaxed);
             }
+            RetryNote::Ended
         }
         Ok(Outcome::AlreadyAnswered) => {
             c.answered.fetch_add(1, Ordering::Relaxed);
+            RetryNote::Ended
         }
-        // Logged by the job; the shutdown line counts what is left in the claim folder.
-        Ok(Outcome::LeftClaimed) => {}
+        // Logged by the job; the shutdown line counts what is left in the claim folder. A
+        // cancelled search says nothing about the outbox.
+        Ok(Outcome::LeftClaimed) => RetryNote::Nothing,
         Ok(Outcome::Busy) => {
             tracing::debug!(file = %job.name, "a file of this name is still being worked on");
+            RetryNote::Ended
         }
         Ok(Outcome::Gone) => {
             tracing::debug!(file = %job.name, "gone before it was claimed");
+            RetryNote::Ended
         }
         Err(error) => {
             c.errors.fetch_add(1, Ordering::Relaxed);
             let claim = &shared.ctx.settings.folders.claim;
-            match retry::claimed_input(claim, &job.name) {
-                Some(_) => return RetryNote::Failed(error.to_string()),
-                None => tracing::error!(file = %job.name, %error,
-                    "cannot take the input; it stays in the inbox for the next scan"),
+            if retry::claimed_input(claim, &job.name).is_some() {
+                return RetryNote::Failed(error.to_string());
             }
+            tracing::error!(file = %job.name, %error,
+                "cannot take the input; it stays in the inbox for the next scan");
+            RetryNote::Nothing
         }
     }
-    note
 }
