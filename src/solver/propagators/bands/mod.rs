@@ -120,27 +120,31 @@ impl Bands {
     fn catch_up(&mut self, state: &State) -> PropResult {
         let now = &state.domains()[self.first..self.first + CELLS];
         // Unknown from here until this run ends at a fixed point (it may fail).
-        let since = match std::mem::replace(&mut self.sync, Sync::Unknown) {
+        let changes = match std::mem::replace(&mut self.sync, Sync::Unknown) {
             Sync::Unknown => {
                 self.saved.clear();
                 return self.board.start_from(now);
             }
-            Sync::At(seen) => seen,
+            // The changed cells are the only ones that differ.
+            Sync::At(seen) => {
+                let changes = state.changes_since(seen);
+                for &(var, _) in changes {
+                    if let Some(c) = self.cell_of(var as usize) {
+                        self.board.restore(c, now[c].bits());
+                    }
+                }
+                changes
+            }
+            // Other cells differ too, and the changed ones are among them.
             Sync::FixedPointAt(mark) => {
                 for (b, &differ) in self.board.differing_cells(now).iter().enumerate() {
                     for i in bits(differ) {
                         self.board.restore(27 * b + i, now[27 * b + i].bits());
                     }
                 }
-                mark
+                state.changes_since(mark)
             }
         };
-        let changes = state.changes_since(since);
-        for &(var, _) in changes {
-            if let Some(c) = self.cell_of(var as usize) {
-                self.board.restore(c, now[c].bits());
-            }
-        }
         for &(var, old) in changes {
             if let Some(c) = self.cell_of(var as usize) {
                 self.board.concern(c, old.bits());
