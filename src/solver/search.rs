@@ -12,8 +12,7 @@ use super::state::State;
 use super::stats::Stats;
 use super::termination::{self, Termination};
 use super::{Outcome, StopReason};
-use crate::model::Domain;
-use crate::model::{Model, VarId};
+use crate::model::{Domain, Model, VarId};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 

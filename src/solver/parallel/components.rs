@@ -10,8 +10,7 @@
 //! that share a constraint with them (as single-value variables), and every constraint
 //! that touches it.
 
-use crate::model::Domain;
-use crate::model::{Constraint, Model, VarId};
+use crate::model::{Constraint, Domain, Model, VarId};
 
 /// One independent part of a problem.
 #[derive(Clone, Debug)]

@@ -14,8 +14,7 @@
 //! random too. A run that exhausts its budget-free search proves there is no solution.
 
 use super::shared::{Found, Shared, WorkerGuard};
-use crate::model::Domain;
-use crate::model::{Constraint, Model};
+use crate::model::{Constraint, Domain, Model};
 use crate::solver::search::{Driver, RunEnd, Search};
 use crate::solver::{SolveOptions, Stats, StopReason, ValOrder};
 use rand::seq::SliceRandom;

@@ -22,8 +22,7 @@ pub use distinct_sum::DistinctSum;
 pub use sum::Sum;
 
 use super::state::{State, Watches};
-use crate::model::Domain;
-use crate::model::{Constraint, Model};
+use crate::model::{Constraint, Domain, Model};
 use std::collections::HashMap;
 
 /// One propagator.

@@ -18,8 +18,7 @@
 //!
 //! The encoding is pure data ([`Cnf`]), so it is tested without a SAT solver.
 
-use crate::model::Domain;
-use crate::model::{Constraint, Model, VarId};
+use crate::model::{Constraint, Domain, Model, VarId};
 use std::collections::{BTreeMap, HashMap};
 
 /// More combinations than this for one fused sum and all-different, and the two are
