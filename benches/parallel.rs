@@ -22,7 +22,7 @@
 mod generated;
 
 use generated::Instance;
-use kakurod::generate::{self, GenOptions};
+use kakurod::generate;
 use kakurod::puzzle::{Grid, Puzzle};
 use kakurod::solver::{self, Mode, Outcome, SolveOptions};
 use kakurod::verify;
@@ -71,7 +71,7 @@ fn main() {
 }
 
 fn puzzle_of(rows: usize, cols: usize, black: f64, seed: u64) -> Puzzle {
-    Puzzle::Kakuro(generate::kakuro(&GenOptions { rows, cols, black_percent: black, seed }))
+    Puzzle::Kakuro(generate::any_solution(rows, cols, black, seed))
 }
 
 fn options(mode: Mode, threads: usize) -> SolveOptions {

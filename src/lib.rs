@@ -18,6 +18,7 @@ pub mod commands;
 pub mod daemon;
 pub mod format;
 pub mod generate;
+pub mod grade;
 pub mod model;
 pub(crate) mod outbox;
 pub mod pipeline;

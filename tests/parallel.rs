@@ -1,7 +1,7 @@
 //! The parallel search gives the same answers at every thread count, stops promptly, and
 //! leaves no work running when it returns.
 
-use kakurod::generate::{self, GenOptions};
+use kakurod::generate;
 use kakurod::model::Domain;
 use kakurod::model::Model;
 use kakurod::puzzle::{Kakuro, Puzzle};
@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 fn generated(rows: usize, cols: usize, black: f64, seed: u64) -> Kakuro {
-    generate::kakuro(&GenOptions { rows, cols, black_percent: black, seed })
+    generate::any_solution(rows, cols, black, seed)
 }
 
 fn options(mode: Mode, threads: usize) -> SolveOptions {

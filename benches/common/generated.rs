@@ -2,7 +2,7 @@
 //! grid shape, a share of black cells and a generator seed, so every machine rebuilds the
 //! same puzzles.
 
-use kakurod::generate::{self, GenOptions};
+use kakurod::generate;
 use kakurod::puzzle::Kakuro;
 use kakurod::solver::Mode;
 use serde::Deserialize;
@@ -29,13 +29,7 @@ struct InstanceFile {
 impl Instance {
     /// The puzzle the generator makes of this entry.
     pub fn kakuro(&self) -> Kakuro {
-        let options = GenOptions {
-            rows: self.rows,
-            cols: self.cols,
-            black_percent: self.black,
-            seed: self.seed,
-        };
-        generate::kakuro(&options)
+        generate::any_solution(self.rows, self.cols, self.black, self.seed)
     }
 }
 

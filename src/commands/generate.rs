@@ -23,9 +23,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     for i in 0..args.count {
         let seed = args.seed.checked_add(i).context("seed overflows u64")?;
-        let options =
-            GenOptions { rows: args.rows, cols: args.cols, black_percent: args.black, seed };
-        let generated = generate::generate(&options);
+        let options = GenOptions::any_solution(args.rows, args.cols, args.black, seed);
+        let generated = generate::generate(&options, None)?;
         let text = generate::to_janko(&generated.puzzle);
         let Some(out) = &args.out else {
             print!("{text}");

