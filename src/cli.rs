@@ -2,6 +2,8 @@
 //! turning it into settings is the job of each command.
 
 use crate::format::Format;
+use crate::generate::Symmetry;
+use crate::grade::Difficulty;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
@@ -268,27 +270,82 @@ pub struct BenchArgs {
 /// `kakurod generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Rows of the grid (the border row included).
+    /// Rows of the grid (the black border row included).
     #[arg(long)]
     pub rows: usize,
-    /// Columns of the grid (the border column included).
+    /// Columns of the grid (the black border column included).
     #[arg(long)]
     pub cols: usize,
-    /// Share of black cells, in percent.
+    /// Share of black cells, in percent (the border included).
     #[arg(long, default_value_t = 40.0)]
     pub black: f64,
     /// Seed of the random generator: the same options and seed give the same puzzle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Make puzzles with exactly one solution, proved (the default).
+    #[arg(long, conflicts_with = "any_solution")]
+    pub unique: bool,
+    /// Make random solvable grids instead (usually with many solutions; for benchmarks).
+    #[arg(long)]
+    pub any_solution: bool,
+    /// The symmetry of the black cells.
+    #[arg(long, value_parser = choice::<Symmetry>(), default_value = Symmetry::Rotational.name())]
+    pub symmetry: Symmetry,
+    /// Make puzzles of exactly this grade (by the techniques a person needs).
+    #[arg(long, value_parser = choice::<Difficulty>(), value_name = "LEVEL")]
+    pub difficulty: Option<Difficulty>,
+    /// Threads for one puzzle's uniqueness checks, or puzzles made at once with --count
+    /// (0 = one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Give up on a puzzle after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Write the puzzle here instead of standard output (a folder when --count is above 1).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Generate this many puzzles, with seeds SEED, SEED+1, ...; needs --out DIR when above 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub count: u64,
-    /// Also write the planted filling (one of the solutions) beside each puzzle, as `.sol`.
+    /// Also write each puzzle's solution beside it, as `.sol`.
     #[arg(long, requires = "out")]
     pub solution: bool,
+    /// Print one JSON line per puzzle (files, seed, grade, how uniqueness was proved).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Choice for Symmetry {
+    const ALL: &'static [Self] = &Symmetry::ALL;
+
+    fn name(self) -> &'static str {
+        Symmetry::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Symmetry::None => "no symmetry",
+            Symmetry::Rotational => "a half turn maps the black cells onto themselves",
+            Symmetry::Mirror => "the left-right mirror maps the black cells onto themselves",
+        }
+    }
+}
+
+impl Choice for Difficulty {
+    const ALL: &'static [Self] = &Difficulty::ALL;
+
+    fn name(self) -> &'static str {
+        Difficulty::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "combinations and crossing runs suffice",
+            Difficulty::Medium => "needs subsets and bounds inside runs",
+            Difficulty::Hard => "needs whole-run consistency",
+            Difficulty::Expert => "needs trial (assume a digit, find a contradiction)",
+        }
+    }
 }
 
 /// `kakurod serve`. Flags override the configuration file.

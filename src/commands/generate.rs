@@ -1,48 +1,151 @@
-//! `kakurod generate`: writes seeded random Kakuro puzzles in the janko grid format, to
-//! standard output or into files (with their planted fillings as `.sol` on request).
+//! `kakurod generate`: writes seeded Kakuro puzzles in the janko grid format (by default
+//! with exactly one solution, proved), to standard output or into files, with their
+//! solutions as `.sol` on request. Many puzzles are made at once on every core.
 
+use super::progress_bar;
 use crate::cli::GenerateArgs;
-use crate::generate::{self, GenOptions};
+use crate::generate::{self, GenError, GenOptions, Generated};
 use anyhow::{Context, bail};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Runs `kakurod generate`.
+/// What `--json` prints for one puzzle.
+#[derive(Serialize)]
+struct Made<'a> {
+    /// The puzzle file, or `null` when it went to standard output.
+    puzzle: Option<String>,
+    /// The solution file, if written.
+    solution: Option<String>,
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    /// `true` when uniqueness was proved.
+    unique: bool,
+    difficulty: Option<&'static str>,
+    proof: Option<&'a generate::Proof>,
+    /// Whole generation time.
+    seconds: f64,
+}
+
+/// Runs `kakurod generate`. Exit status 0 when every puzzle was made, 1 when some ran
+/// out of time, 2 for options that cannot give a puzzle.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
-    if args.rows < 2 || args.cols < 2 {
-        bail!("--rows and --cols must be at least 2 (the border row and column are black)");
-    }
-    if !(0.0..=100.0).contains(&args.black) {
-        bail!("--black must be a percentage between 0 and 100");
-    }
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
     if args.count > 1 && args.out.is_none() {
         bail!("--count above 1 needs --out DIR");
     }
-    for i in 0..args.count {
-        let seed = args.seed.checked_add(i).context("seed overflows u64")?;
-        let options = GenOptions::any_solution(args.rows, args.cols, args.black, seed);
-        let generated = generate::generate(&options, None)?;
-        let text = generate::to_janko(&generated.puzzle);
-        let Some(out) = &args.out else {
-            print!("{text}");
-            continue;
-        };
-        let path = if args.count > 1 {
-            std::fs::create_dir_all(out)
-                .with_context(|| format!("cannot create {}", out.display()))?;
-            out.join(file_name(&options))
-        } else {
-            out.clone()
-        };
-        write(&path, &text)?;
-        if args.solution {
-            write(&path.with_extension("sol"), &generated.filling.to_string())?;
+    options(&args, args.seed).check()?;
+    let seeds = (0..args.count)
+        .map(|i| args.seed.checked_add(i))
+        .collect::<Option<Vec<u64>>>()
+        .context("--seed plus --count overflows")?;
+    if let Some(out) = args.out.as_ref().filter(|_| args.count > 1) {
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    }
+    // One puzzle gets every thread; many puzzles get one thread each, side by side.
+    let per_puzzle = if args.count > 1 { 1 } else { args.threads };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let bar =
+        if args.count > 1 { progress_bar(seeds.len()) } else { indicatif::ProgressBar::hidden() };
+    let results: Vec<anyhow::Result<Option<String>>> = pool.install(|| {
+        seeds
+            .par_iter()
+            .map(|&seed| {
+                let options = GenOptions { threads: per_puzzle, ..options(&args, seed) };
+                let made = make(&args, &options);
+                bar.inc(1);
+                made
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut failed = false;
+    let mut stdout = io::stdout().lock();
+    for result in results {
+        match result {
+            Ok(Some(line)) => {
+                if let Err(e) = writeln!(stdout, "{line}") {
+                    return quiet_on_broken_pipe(e);
+                }
+            }
+            Ok(None) => {}
+            Err(e)
+                if e.downcast_ref::<GenError>()
+                    .is_some_and(|g| matches!(g, GenError::Options(_))) =>
+            {
+                return Err(e);
+            }
+            Err(e) => {
+                eprintln!("kakurod: {e:#}");
+                failed = true;
+            }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// The generator's options for one seed.
+fn options(args: &GenerateArgs, seed: u64) -> GenOptions {
+    let base = if args.any_solution {
+        GenOptions::any_solution(args.rows, args.cols, args.black, seed)
+    } else {
+        GenOptions {
+            symmetry: args.symmetry,
+            difficulty: args.difficulty,
+            ..GenOptions::unique(args.rows, args.cols, args.black, seed)
+        }
+    };
+    GenOptions { threads: args.threads, timeout: args.timeout, ..base }
+}
+
+/// Makes one puzzle and writes it; returns what to print on standard output.
+fn make(args: &GenerateArgs, options: &GenOptions) -> anyhow::Result<Option<String>> {
+    let generated = generate::generate(options, None)
+        .map_err(anyhow::Error::new)
+        .with_context(|| format!("seed {}", options.seed))?;
+    let text = generate::to_janko(&generated.puzzle);
+    let Some(out) = &args.out else {
+        return Ok(Some(if args.json { json(options, &generated, None, None)? } else { text }));
+    };
+    let path = if args.count > 1 { out.join(file_name(options)) } else { out.clone() };
+    write(&path, &text)?;
+    let solution = if args.solution {
+        let sol = path.with_extension("sol");
+        write(&sol, &generated.filling.to_string())?;
+        Some(sol)
+    } else {
+        None
+    };
+    Ok(args
+        .json
+        .then(|| json(options, &generated, Some(&path), solution.as_deref()))
+        .transpose()?)
+}
+
+/// The `--json` line of one puzzle.
+fn json(
+    options: &GenOptions,
+    generated: &Generated,
+    puzzle: Option<&Path>,
+    solution: Option<&Path>,
+) -> anyhow::Result<String> {
+    let made = Made {
+        puzzle: puzzle.map(|p| p.display().to_string()),
+        solution: solution.map(|p| p.display().to_string()),
+        rows: options.rows,
+        cols: options.cols,
+        seed: options.seed,
+        unique: generated.proof.is_some(),
+        difficulty: generated.difficulty.map(|d| d.name()),
+        proof: generated.proof.as_ref(),
+        seconds: generated.seconds,
+    };
+    Ok(serde_json::to_string(&made)?)
 }
 
 /// `gen_<rows>x<cols>_b<black>_s<seed>.txt`.
@@ -55,4 +158,13 @@ fn file_name(options: &GenOptions) -> PathBuf {
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A reader that went away (`| head`) ends the output quietly, as Unix tools do.
+fn quiet_on_broken_pipe(error: io::Error) -> anyhow::Result<ExitCode> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(error.into())
+    }
 }

@@ -3,15 +3,23 @@
 //! Everything is driven by one `ChaCha8Rng` seeded from the options' seed, so the same
 //! options always give the same puzzle on every platform.
 
+mod fill;
+mod layout;
+mod random;
+mod unique;
+
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kakuro, KakuroCell};
-use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use layout::runs;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// The largest grid, in cells, the generator takes.
+pub const MAX_CELLS: usize = 1_000_000;
+/// The black share, in percent, must stay below this.
+pub const MAX_BLACK: f64 = 90.0;
 
 /// Which symmetry the black cells of a layout keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -92,6 +100,33 @@ impl GenOptions {
             ..Self::unique(rows, cols, black_percent, seed)
         }
     }
+
+    /// Refuses options that cannot give a puzzle, saying why.
+    pub fn check(&self) -> Result<(), GenError> {
+        let refuse = |why: String| Err(GenError::Options(why));
+        let least = if self.unique { 3 } else { 2 };
+        if self.rows < least || self.cols < least {
+            let why = if self.unique {
+                "the first row and column are black and every white cell needs runs of 2 cells"
+            } else {
+                "the first row and column are black"
+            };
+            return refuse(format!("rows and columns must be at least {least}: {why}"));
+        }
+        if self.rows.saturating_mul(self.cols) > MAX_CELLS {
+            return refuse(format!("a grid has at most {MAX_CELLS} cells (rows x columns)"));
+        }
+        if !(0.0..MAX_BLACK).contains(&self.black_percent) {
+            return refuse(format!(
+                "the black share must be from 0 to below {MAX_BLACK}% ({}% leaves no room for white cells)",
+                self.black_percent
+            ));
+        }
+        if !self.unique && self.difficulty.is_some() {
+            return refuse("a difficulty needs a puzzle with one solution".into());
+        }
+        Ok(())
+    }
 }
 
 /// Why no puzzle was generated.
@@ -134,232 +169,23 @@ pub struct Generated {
     pub seconds: f64,
 }
 
-/// Fresh layouts drawn before the generator starts thinning the last one instead.
-const FRESH_LAYOUTS: usize = 8;
-/// Longest legal run.
-const MAX_RUN: usize = 9;
-
 /// A random solvable grid (usually with many solutions), as benchmarks and tests use.
 pub fn any_solution(rows: usize, cols: usize, black_percent: f64, seed: u64) -> Kakuro {
-    random_solvable(&GenOptions::any_solution(rows, cols, black_percent, seed)).puzzle
+    random::random_solvable(&GenOptions::any_solution(rows, cols, black_percent, seed)).puzzle
 }
 
 /// Generates a puzzle as `options` say, stopping early when `cancel` becomes true.
 pub fn generate(options: &GenOptions, cancel: Option<&AtomicBool>) -> Result<Generated, GenError> {
-    let _ = cancel;
-    Ok(random_solvable(options))
-}
-
-/// A random layout, randomly filled, with the clues of that filling.
-fn random_solvable(options: &GenOptions) -> Generated {
-    let (rows, cols) = (options.rows, options.cols);
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut attempt = 0;
-    let mut layout = random_layout(options, &mut rng);
-    loop {
-        if let Some(digits) = fill(&layout, rows, cols, &mut rng) {
-            return finish(&layout, &digits, rows, cols);
-        }
-        attempt += 1;
-        if attempt < FRESH_LAYOUTS {
-            layout = random_layout(options, &mut rng);
-        } else {
-            thin(&mut layout, rows, cols, &mut rng);
-        }
+    options.check()?;
+    if options.unique {
+        unique::generate(options, cancel)
+    } else {
+        Ok(random::random_solvable(options))
     }
-}
-
-/// A random layout (`true` = white) with the border black and the runs repaired.
-fn random_layout(options: &GenOptions, rng: &mut ChaCha8Rng) -> Vec<bool> {
-    let (rows, cols) = (options.rows, options.cols);
-    let total = (rows * cols) as f64;
-    let border = (rows + cols).saturating_sub(1) as f64;
-    let interior = (rows.saturating_sub(1) * cols.saturating_sub(1)) as f64;
-    let target = options.black_percent.clamp(0.0, 100.0) / 100.0 * total;
-    let p_black = if interior > 0.0 { ((target - border) / interior).clamp(0.0, 1.0) } else { 1.0 };
-    let mut white = vec![false; rows * cols];
-    for r in 1..rows {
-        for c in 1..cols {
-            white[r * cols + c] = !rng.random_bool(p_black);
-        }
-    }
-    repair(&mut white, rows, cols, rng);
-    white
-}
-
-/// Makes a layout legal: splits runs longer than [`MAX_RUN`] by blackening a random cell
-/// of each, and blackens white cells that are alone in both directions; repeats until
-/// nothing changes.
-fn repair(white: &mut [bool], rows: usize, cols: usize, rng: &mut ChaCha8Rng) {
-    loop {
-        let mut changed = false;
-        for (_, run) in runs(white, rows, cols) {
-            if run.len() > MAX_RUN {
-                let victim = run[rng.random_range(0..run.len())];
-                white[victim] = false;
-                changed = true;
-            }
-        }
-        let (row_len, col_len) = run_lengths(white, rows, cols);
-        for i in 0..white.len() {
-            if white[i] && row_len[i] == 1 && col_len[i] == 1 {
-                white[i] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            return;
-        }
-    }
-}
-
-/// Blackens one white cell with the most neighbours in its runs (ties broken at random),
-/// then repairs the layout: used when random layouts keep failing to fill.
-fn thin(white: &mut [bool], rows: usize, cols: usize, rng: &mut ChaCha8Rng) {
-    let (row_len, col_len) = run_lengths(white, rows, cols);
-    let degree = |i: usize| row_len[i] + col_len[i];
-    let busiest: Vec<usize> = {
-        let best = (0..white.len()).filter(|&i| white[i]).map(degree).max();
-        (0..white.len()).filter(|&i| white[i] && Some(degree(i)) == best).collect()
-    };
-    if let Some(&victim) = busiest.get(rng.random_range(0..busiest.len().max(1))) {
-        white[victim] = false;
-    }
-    repair(white, rows, cols, rng);
-}
-
-/// Every maximal run of white cells: whether it lies across, and its row-major indices.
-/// Row runs first, then column runs; a white cell belongs to exactly one of each.
-fn runs(white: &[bool], rows: usize, cols: usize) -> Vec<(bool, Vec<usize>)> {
-    let mut out = Vec::new();
-    let mut push_line = |across: bool, line: &mut dyn Iterator<Item = usize>| {
-        let mut run = Vec::new();
-        for i in line {
-            if white[i] {
-                run.push(i);
-            } else if !run.is_empty() {
-                out.push((across, std::mem::take(&mut run)));
-            }
-        }
-        if !run.is_empty() {
-            out.push((across, run));
-        }
-    };
-    for r in 0..rows {
-        push_line(true, &mut (0..cols).map(|c| r * cols + c));
-    }
-    for c in 0..cols {
-        push_line(false, &mut (0..rows).map(|r| r * cols + c));
-    }
-    out
-}
-
-/// The runs of a layout, and which of them every cell belongs to.
-struct RunIndex {
-    /// Per cell, the id (index in `runs`) of its row run; `usize::MAX` for black cells.
-    row_run: Vec<usize>,
-    /// Per cell, the id of its column run; `usize::MAX` for black cells.
-    col_run: Vec<usize>,
-    /// The runs themselves, as [`runs`] lists them.
-    runs: Vec<(bool, Vec<usize>)>,
-}
-
-/// Indexes the runs of a layout by cell.
-fn run_index(white: &[bool], rows: usize, cols: usize) -> RunIndex {
-    let all = runs(white, rows, cols);
-    let mut row_run = vec![usize::MAX; white.len()];
-    let mut col_run = vec![usize::MAX; white.len()];
-    for (id, (across, cells)) in all.iter().enumerate() {
-        let slot = if *across { &mut row_run } else { &mut col_run };
-        for &i in cells {
-            slot[i] = id;
-        }
-    }
-    RunIndex { row_run, col_run, runs: all }
-}
-
-/// For every cell, the length of its row run and of its column run (0 for black cells).
-fn run_lengths(white: &[bool], rows: usize, cols: usize) -> (Vec<usize>, Vec<usize>) {
-    let RunIndex { row_run, col_run, runs: all } = run_index(white, rows, cols);
-    let len = |id: usize| all.get(id).map_or(0, |(_, cells)| cells.len());
-    (row_run.into_iter().map(len).collect(), col_run.into_iter().map(len).collect())
-}
-
-/// Fills the white cells with digits 1..=9, distinct within every run; `None` when the
-/// randomized search exceeds its budget.
-fn fill(white: &[bool], rows: usize, cols: usize, rng: &mut ChaCha8Rng) -> Option<Vec<u32>> {
-    let RunIndex { row_run, col_run, runs: all_runs } = run_index(white, rows, cols);
-    let mut cells: Vec<usize> = (0..white.len()).filter(|&i| white[i]).collect();
-    cells.shuffle(rng);
-    let mut used = vec![0u32; all_runs.len()];
-    let mut digits = vec![0u32; white.len()];
-    let candidates = |i: usize, used: &[u32]| 0x3FE & !(used[row_run[i]] | used[col_run[i]]);
-    // Each frame: the cell being tried and the digits not tried yet.
-    let mut stack: Vec<(usize, u32)> = Vec::new();
-    let budget = 200 * cells.len() as u64 + 10_000;
-    let mut nodes = 0u64;
-    let mut free = cells.len();
-    loop {
-        if free == 0 {
-            return Some(digits);
-        }
-        // Most constrained unfilled cell; ties go to the earliest in the shuffled order.
-        let mut best: Option<(usize, u32)> = None;
-        for &i in &cells {
-            if digits[i] == 0 {
-                let cands = candidates(i, &used);
-                if best.is_none_or(|(_, b)| cands.count_ones() < b.count_ones()) {
-                    best = Some((i, cands));
-                    if cands == 0 {
-                        break;
-                    }
-                }
-            }
-        }
-        if let Some(frame) = best {
-            stack.push(frame);
-            free -= 1;
-        }
-        // Try the next digit of the top frame, backtracking over exhausted frames.
-        loop {
-            nodes += 1;
-            if nodes > budget {
-                return None;
-            }
-            let (cell, remaining) = stack.last_mut()?;
-            let cell = *cell;
-            let old = digits[cell];
-            if old != 0 {
-                used[row_run[cell]] &= !(1 << old);
-                used[col_run[cell]] &= !(1 << old);
-                digits[cell] = 0;
-            }
-            if *remaining == 0 {
-                stack.pop();
-                free += 1;
-                continue;
-            }
-            let pick = rng.random_range(0..remaining.count_ones());
-            let digit = nth_bit(*remaining, pick);
-            *remaining &= !(1 << digit);
-            digits[cell] = digit;
-            used[row_run[cell]] |= 1 << digit;
-            used[col_run[cell]] |= 1 << digit;
-            break;
-        }
-    }
-}
-
-/// The position of the `n`-th set bit of `bits` (counting from 0).
-fn nth_bit(mut bits: u32, n: u32) -> u32 {
-    for _ in 0..n {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros()
 }
 
 /// Builds the puzzle and the filling grid from a filled layout.
-fn finish(white: &[bool], digits: &[u32], rows: usize, cols: usize) -> Generated {
+fn puzzle_of(white: &[bool], digits: &[u32], rows: usize, cols: usize) -> Generated {
     let mut cells: Vec<KakuroCell> =
         white.iter().map(|&w| if w { KakuroCell::White } else { black(None, None) }).collect();
     for (horizontal, run) in runs(white, rows, cols) {
@@ -414,83 +240,4 @@ pub fn to_janko(puzzle: &Kakuro) -> String {
         let _ = writeln!(out, "{}", tokens.join(" "));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzle::Puzzle;
-    use crate::verify;
-
-    fn options(rows: usize, cols: usize, black: f64, seed: u64) -> GenOptions {
-        GenOptions::any_solution(rows, cols, black, seed)
-    }
-
-    #[test]
-    fn same_seed_same_puzzle_and_other_seed_differs() {
-        let a = random_solvable(&options(15, 15, 35.0, 7));
-        let b = random_solvable(&options(15, 15, 35.0, 7));
-        let c = random_solvable(&options(15, 15, 35.0, 8));
-        assert_eq!(a, b);
-        assert_eq!(to_janko(&a.puzzle), to_janko(&b.puzzle));
-        assert_ne!(a.puzzle, c.puzzle);
-    }
-
-    #[test]
-    fn planted_filling_verifies_and_layout_is_legal() {
-        for (rows, cols, black, seed) in
-            [(10, 10, 40.0, 1), (30, 30, 35.0, 2), (30, 100, 35.0, 3), (12, 12, 0.0, 4)]
-        {
-            let g = random_solvable(&options(rows, cols, black, seed));
-            let k = &g.puzzle;
-            assert_eq!(verify::check(&Puzzle::Kakuro(k.clone()), &g.filling), Ok(()));
-            assert!((0..cols).all(|c| k.cell(0, c) != KakuroCell::White));
-            assert!((0..rows).all(|r| k.cell(r, 0) != KakuroCell::White));
-            for run in k.runs() {
-                assert!(run.cells.len() <= MAX_RUN, "run too long: {run:?}");
-                assert_eq!(run.total.is_some(), run.cells.len() > 1, "{run:?}");
-            }
-            let whites = k.cells.iter().filter(|c| **c == KakuroCell::White).count();
-            assert!(whites > 0, "no white cell in {rows}x{cols}");
-        }
-    }
-
-    #[test]
-    fn black_share_is_near_the_target() {
-        let g = random_solvable(&options(40, 40, 35.0, 11));
-        let blacks = g.puzzle.cells.iter().filter(|c| **c != KakuroCell::White).count();
-        let share = blacks as f64 / 1600.0;
-        assert!((0.30..0.45).contains(&share), "black share {share}");
-    }
-
-    #[test]
-    fn written_puzzle_reads_back_as_the_same_kakuro() {
-        for seed in 1..=5 {
-            let k = any_solution(20, 25, 35.0, seed);
-            let document = crate::format::read(&to_janko(&k), None).expect("readable");
-            assert_eq!(document.format, crate::format::Format::Janko);
-            assert_eq!(document.entries.len(), 1);
-            let parsed = document.entries[0].as_ref().expect("a valid puzzle");
-            assert_eq!(parsed.puzzle, Puzzle::Kakuro(k));
-        }
-    }
-
-    #[test]
-    fn writer_uses_janko_tokens() {
-        let g = random_solvable(&options(6, 6, 30.0, 5));
-        let text = to_janko(&g.puzzle);
-        let mut lines = text.lines();
-        assert_eq!(lines.next(), Some("6 6"));
-        assert_eq!(lines.clone().count(), 6);
-        for token in lines.flat_map(str::split_whitespace) {
-            let ok = token == "-"
-                || token == "0"
-                || token.split_once(',').is_some_and(|(d, r)| {
-                    (d.is_empty() || d.parse::<u32>().is_ok())
-                        && (r.is_empty() || r.parse::<u32>().is_ok())
-                        && !(d.is_empty() && r.is_empty())
-                });
-            assert!(ok, "bad token {token:?} in\n{text}");
-        }
-    }
 }

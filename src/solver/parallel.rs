@@ -18,7 +18,7 @@
 //! caller's cancel flag, deadline and node limit are checked against the shared counters.
 //! The answer does not depend on the thread count; which solution `first` reports may.
 
-mod components;
+pub(crate) mod components;
 mod race;
 mod restarts;
 pub(crate) mod shared;

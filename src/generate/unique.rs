@@ -1,0 +1,474 @@
+//! Puzzles with exactly one solution: fill, derive the clues, find where a second solution
+//! differs, repair there, until none is left; then prove it once more, whole.
+//!
+//! **Finding every ambiguity at once.** The puzzle's model is propagated at the root (the
+//! solver's arc consistency, with the exact run tables); the cells left open fall into
+//! independent parts, and the puzzle is unique exactly when each part is. Each part is
+//! small, so the solver (SAT for the hard ones) looks for a second solution of every part
+//! in one round, and every part that has one is repaired in that same round.
+//!
+//! **Repairing.** Where the planted filling `A` and the other solution `B` differ, one cell
+//! and the differing cells of its two runs are refilled with new digits (the cell neither
+//! `A`'s nor `B`'s, the others not `B`'s). The clues of those runs change, so `B` is no
+//! longer a solution; extreme digits are preferred, since they leave runs with few
+//! combinations. A place that stays ambiguous after a few refills gets a black cell (with
+//! its symmetric partner), where the layout rules allow one.
+//!
+//! **The proof.** The finished puzzle is solved once more as a whole, in `unique` mode,
+//! by the solver's own route (root propagation, decomposition, search and SAT racing);
+//! only a complete answer of exactly one solution lets the puzzle out.
+//!
+//! **Grades.** With a target grade below `expert`, the logic solver of [`crate::grade`]
+//! replaces the search as the finder: every region it cannot solve with techniques up to
+//! the target is repaired the same way, and a puzzle it solves completely is unique by
+//! that proof. The grade must then be exact: a puzzle the level below also solves is
+//! drawn again.
+
+use super::fill::{Choice, fill};
+use super::layout::{Layout, RunIndex, run_index};
+use super::{GenError, GenOptions, Generated, Proof, puzzle_of};
+use crate::grade::{self, Difficulty};
+use crate::puzzle::Kakuro;
+use crate::solver::combos;
+use crate::solver::parallel::components;
+use crate::solver::search::Search;
+use crate::solver::{self, Mode, Outcome, SolveOptions, StopReason};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Visits of a cell whose refills touch only the trouble's cells of its runs; later
+/// visits refill its runs whole.
+const REFILLS_BEFORE_SPREAD: u32 = 2;
+/// Visits of a cell before a black cell is tried in its runs.
+const REFILLS_BEFORE_BLACK: u32 = 4;
+/// Refills tried for one repair; the one with the fewest combinations is kept.
+const REFILL_TRIES: usize = 6;
+/// Visits of every cell of a trouble after which its whole region is refilled.
+const STUCK_AFTER: u32 = 6;
+/// One repair for every this many cells of a trouble.
+const CELLS_PER_REPAIR: usize = 12;
+/// Conflicts (or nodes) one part's check may take; a part that needs more is changed as
+/// if it were ambiguous, since a puzzle that hard to prove is no puzzle to print.
+const CHECK_BUDGET: u64 = 5_000;
+/// Puzzles (layout and filling) drawn before the options are declared out of reach.
+const DRAWS: usize = 200;
+
+/// Generates a puzzle with exactly one solution, as `options` say.
+pub fn generate(options: &GenOptions, cancel: Option<&AtomicBool>) -> Result<Generated, GenError> {
+    let started = Instant::now();
+    let limits = Limits { deadline: options.timeout.map(|t| started + t), cancel };
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut checks = Checks::default();
+    for _ in 0..DRAWS {
+        limits.check()?;
+        let Some(layout) = Layout::publisher(
+            options.rows,
+            options.cols,
+            options.black_percent,
+            options.symmetry,
+            &mut rng,
+        ) else {
+            return Err(GenError::Options(format!(
+                "no layout of a {}x{} grid with {}% black cells has a white cell",
+                options.rows, options.cols, options.black_percent
+            )));
+        };
+        let Some(mut maker) = Maker::new(layout, options.difficulty, &mut rng) else { continue };
+        if !maker.make_unique(options, &limits, &mut checks, &mut rng)? {
+            continue;
+        }
+        let puzzle = maker.puzzle();
+        let grading = grade::grade(&puzzle.puzzle);
+        if options.difficulty.is_some_and(|target| grading.difficulty != target) {
+            continue;
+        }
+        let proof = prove(&puzzle.puzzle, options, &limits, &mut checks)?;
+        return Ok(Generated {
+            proof: Some(proof),
+            difficulty: Some(grading.difficulty),
+            seconds: started.elapsed().as_secs_f64(),
+            ..puzzle
+        });
+    }
+    Err(GenError::Options(format!(
+        "no {}x{} puzzle{} was found in {DRAWS} draws; try another size or black share",
+        options.rows,
+        options.cols,
+        options.difficulty.map(|d| format!(" of grade {}", d.name())).unwrap_or_default()
+    )))
+}
+
+/// The caller's time limit and cancel flag.
+struct Limits<'a> {
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl Limits<'_> {
+    fn check(&self) -> Result<(), GenError> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            Err(GenError::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Err(GenError::Timeout)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    fn error_for(&self, reason: StopReason) -> GenError {
+        match reason {
+            StopReason::Timeout => GenError::Timeout,
+            _ if self.deadline.is_some_and(|d| Instant::now() >= d) => GenError::Timeout,
+            _ => GenError::Cancelled,
+        }
+    }
+}
+
+/// Uniqueness checks made, and the time spent in them.
+#[derive(Default)]
+struct Checks {
+    count: u32,
+    time: Duration,
+}
+
+/// A layout with its planted filling, being repaired.
+struct Maker {
+    layout: Layout,
+    index: RunIndex,
+    /// Per cell: the planted digit (0 for black cells).
+    digits: Vec<u32>,
+    /// Per cell: how often it was refilled.
+    refills: Vec<u32>,
+    weights: [u32; 10],
+}
+
+/// Where the puzzle is not settled yet: cells to change, and digits they must not take
+/// (the other solution's, when one is known).
+struct Trouble {
+    cells: Vec<usize>,
+    other: Option<Vec<u32>>,
+}
+
+impl Maker {
+    /// Fills `layout`; `None` when the fill search gives up.
+    fn new(layout: Layout, target: Option<Difficulty>, rng: &mut ChaCha8Rng) -> Option<Maker> {
+        let index = run_index(&layout.white, layout.rows, layout.cols);
+        let mut digits = vec![0; layout.white.len()];
+        let whites = (0..digits.len()).filter(|&i| layout.white[i]).collect();
+        let weights = weights(target);
+        let choice = Choice { weights: Some(&weights), forbidden: None };
+        if !fill(&index, &mut digits, whites, rng, choice) {
+            return None;
+        }
+        let refills = vec![0; digits.len()];
+        Some(Maker { layout, index, digits, refills, weights })
+    }
+
+    fn puzzle(&self) -> Generated {
+        puzzle_of(&self.layout.white, &self.digits, self.layout.rows, self.layout.cols)
+    }
+
+    /// Repairs until nothing is left to repair; false when this draw should be given up.
+    fn make_unique(
+        &mut self,
+        options: &GenOptions,
+        limits: &Limits<'_>,
+        checks: &mut Checks,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<bool, GenError> {
+        let max_rounds = 200 + self.index.runs.len();
+        for round in 0..max_rounds {
+            limits.check()?;
+            let puzzle = self.puzzle().puzzle;
+            let troubles = match options.difficulty {
+                Some(target) if target < Difficulty::Expert => logic_troubles(&puzzle, target),
+                _ => search_troubles(&puzzle, &self.digits, options, limits, checks)?,
+            };
+            tracing::debug!(
+                round,
+                troubles = troubles.len(),
+                checks = checks.count,
+                "uniqueness round"
+            );
+            if troubles.is_empty() {
+                return Ok(true);
+            }
+            for trouble in troubles {
+                self.repair(&trouble, rng);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Changes the puzzle where `trouble` is: one repair for every few of its cells.
+    fn repair(&mut self, trouble: &Trouble, rng: &mut ChaCha8Rng) {
+        let mut cells = trouble.cells.clone();
+        cells.shuffle(rng);
+        let mut in_trouble = vec![false; self.digits.len()];
+        for &c in &cells {
+            in_trouble[c] = true;
+        }
+        let stuck = cells.iter().all(|&c| self.refills[c] >= STUCK_AFTER);
+        if stuck && self.refill_region(&cells, rng) {
+            return;
+        }
+        for &cell in cells.iter().take(cells.len().div_ceil(CELLS_PER_REPAIR)) {
+            self.repair_at(cell, &in_trouble, trouble.other.as_deref(), rng);
+        }
+    }
+
+    /// Refills every run through `cells` from scratch, or failing that blackens a cell
+    /// of those runs; false when neither could be done.
+    fn refill_region(&mut self, cells: &[usize], rng: &mut ChaCha8Rng) -> bool {
+        let mut region: Vec<usize> = cells.iter().flat_map(|&c| self.run_cells(c)).collect();
+        region.sort_unstable();
+        region.dedup();
+        if rng.random_bool(0.5) {
+            region.shuffle(rng);
+            if region.iter().any(|&c| self.blacken_near(c, rng)) {
+                return true;
+            }
+        }
+        let weights = self.weights;
+        self.best_refill(region, Choice { weights: Some(&weights), forbidden: None }, rng)
+    }
+
+    /// Refills around `cell` (the cell neither the planted digit nor `other`'s, the
+    /// trouble's cells of its runs not `other`'s), over a window that grows with every
+    /// visit; a black cell in its runs once refills there keep failing.
+    fn repair_at(
+        &mut self,
+        cell: usize,
+        in_trouble: &[bool],
+        other: Option<&[u32]>,
+        rng: &mut ChaCha8Rng,
+    ) {
+        if !self.layout.white[cell] {
+            return;
+        }
+        self.refills[cell] += 1;
+        let visits = self.refills[cell];
+        if visits > REFILLS_BEFORE_BLACK && self.blacken_near(cell, rng) {
+            return;
+        }
+        let near: Vec<usize> =
+            self.run_cells(cell).into_iter().filter(|&c| in_trouble[c] || c == cell).collect();
+        let window = if visits <= REFILLS_BEFORE_SPREAD {
+            near.clone()
+        } else {
+            let mut all: Vec<usize> = near.iter().flat_map(|&c| self.run_cells(c)).collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        };
+        let mut forbidden = vec![0u32; self.digits.len()];
+        if let Some(other) = other {
+            for &c in &near {
+                forbidden[c] = 1 << other[c];
+            }
+        }
+        forbidden[cell] |= 1 << self.digits[cell];
+        let weights = self.weights;
+        let choice = Choice { weights: Some(&weights), forbidden: Some(&forbidden) };
+        if !self.best_refill(window, choice, rng) {
+            self.blacken_near(cell, rng);
+        }
+    }
+
+    /// Refills `window` a few times and keeps the refill whose runs have the fewest digit
+    /// combinations in all (the fewer, the less room for another solution); false, with
+    /// the digits unchanged, when no refill was found.
+    fn best_refill(
+        &mut self,
+        window: Vec<usize>,
+        choice: Choice<'_>,
+        rng: &mut ChaCha8Rng,
+    ) -> bool {
+        let mut touched: Vec<usize> =
+            window.iter().flat_map(|&c| [self.index.row_run[c], self.index.col_run[c]]).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let mut best: Option<(usize, Vec<u32>)> = None;
+        for _ in 0..REFILL_TRIES {
+            let mut digits = self.digits.clone();
+            if !fill(&self.index, &mut digits, window.clone(), rng, choice) {
+                continue;
+            }
+            let score: usize = touched
+                .iter()
+                .map(|&run| {
+                    let cells = &self.index.runs[run].1;
+                    let total = cells.iter().map(|&c| digits[c]).sum();
+                    combos::list(cells.len(), total).len()
+                })
+                .sum();
+            if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                best = Some((score, digits));
+            }
+        }
+        let Some((_, digits)) = best else { return false };
+        self.digits = digits;
+        true
+    }
+
+    /// The white cells of `cell`'s across and down runs (`cell` included once).
+    fn run_cells(&self, cell: usize) -> Vec<usize> {
+        let (across, down) = (self.index.row_run[cell], self.index.col_run[cell]);
+        let mut cells: Vec<usize> = self.index.runs[across].1.clone();
+        cells.extend(self.index.runs[down].1.iter().filter(|&&c| c != cell));
+        cells
+    }
+
+    /// Blackens `cell` or another cell of its runs (with its partner) where the layout
+    /// allows; false when none may turn black.
+    fn blacken_near(&mut self, cell: usize, rng: &mut ChaCha8Rng) -> bool {
+        let mut others = self.run_cells(cell);
+        others.retain(|&c| c != cell);
+        others.shuffle(rng);
+        let candidates = std::iter::once(cell).chain(others);
+        let Some(black) = candidates.into_iter().find(|&c| self.layout.can_blacken(c)) else {
+            return false;
+        };
+        self.layout.blacken(black);
+        for (i, digit) in self.digits.iter_mut().enumerate() {
+            if !self.layout.white[i] {
+                *digit = 0;
+            }
+        }
+        self.index = run_index(&self.layout.white, self.layout.rows, self.layout.cols);
+        true
+    }
+}
+
+/// Digit weights for a target grade: extreme digits make runs with one combination.
+fn weights(target: Option<Difficulty>) -> [u32; 10] {
+    match target {
+        Some(Difficulty::Easy) => [0, 12, 8, 4, 2, 1, 2, 4, 8, 12],
+        Some(Difficulty::Medium) | None => [0, 6, 5, 4, 3, 2, 3, 4, 5, 6],
+        Some(Difficulty::Hard) => [0, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+        Some(Difficulty::Expert) => [0, 2, 3, 4, 5, 5, 5, 4, 3, 2],
+    }
+}
+
+/// Every independent part of the propagated puzzle that has a second solution, with the
+/// cells where it differs from the planted one.
+fn search_troubles(
+    puzzle: &Kakuro,
+    digits: &[u32],
+    options: &GenOptions,
+    limits: &Limits<'_>,
+    checks: &mut Checks,
+) -> Result<Vec<Trouble>, GenError> {
+    let started = Instant::now();
+    let compiled = puzzle.compile();
+    let model = &compiled.model;
+    let Some(root) = Search::new(model, &SolveOptions::default()).root() else {
+        return Err(GenError::Options("a planted filling failed its own clues".into()));
+    };
+    let parts = components::split(model, &root.domains);
+    let solve_part = |part: &components::Component| {
+        let options = SolveOptions {
+            mode: Mode::Unique,
+            timeout: limits.left(),
+            node_limit: Some(CHECK_BUDGET),
+            ..Default::default()
+        };
+        solver::solve(&part.model, &options, limits.cancel)
+    };
+    let outcomes: Vec<Outcome> = if options.threads == 1 {
+        parts.iter().map(solve_part).collect()
+    } else {
+        parts.par_iter().map(solve_part).collect()
+    };
+    checks.count += parts.len() as u32;
+    checks.time += started.elapsed();
+    let mut troubles = Vec::new();
+    for (part, outcome) in parts.iter().zip(outcomes) {
+        let cell = |local: usize| compiled.cell_of_var[part.vars[local]];
+        match outcome.stopped {
+            Some(StopReason::NodeLimit) => {
+                troubles.push(Trouble { cells: (0..part.open).map(cell).collect(), other: None });
+                continue;
+            }
+            Some(reason) => return Err(limits.error_for(reason)),
+            None if outcome.count < 2 => continue,
+            None => {}
+        }
+        let differs = |s: &Vec<u32>| (0..part.open).any(|l| s[l] != digits[cell(l)]);
+        if let Some(other) = outcome.solutions.iter().find(|s| differs(s)) {
+            let mut values = vec![0u32; digits.len()];
+            let mut cells = Vec::new();
+            for (l, &value) in other.iter().enumerate().take(part.open) {
+                values[cell(l)] = value;
+                if value != digits[cell(l)] {
+                    cells.push(cell(l));
+                }
+            }
+            troubles.push(Trouble { cells, other: Some(values) });
+        }
+    }
+    Ok(troubles)
+}
+
+/// Every region the logic solver cannot settle with techniques up to `target`.
+fn logic_troubles(puzzle: &Kakuro, target: Difficulty) -> Vec<Trouble> {
+    let logic = grade::solve(puzzle, target);
+    let open: Vec<usize> = logic.open_cells().collect();
+    if open.is_empty() && !logic.contradiction {
+        return Vec::new();
+    }
+    let mut is_open = vec![false; puzzle.cells.len()];
+    for &cell in &open {
+        is_open[cell] = true;
+    }
+    super::layout::regions(&is_open, puzzle.rows, puzzle.cols)
+        .into_iter()
+        .map(|cells| Trouble { cells, other: None })
+        .collect()
+}
+
+/// The independent proof: the whole puzzle solved in `unique` mode by the solver's own
+/// route, which must answer exactly one solution, completely.
+fn prove(
+    puzzle: &Kakuro,
+    options: &GenOptions,
+    limits: &Limits<'_>,
+    checks: &mut Checks,
+) -> Result<Proof, GenError> {
+    let started = Instant::now();
+    let compiled = puzzle.compile();
+    let solve = SolveOptions {
+        mode: Mode::Unique,
+        threads: options.threads,
+        timeout: limits.left(),
+        ..Default::default()
+    };
+    let outcome = solver::solve(&compiled.model, &solve, limits.cancel);
+    checks.count += 1;
+    checks.time += started.elapsed();
+    if let Some(reason) = outcome.stopped {
+        return Err(limits.error_for(reason));
+    }
+    if !(outcome.complete && outcome.count == 1) {
+        return Err(GenError::Options(format!(
+            "internal error: the final proof found {} solutions",
+            outcome.count
+        )));
+    }
+    Ok(Proof {
+        engine: outcome.engine.name(),
+        checks: checks.count,
+        seconds: checks.time.as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests;
