@@ -169,7 +169,7 @@ def large(args):
         if args.only and args.only not in inst["name"]:
             continue
         path = folder / f"{inst['name']}.txt"
-        subprocess.run([args.kakurod, "generate", "--rows", str(inst["rows"]),
+        subprocess.run([args.kakurod, "generate", "--any-solution", "--rows", str(inst["rows"]),
                         "--cols", str(inst["cols"]), "--black", str(inst["black"]),
                         "--seed", str(inst["seed"]), "--out", str(path)], check=True)
         rows, cols, cells = read_janko(path)

@@ -264,7 +264,18 @@ struct HardRuns {
 /// Drops the hard puzzle alone, then with small files behind it (see the module docs).
 fn hard_runs(o: &Options, staging: &Path, inbox: &Path, outbox: &Path) -> HardRuns {
     let generated = Command::new(env!("CARGO_BIN_EXE_kakurod"))
-        .args(["generate", "--rows", "150", "--cols", "150", "--black", "35", "--seed", "1"])
+        .args([
+            "generate",
+            "--any-solution",
+            "--rows",
+            "150",
+            "--cols",
+            "150",
+            "--black",
+            "35",
+            "--seed",
+            "1",
+        ])
         .output()
         .expect("kakurod generate");
     let hard = String::from_utf8(generated.stdout).expect("a generated puzzle");

@@ -69,6 +69,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     for result in results {
         match result {
             Ok(Some(line)) => {
+                // A puzzle's text ends with its own newline; a JSON line does not.
+                let line = line.strip_suffix('\n').unwrap_or(&line);
                 if let Err(e) = writeln!(stdout, "{line}") {
                     return quiet_on_broken_pipe(e);
                 }
@@ -92,7 +94,11 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 /// The generator's options for one seed.
 fn options(args: &GenerateArgs, seed: u64) -> GenOptions {
     let base = if args.any_solution {
-        GenOptions::any_solution(args.rows, args.cols, args.black, seed)
+        // A difficulty is kept so that `check` refuses it: only a unique puzzle has one.
+        GenOptions {
+            difficulty: args.difficulty,
+            ..GenOptions::any_solution(args.rows, args.cols, args.black, seed)
+        }
     } else {
         GenOptions {
             symmetry: args.symmetry,
@@ -121,10 +127,7 @@ fn make(args: &GenerateArgs, options: &GenOptions) -> anyhow::Result<Option<Stri
     } else {
         None
     };
-    Ok(args
-        .json
-        .then(|| json(options, &generated, Some(&path), solution.as_deref()))
-        .transpose()?)
+    args.json.then(|| json(options, &generated, Some(&path), solution.as_deref())).transpose()
 }
 
 /// The `--json` line of one puzzle.

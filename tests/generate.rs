@@ -1,0 +1,145 @@
+//! End-to-end tests of `kakurod generate`: the real binary makes puzzles, and the real
+//! binary solves them by another route (a depth-first count with forward checking, no SAT
+//! and no decomposition) to check that each has exactly the one solution it wrote.
+
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kakurod(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kakurod")).args(args).output().expect("run kakurod")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// Counts the solutions of a puzzle file up to the count limit, by forward checking.
+fn count_solutions(file: &Path) -> u64 {
+    let output = kakurod(&["solve", "--json", "--mode", "count", "--algorithm", "fc", path(file)]);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    report["solutions_found"].as_u64().expect("a count")
+}
+
+#[test]
+fn every_generated_puzzle_has_exactly_its_one_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.txt");
+    for (size, seed) in [("8", "1"), ("12", "2"), ("16", "3")] {
+        let args =
+            ["generate", "--rows", size, "--cols", size, "--seed", seed, "--solution", "--out"];
+        let made = kakurod(&[&args[..], &[path(&out)]].concat());
+        assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+        assert_eq!(count_solutions(&out), 1, "{size}x{size} seed {seed}");
+        let solved = kakurod(&["solve", path(&out)]);
+        let written = fs::read_to_string(out.with_extension("sol")).unwrap();
+        let grid = |text: &str| -> Vec<String> {
+            text.lines().skip(1).map(|l| l.replace(' ', "")).collect()
+        };
+        assert_eq!(grid(&stdout(&solved)), grid(&written), "{size}x{size} seed {seed}");
+    }
+}
+
+#[test]
+fn the_layout_is_one_a_publisher_prints() {
+    let made = kakurod(&["generate", "--rows", "20", "--cols", "24", "--seed", "4"]);
+    let text = stdout(&made);
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(' ').collect()).collect();
+    let white = |r: usize, c: usize| rows[r][c] == "0";
+    let (height, width) = (rows.len(), rows[0].len());
+    let mut whites = 0;
+    for r in 0..height {
+        for c in 0..width {
+            if !white(r, c) {
+                continue;
+            }
+            whites += 1;
+            let across = (0..c).rev().take_while(|&x| white(r, x)).count()
+                + (c..width).take_while(|&x| white(r, x)).count();
+            let down = (0..r).rev().take_while(|&y| white(y, c)).count()
+                + (r..height).take_while(|&y| white(y, c)).count();
+            assert!((2..=9).contains(&across) && (2..=9).contains(&down), "cell {r},{c}");
+            // Rotational symmetry of the interior (the first row and column are black).
+            assert!(white(height - r, width - c), "cell {r},{c} has no partner");
+        }
+    }
+    assert!(whites > 100);
+    // Every run has its clue: a white cell's left and upper neighbours are white or clues.
+    for r in 1..height {
+        for c in 1..width {
+            if white(r, c) && !white(r, c - 1) {
+                assert!(rows[r][c - 1].split(',').nth(1).is_some_and(|s| !s.is_empty()));
+            }
+            if white(r, c) && !white(r - 1, c) {
+                assert!(rows[r - 1][c].split(',').next().is_some_and(|s| !s.is_empty()));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_options_give_the_same_puzzle() {
+    let run = |seed: &str, symmetry: &str| {
+        let args = ["generate", "--rows", "14", "--cols", "14", "--seed", seed, "--symmetry"];
+        stdout(&kakurod(&[&args[..], &[symmetry]].concat()))
+    };
+    assert_eq!(run("5", "mirror"), run("5", "mirror"));
+    assert_ne!(run("5", "mirror"), run("6", "mirror"));
+    assert_ne!(run("5", "mirror"), run("5", "none"));
+}
+
+#[test]
+fn many_puzzles_go_into_a_folder_with_their_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["generate", "--rows", "10", "--cols", "10", "--count", "4", "--solution"];
+    let made = kakurod(&[&args[..], &["--json", "--out", path(dir.path())]].concat());
+    assert!(made.status.success());
+    let lines: Vec<Value> =
+        stdout(&made).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(lines.len(), 4);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["seed"], i as u64 + 1);
+        assert_eq!(line["unique"], true);
+        assert!(line["proof"]["checks"].as_u64().is_some_and(|n| n >= 1));
+        assert!(["sat", "search"].contains(&line["proof"]["engine"].as_str().unwrap()));
+        let puzzle = Path::new(line["puzzle"].as_str().unwrap());
+        assert!(puzzle.is_file() && Path::new(line["solution"].as_str().unwrap()).is_file());
+        assert_eq!(count_solutions(puzzle), 1);
+    }
+}
+
+#[test]
+fn options_that_cannot_give_a_puzzle_are_refused() {
+    for (args, says) in [
+        (&["--rows", "2", "--cols", "2"][..], "at least 3"),
+        (&["--rows", "10", "--cols", "10", "--black", "100"][..], "black share"),
+        (&["--rows", "10", "--cols", "10", "--black=-1"][..], "black share"),
+        (&["--rows", "10", "--cols", "10", "--count", "0"][..], "--count"),
+        (&["--rows", "10", "--cols", "10", "--any-solution", "--difficulty", "easy"][..], "one"),
+        (&["--rows", "5000", "--cols", "5000"][..], "cells"),
+    ] {
+        let output = kakurod(&[&["generate"][..], args].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn any_solution_keeps_the_random_grids_of_the_benchmarks() {
+    let args = ["generate", "--any-solution", "--rows", "12", "--cols", "12", "--seed", "3"];
+    let made = kakurod(&args);
+    assert!(made.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("any.txt");
+    fs::write(&file, stdout(&made)).unwrap();
+    let solved = kakurod(&["solve", "--json", "--mode", "first", path(&file)]);
+    let report: Value = serde_json::from_slice(&solved.stdout).expect("a JSON report");
+    assert_eq!(report["solutions_found"].as_u64(), Some(1), "{report}");
+}
