@@ -79,3 +79,26 @@ fn logic_agrees_with_every_janko_solution() {
     // The collection is made by hand for people: most of it yields to logic.
     assert!(counts[0] + counts[1] + counts[2] > 700, "{counts:?}");
 }
+
+/// Prints how long the logic solver takes on the janko Kakuro, per ceiling (run with
+/// `KAKUROD_GRADE_TIMING=1 cargo test --release --test grade -- --nocapture`).
+#[test]
+fn grading_time() {
+    let (Some(data), Some(_)) = (data(), std::env::var_os("KAKUROD_GRADE_TIMING")) else {
+        return;
+    };
+    let puzzles: Vec<Kakuro> = puzzles_in(&data.join("kakuro/janko"))
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .map(|p| read_kakuro(p))
+        .collect();
+    for ceiling in Difficulty::ALL {
+        let started = std::time::Instant::now();
+        for _ in 0..10 {
+            for p in &puzzles {
+                std::hint::black_box(grade::solve(p, ceiling));
+            }
+        }
+        eprintln!("{ceiling:?}: {:.3} ms per pass", started.elapsed().as_secs_f64() * 100.0);
+    }
+}

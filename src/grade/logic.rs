@@ -1,15 +1,14 @@
-//! The logic solver's state and main loop: candidates, live combinations, the per-level
-//! work lists of runs, and trial with an undo trail. The techniques themselves live in
+//! The logic solver's state and main loop: candidates, the per-level work lists of runs,
+//! and trial with an undo trail. The techniques themselves live in
 //! `techniques`.
 
 use super::{Difficulty, Logic, Technique, Uses};
 use crate::puzzle::{Kakuro, KakuroCell};
 use crate::solver::combos;
+use std::collections::VecDeque;
 
 /// Every digit 1..=9 as a candidate mask (bit `d` for digit `d`).
 pub(super) const ALL_DIGITS: u16 = 0x3FE;
-/// Marks a run, rather than a cell, in a trail entry.
-const RUN_ENTRY: u32 = 1 << 31;
 /// No run: the entry of a black cell in [`Layout::cell_runs`].
 const NO_RUN: u32 = u32::MAX;
 /// The run-local levels, each with its own work list.
@@ -42,35 +41,68 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// The layout of `puzzle`.
+    /// The layout of `puzzle`: runs across, row by row, then down, column by column.
     pub(super) fn new(puzzle: &Kakuro) -> Layout {
+        let (rows, cols, size) = (puzzle.rows, puzzle.cols, puzzle.cells.len());
         let mut layout = Layout {
-            run_cells: Vec::new(),
+            run_cells: Vec::with_capacity(2 * size),
             runs: Vec::new(),
-            cell_runs: vec![[NO_RUN; 2]; puzzle.cells.len()],
-            white: (0..puzzle.cells.len())
-                .filter(|&i| puzzle.cells[i] == KakuroCell::White)
-                .collect(),
+            cell_runs: vec![[NO_RUN; 2]; size],
+            white: Vec::new(),
         };
-        layout.run_cells.reserve(2 * layout.white.len());
-        puzzle.for_each_run(|run| {
-            let index = layout.runs.len() as u32;
-            let side = usize::from(run.direction == crate::puzzle::Direction::Down);
-            for &cell in &run.cells {
-                layout.cell_runs[cell][side] = index;
-            }
-            // A clue above 45 or a run over 9 cells has no combination at all.
-            let total = run.total.map(|t| t.min(u32::from(u8::MAX)) as u8);
-            let combos = total.map_or(&[][..], |t| combos::list(run.cells.len(), u32::from(t)));
-            layout.runs.push(RunSpec {
-                start: layout.run_cells.len() as u32,
-                len: run.cells.len() as u32,
-                total,
-                combos,
-            });
-            layout.run_cells.extend_from_slice(&run.cells);
-        });
+        for row in 0..rows {
+            layout.add_line(puzzle, (row * cols, 1, cols), 0);
+        }
+        // The across runs hold every white cell once, in row-major order.
+        layout.white = layout.run_cells.clone();
+        for col in 0..cols {
+            layout.add_line(puzzle, (col, cols, rows), 1);
+        }
         layout
+    }
+
+    /// Adds the runs of one line of the grid, given as (first cell, step, length);
+    /// `side` 0 for across and 1 for down. A run's clue is in the black cell before it.
+    fn add_line(
+        &mut self,
+        puzzle: &Kakuro,
+        (first, step, len): (usize, usize, usize),
+        side: usize,
+    ) {
+        let mut clue = None;
+        let mut open: Option<usize> = None;
+        for cell in (0..len).map(|k| first + k * step) {
+            match puzzle.cells.get(cell).copied() {
+                Some(KakuroCell::White) => {
+                    let start = *open.get_or_insert(self.run_cells.len());
+                    if start == self.run_cells.len() {
+                        self.begin_run(clue);
+                    }
+                    self.cell_runs[cell][side] = (self.runs.len() - 1) as u32;
+                    self.run_cells.push(cell);
+                }
+                Some(KakuroCell::Black { down, right }) => {
+                    self.end_run(open.take());
+                    clue = if side == 0 { right } else { down };
+                }
+                None => self.end_run(open.take()),
+            }
+        }
+        self.end_run(open);
+    }
+
+    /// Starts a run at the end of [`Layout::run_cells`], with the clue `total`.
+    fn begin_run(&mut self, total: Option<u32>) {
+        // A clue above 45 has no combination at all; neither has a run over 9 cells.
+        let total = total.map(|t| t.min(u32::from(u8::MAX)) as u8);
+        self.runs.push(RunSpec { start: self.run_cells.len() as u32, len: 0, total, combos: &[] });
+    }
+
+    /// Ends the run that began at `start` in [`Layout::run_cells`], if one is open.
+    fn end_run(&mut self, start: Option<usize>) {
+        let (Some(start), Some(spec)) = (start, self.runs.last_mut()) else { return };
+        spec.len = (self.run_cells.len() - start) as u32;
+        spec.combos = spec.total.map_or(&[], |t| combos::list(spec.len as usize, u32::from(t)));
     }
 
     /// The cells of run `r`, in order.
@@ -88,55 +120,69 @@ pub(super) struct Solver<'a> {
     pub(super) layout: &'a Layout,
     /// Candidates per grid cell (0 for black cells).
     pub(super) cand: Vec<u16>,
-    /// Per run: bit `j` set when combination `j` of its `combos` is still live.
-    pub(super) live: Vec<u16>,
     /// Per run-local level, the runs changed since that level last looked at them.
-    queues: [Vec<u32>; 3],
+    queues: [VecDeque<u32>; 3],
     /// Per run: bit `l` set when the run is in `queues[l]`.
     queued: Vec<u8>,
     /// Some cell or run has no candidate left.
     pub(super) contradiction: bool,
+    /// White cells with more than one candidate.
+    open: usize,
     /// The hardest level that made progress.
     hardest: Option<Difficulty>,
     /// Progress per technique.
     uses: Uses,
-    /// Old values of what changed during a trial: a cell index, or a run index with
-    /// [`RUN_ENTRY`] set, and its previous mask.
+    /// Old candidates of the cells a trial changed, with the cells' indices.
     trail: Vec<(u32, u16)>,
     /// True while a trial records its changes.
     trailing: bool,
 }
 
 impl<'a> Solver<'a> {
-    /// Every white cell may hold any digit, every combination is live, and every run waits
-    /// for every level.
+    /// Every white cell may hold the digits of its runs' combinations (the first round of
+    /// unique combination and crossing, done here at once rather than run by run), and
+    /// every run waits for every level.
     pub(super) fn new(layout: &'a Layout) -> Solver<'a> {
         let mut cand = vec![0u16; layout.cell_runs.len()];
         for &cell in &layout.white {
             cand[cell] = ALL_DIGITS;
         }
-        let mut contradiction = false;
-        let live = layout
+        let mut uses = Uses::default();
+        for (r, spec) in layout.runs.iter().enumerate() {
+            if spec.total.is_none() {
+                continue;
+            }
+            let envelope = spec.combos.iter().fold(0, |e, &combo| e | combo << 1);
+            if envelope != ALL_DIGITS {
+                uses.add(if spec.combos.len() == 1 {
+                    Technique::UniqueCombination
+                } else {
+                    Technique::Crossing
+                });
+            }
+            for &cell in layout.cells(r) {
+                cand[cell] &= envelope;
+            }
+        }
+        let open = layout.white.iter().filter(|&&c| cand[c].count_ones() > 1).count();
+        // A clued run whose length and clue admit no combination cannot be filled, nor can
+        // more than nine cells hold distinct digits; the techniques rely on runs of at most
+        // nine cells.
+        let contradiction = layout
             .runs
             .iter()
-            .map(|spec| {
-                // A clued run whose length and clue admit no combination cannot be filled,
-                // nor can more than nine cells hold distinct digits; the techniques rely on
-                // runs of at most nine cells.
-                contradiction |= spec.total.is_some() && spec.combos.is_empty() || spec.len > 9;
-                ((1u32 << spec.combos.len()) - 1) as u16
-            })
-            .collect();
-        let all: Vec<u32> = (0..layout.runs.len() as u32).collect();
+            .any(|spec| spec.total.is_some() && spec.combos.is_empty() || spec.len > 9);
+        let hardest = (!uses.is_empty()).then_some(Difficulty::Easy);
+        let all: VecDeque<u32> = (0..layout.runs.len() as u32).collect();
         Solver {
             layout,
             cand,
-            live,
             queues: [all.clone(), all.clone(), all],
             queued: vec![0b111; layout.runs.len()],
             contradiction,
-            hardest: None,
-            uses: Uses::default(),
+            open,
+            hardest,
+            uses,
             trail: Vec::new(),
             trailing: false,
         }
@@ -163,13 +209,15 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// One step of progress at the cheapest level that makes any; `None` when stuck.
+    /// One step of progress at the cheapest level that makes any; `None` when stuck, or
+    /// when every cell holds one digit and the easy level has checked every changed run.
     fn step(&mut self, ceiling: Difficulty) -> Option<Difficulty> {
         for (l, level) in LEVELS.into_iter().enumerate() {
-            if level > ceiling {
+            if level > ceiling || (l > 0 && self.open == 0) {
                 return None;
             }
-            while let Some(r) = self.queues[l].pop() {
+            // First in, first out: a run waits while its cells gather more changes.
+            while let Some(r) = self.queues[l].pop_front() {
                 let r = r as usize;
                 self.queued[r] &= !(1 << l);
                 let progress = match level {
@@ -189,6 +237,13 @@ impl<'a> Solver<'a> {
     /// for every level, and notes a contradiction when nothing is left.
     #[inline]
     pub(super) fn set(&mut self, cell: usize, mask: u16) -> bool {
+        self.narrow(cell, mask, NO_RUN as usize)
+    }
+
+    /// [`Solver::set`], from the easy level's work on run `origin`, which has taken all it
+    /// can from its own cells: that run is queued again for the higher levels only.
+    #[inline]
+    pub(super) fn narrow(&mut self, cell: usize, mask: u16, origin: usize) -> bool {
         let old = self.cand[cell];
         let new = old & mask;
         if new == old {
@@ -199,31 +254,23 @@ impl<'a> Solver<'a> {
         }
         self.cand[cell] = new;
         self.contradiction |= new == 0;
+        self.open -= usize::from(old.count_ones() > 1 && new.count_ones() <= 1);
         for r in self.layout.cell_runs[cell] {
-            if r != NO_RUN && self.queued[r as usize] != 0b111 {
-                for l in 0..LEVELS.len() {
-                    if self.queued[r as usize] & (1 << l) == 0 {
-                        self.queues[l].push(r);
+            let r = r as usize;
+            if r == NO_RUN as usize {
+                continue;
+            }
+            let wanted = if r == origin { 0b110 } else { 0b111 };
+            let missing = wanted & !self.queued[r];
+            if missing != 0 {
+                for (l, queue) in self.queues.iter_mut().enumerate() {
+                    if missing & (1 << l) != 0 {
+                        queue.push_back(r as u32);
                     }
                 }
-                self.queued[r as usize] = 0b111;
+                self.queued[r] |= missing;
             }
         }
-        true
-    }
-
-    /// Narrows run `r`'s live combinations to `live`; true when that removed one.
-    pub(super) fn set_live(&mut self, r: usize, live: u16) -> bool {
-        let old = self.live[r];
-        let new = old & live;
-        if new == old {
-            return false;
-        }
-        if self.trailing {
-            self.trail.push((r as u32 | RUN_ENTRY, old));
-        }
-        self.live[r] = new;
-        self.contradiction |= new == 0;
         true
     }
 
@@ -266,17 +313,13 @@ impl<'a> Solver<'a> {
     /// the levels up to hard. Leaves the state as it found it; the work lists must be empty
     /// on entry (they are when trial is reached).
     fn refutes(&mut self, cell: usize, digit: u16) -> bool {
-        let (uses, hardest) = (self.uses, self.hardest);
+        let (uses, hardest, open) = (self.uses, self.hardest, self.open);
         self.trailing = true;
         self.set(cell, digit);
         self.run(Difficulty::Hard);
         let refuted = self.contradiction;
-        while let Some((index, old)) = self.trail.pop() {
-            if index & RUN_ENTRY != 0 {
-                self.live[(index & !RUN_ENTRY) as usize] = old;
-            } else {
-                self.cand[index as usize] = old;
-            }
+        while let Some((cell, old)) = self.trail.pop() {
+            self.cand[cell as usize] = old;
         }
         for queue in &mut self.queues {
             for &r in queue.iter() {
@@ -286,7 +329,7 @@ impl<'a> Solver<'a> {
         }
         self.trailing = false;
         self.contradiction = false;
-        (self.uses, self.hardest) = (uses, hardest);
+        (self.uses, self.hardest, self.open) = (uses, hardest, open);
         refuted
     }
 }

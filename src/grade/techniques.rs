@@ -3,7 +3,7 @@
 //! `contradiction` may then be set too), and counts itself when it did.
 
 use super::Technique;
-use super::logic::{ALL_DIGITS, Solver};
+use super::logic::{ALL_DIGITS, RunSpec, Solver};
 
 /// Iterates the set bits of a mask as one-bit masks, lowest first.
 #[inline]
@@ -21,16 +21,160 @@ fn digits_of(combo: u16) -> u16 {
     combo << 1
 }
 
-impl Solver<'_> {
-    /// The easy level on run `r`: naked single, the combinations (unique combination or
-    /// crossing) and hidden single.
-    pub(super) fn easy(&mut self, r: usize) -> bool {
-        let mut progress = self.naked_single(r);
-        if self.layout.runs[r].total.is_some() && !self.contradiction {
-            progress |= self.combinations(r);
-            if !self.contradiction {
-                progress |= self.hidden_single(r);
+/// The union and the intersection of the combinations in `combos` (9-bit masks) that hold
+/// every `placed` digit and otherwise only `available` ones, as candidate masks without the
+/// placed digits; `None` when there is no such combination.
+#[inline]
+fn reduced(combos: &[u16], placed: u16, available: u16) -> Option<(u16, u16)> {
+    let allowed = placed | available;
+    let (mut union, mut both, mut any) = (0u16, ALL_DIGITS, false);
+    for &combo in combos {
+        let digits = digits_of(combo);
+        if digits & placed == placed && digits & !allowed == 0 {
+            union |= digits;
+            both &= digits;
+            any = true;
+        }
+    }
+    any.then_some((union & !placed, both & !placed))
+}
+
+/// The cells of one run, copied out of the state so that the easy level can take a run
+/// to its own fixed point without touching the work lists.
+struct RunCells {
+    /// Candidates of the run's cells, in order (the first `n` are used).
+    mask: [u16; 9],
+    /// Number of cells.
+    n: usize,
+}
+
+/// What is left of a run once its placed digits are taken out.
+struct Remainder {
+    /// The digits placed.
+    placed: u16,
+    /// Cells still open.
+    len: usize,
+    /// The candidates of the open cells together.
+    union: u16,
+}
+
+impl RunCells {
+    /// The run's placed digits and open cells; `None` when two cells hold the same digit.
+    fn remainder(&self) -> Option<Remainder> {
+        let (mut placed, mut union, mut len) = (0u16, 0u16, 0usize);
+        for &m in &self.mask[..self.n] {
+            if m.is_power_of_two() {
+                if placed & m != 0 {
+                    return None;
+                }
+                placed |= m;
+            } else {
+                union |= m;
+                len += 1;
             }
+        }
+        Some(Remainder { placed, len, union })
+    }
+
+    /// Naked single, then unique combination or crossing, in one pass over the open cells:
+    /// the `placed` digits leave them, and they keep to `envelope` (the digits of the
+    /// combinations they can still make). Returns whether each removed a digit, or `None`
+    /// when a cell is left empty.
+    fn clear_open(&mut self, placed: u16, envelope: u16) -> Option<(bool, bool)> {
+        let (mut naked, mut narrowed) = (false, false);
+        for m in &mut self.mask[..self.n] {
+            if m.is_power_of_two() {
+                continue;
+            }
+            naked |= *m & placed != 0;
+            let rest = *m & !placed;
+            narrowed |= rest & !envelope != 0;
+            *m = rest & envelope;
+            if *m == 0 {
+                return None;
+            }
+        }
+        Some((naked, narrowed))
+    }
+
+    /// Hidden single: a `required` digit only one cell can hold is placed there. Returns
+    /// whether one was, and the number of open cells left; `None` when a required digit
+    /// fits no cell.
+    fn hidden_single(&mut self, required: u16) -> Option<(bool, usize)> {
+        let (mut once, mut twice, mut open) = (0u16, 0u16, 0usize);
+        for &m in &self.mask[..self.n] {
+            twice |= once & m;
+            once |= m;
+            open += usize::from(!m.is_power_of_two());
+        }
+        if required & !once != 0 {
+            return None;
+        }
+        let mut placed = false;
+        for digit in bits(required & once & !twice) {
+            if let Some(m) = self.mask[..self.n].iter_mut().find(|m| **m & digit != 0) {
+                if *m != digit {
+                    *m = digit;
+                    placed = true;
+                    open -= 1;
+                }
+            }
+        }
+        Some((placed, open))
+    }
+
+    /// One round of the easy techniques; `None` on a contradiction, else which of naked
+    /// single, unique combination, crossing and hidden single made progress, and whether
+    /// another round may find more. Only a new single can give it more: without one, the
+    /// placed digits and the combinations the open cells can make stay the same.
+    fn easy_round(&mut self, spec: &RunSpec) -> Option<([bool; 4], bool)> {
+        let rest = self.remainder()?;
+        let (envelope, required) = match spec.total {
+            Some(_) => reduced(spec.combos, rest.placed, rest.union & !rest.placed)?,
+            None => (ALL_DIGITS, 0),
+        };
+        let (naked, narrowed) = self.clear_open(rest.placed, envelope)?;
+        let unique = envelope.count_ones() as usize == rest.len;
+        let (hidden, open) = self.hidden_single(required)?;
+        let used = [naked, narrowed && unique, narrowed && !unique, hidden];
+        Some((used, open < rest.len))
+    }
+}
+
+impl Solver<'_> {
+    /// The easy level on run `r`, taken to the run's own fixed point: naked single, the
+    /// combinations of the open cells (unique combination or crossing) and hidden single,
+    /// each counted once per visit when it made progress.
+    pub(super) fn easy(&mut self, r: usize) -> bool {
+        let layout = self.layout;
+        let (spec, cells) = (&layout.runs[r], layout.cells(r));
+        let mut run = RunCells { mask: [0; 9], n: cells.len() };
+        for (m, &cell) in run.mask.iter_mut().zip(cells) {
+            *m = self.cand[cell];
+        }
+        let mut used = [false; 4];
+        let consistent = loop {
+            let Some((round, again)) = run.easy_round(spec) else { break false };
+            used.iter_mut().zip(round).for_each(|(u, r)| *u |= r);
+            if !again {
+                break true;
+            }
+        };
+        self.contradiction |= !consistent;
+        let mut progress = !consistent;
+        for (&m, &cell) in run.mask.iter().zip(cells) {
+            if m != self.cand[cell] {
+                progress |= self.narrow(cell, m, r);
+            }
+        }
+        let techniques = [
+            Technique::NakedSingle,
+            Technique::UniqueCombination,
+            Technique::Crossing,
+            Technique::HiddenSingle,
+        ];
+        for (technique, used) in techniques.into_iter().zip(used) {
+            self.note(technique, used);
         }
         progress
     }
@@ -38,6 +182,9 @@ impl Solver<'_> {
     /// The medium level on run `r`: the first of naked subset, hidden subset and bounds that
     /// makes progress.
     pub(super) fn medium(&mut self, r: usize) -> bool {
+        if !self.has_open(r) {
+            return false;
+        }
         if self.naked_subset(r) {
             return true;
         }
@@ -46,105 +193,36 @@ impl Solver<'_> {
 
     /// The hard level on run `r`: run consistency.
     pub(super) fn hard(&mut self, r: usize) -> bool {
-        self.layout.runs[r].total.is_some() && self.run_consistency(r)
+        self.layout.runs[r].total.is_some() && self.has_open(r) && self.run_consistency(r)
     }
 
-    /// The digits placed in run `r` (cells with one candidate); notes a contradiction when
-    /// two cells hold the same one.
-    fn placed(&mut self, r: usize) -> u16 {
-        let mut placed = 0u16;
-        for &cell in self.layout.cells(r) {
-            let mask = self.cand[cell];
-            if mask.is_power_of_two() {
-                self.contradiction |= placed & mask != 0;
-                placed |= mask;
-            }
-        }
-        placed
+    /// True when some cell of run `r` has more than one candidate.
+    fn has_open(&self, r: usize) -> bool {
+        self.layout.cells(r).iter().any(|&c| !self.cand[c].is_power_of_two())
     }
 
-    /// Naked single: a placed digit leaves the other cells of its run.
-    fn naked_single(&mut self, r: usize) -> bool {
-        let placed = self.placed(r);
-        if placed == 0 || self.contradiction {
-            return self.contradiction;
-        }
-        let mut changed = false;
-        for &cell in self.layout.cells(r) {
-            let mask = self.cand[cell];
-            if !mask.is_power_of_two() {
-                changed |= self.set(cell, !placed);
-            }
-        }
-        self.note(Technique::NakedSingle, changed)
+    /// The digits placed in run `r` (cells with one candidate).
+    fn placed(&self, r: usize) -> u16 {
+        self.layout
+            .cells(r)
+            .iter()
+            .map(|&c| self.cand[c])
+            .filter(|m| m.is_power_of_two())
+            .fold(0, |p, m| p | m)
     }
 
-    /// Unique combination and crossing: drops the combinations that no longer fit the run's
-    /// cells, then keeps every cell to the digits of the live ones.
-    fn combinations(&mut self, r: usize) -> bool {
-        let layout = self.layout;
-        let (spec, cells) = (layout.runs[r], layout.cells(r));
-        let placed = self.placed(r);
-        let union = cells.iter().fold(0, |u, &c| u | self.cand[c]);
-        let mut live = self.live[r];
-        for (j, &combo) in spec.combos.iter().enumerate() {
-            let digits = digits_of(combo);
-            let fits = placed & !digits == 0
-                && digits & !union == 0
-                && cells.iter().all(|&c| self.cand[c] & digits != 0);
-            if !fits {
-                live &= !(1 << j);
-            }
-        }
-        // Dropping a combination changes nothing a person sees until a digit goes, so it is
-        // not counted; the digits it takes away are.
-        self.set_live(r, live);
-        if self.contradiction {
-            return true;
-        }
-        let live = self.live[r];
-        let envelope = (0..spec.combos.len())
-            .filter(|j| live & (1 << j) != 0)
-            .fold(0, |e, j| e | digits_of(spec.combos[j]));
-        let mut changed = false;
-        for &cell in cells {
-            changed |= self.set(cell, envelope);
-        }
-        let technique =
-            if live.is_power_of_two() { Technique::UniqueCombination } else { Technique::Crossing };
-        self.note(technique, changed)
-    }
-
-    /// The digits every live combination of run `r` holds.
+    /// The digits every combination the open cells of run `r` can still make holds (none
+    /// when there is no such combination: the easy level notes that contradiction).
     fn required(&self, r: usize) -> u16 {
-        let (spec, live) = (&self.layout.runs[r], self.live[r]);
-        (0..spec.combos.len())
-            .filter(|j| live & (1 << j) != 0)
-            .fold(ALL_DIGITS, |req, j| req & digits_of(spec.combos[j]))
-    }
-
-    /// Hidden single: a digit every live combination needs that only one cell can hold is
-    /// placed there.
-    fn hidden_single(&mut self, r: usize) -> bool {
         let cells = self.layout.cells(r);
-        let (mut once, mut twice) = (0u16, 0u16);
-        for &cell in cells {
-            let mask = self.cand[cell];
-            twice |= once & mask;
-            once |= mask;
+        let mut run = RunCells { mask: [0; 9], n: cells.len() };
+        for (m, &cell) in run.mask.iter_mut().zip(cells) {
+            *m = self.cand[cell];
         }
-        let required = self.required(r);
-        if required & !once != 0 {
-            self.contradiction = true;
-            return true;
-        }
-        let mut changed = false;
-        for digit in bits(required & once & !twice) {
-            if let Some(&cell) = cells.iter().find(|&&c| self.cand[c] & digit != 0) {
-                changed |= self.set(cell, digit);
-            }
-        }
-        self.note(Technique::HiddenSingle, changed)
+        let spec = &self.layout.runs[r];
+        let Some(rest) = run.remainder().filter(|_| spec.total.is_some()) else { return 0 };
+        let union = rest.union & !rest.placed;
+        reduced(spec.combos, rest.placed, union).map_or(0, |(_, required)| required)
     }
 
     /// Naked subset: k open cells whose candidates number k between them keep those digits
@@ -266,7 +344,7 @@ impl Solver<'_> {
         self.note(Technique::Bounds, changed)
     }
 
-    /// Run consistency: keeps a digit in a cell only when some live combination can be
+    /// Run consistency: keeps a digit in a cell only when some combination can be
     /// spread over the run's cells, all distinct, giving that cell that digit. Per
     /// combination of n digits, `first[s]` says the first |s| cells can take exactly the
     /// digits `s` (as positions in the combination) and `last[s]` the last |s| cells; a
@@ -277,11 +355,15 @@ impl Solver<'_> {
         let n = cells.len();
         let full = (1usize << n) - 1;
         let mut support = [0u16; 9];
-        let mut live = 0u16;
         let mut first = [false; 512];
         let mut last = [false; 512];
-        for (j, &combo) in spec.combos.iter().enumerate() {
-            if self.live[r] & (1 << j) == 0 {
+        let (placed, union) = cells.iter().fold((0, 0), |(p, u), &c| {
+            let m = self.cand[c];
+            (if m.is_power_of_two() { p | m } else { p }, u | m)
+        });
+        for &combo in spec.combos {
+            let digits = digits_of(combo);
+            if placed & !digits != 0 || digits & !union != 0 {
                 continue;
             }
             // The combination's digits, and per cell the positions of those it can take.
@@ -314,7 +396,6 @@ impl Solver<'_> {
             if !first[full] {
                 continue;
             }
-            live |= 1 << j;
             reach(&mut last, &|size| n - size);
             for s in 0..full {
                 if !first[s] {
@@ -331,7 +412,7 @@ impl Solver<'_> {
                 }
             }
         }
-        let mut changed = self.set_live(r, live);
+        let mut changed = false;
         for (k, &cell) in cells.iter().enumerate() {
             changed |= self.set(cell, support[k]);
         }
