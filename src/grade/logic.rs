@@ -124,6 +124,9 @@ pub(super) struct Solver<'a> {
     queues: [VecDeque<u32>; 3],
     /// Per run: bit `l` set when the run is in `queues[l]`.
     queued: Vec<u8>,
+    /// Per level: false until the level first runs, when every run joins its list (most
+    /// puzzles never get past easy, so they never pay for the higher lists).
+    started: [bool; 3],
     /// Some cell or run has no candidate left.
     pub(super) contradiction: bool,
     /// White cells with more than one candidate.
@@ -177,8 +180,9 @@ impl<'a> Solver<'a> {
         Solver {
             layout,
             cand,
-            queues: [all.clone(), all.clone(), all],
-            queued: vec![0b111; layout.runs.len()],
+            queues: [all, VecDeque::new(), VecDeque::new()],
+            queued: vec![0b001; layout.runs.len()],
+            started: [true, false, false],
             contradiction,
             open,
             hardest,
@@ -215,6 +219,15 @@ impl<'a> Solver<'a> {
         for (l, level) in LEVELS.into_iter().enumerate() {
             if level > ceiling || (l > 0 && self.open == 0) {
                 return None;
+            }
+            if !self.started[l] {
+                self.started[l] = true;
+                for r in 0..self.layout.runs.len() {
+                    if self.queued[r] & (1 << l) == 0 {
+                        self.queued[r] |= 1 << l;
+                        self.queues[l].push_back(r as u32);
+                    }
+                }
             }
             // First in, first out: a run waits while its cells gather more changes.
             while let Some(r) = self.queues[l].pop_front() {
