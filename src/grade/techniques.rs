@@ -112,12 +112,11 @@ impl RunCells {
         }
         let mut placed = false;
         for digit in bits(required & once & !twice) {
-            if let Some(m) = self.mask[..self.n].iter_mut().find(|m| **m & digit != 0) {
-                if *m != digit {
-                    *m = digit;
-                    placed = true;
-                    open -= 1;
-                }
+            let holder = self.mask[..self.n].iter_mut().find(|m| **m & digit != 0);
+            if let Some(m) = holder.filter(|m| **m != digit) {
+                *m = digit;
+                placed = true;
+                open -= 1;
             }
         }
         Some((placed, open))
