@@ -139,6 +139,32 @@ pub(super) struct Solver<'a> {
     trail: Vec<(u32, u16)>,
     /// True while a trial records its changes.
     trailing: bool,
+    /// Tables for the medium and hard levels, made when first needed.
+    pub(super) scratch: Option<Box<Scratch>>,
+}
+
+/// Work tables of the medium and hard levels, kept between runs so that no visit clears
+/// kilobytes of tables it barely uses (each entry is written before it is read).
+pub(super) struct Scratch {
+    /// Naked subset: the union of the candidates of each subset of open cells.
+    pub(super) unions: [u16; 512],
+    /// Hidden subset: the cells holding, and the set of, each subset of needed digits.
+    pub(super) pairs: [(u16, u16); 512],
+    /// Run consistency: which digit subsets the first cells of the run can take.
+    pub(super) first: [bool; 512],
+    /// Run consistency: which digit subsets the last cells of the run can take.
+    pub(super) last: [bool; 512],
+}
+
+impl Default for Box<Scratch> {
+    fn default() -> Self {
+        Box::new(Scratch {
+            unions: [0; 512],
+            pairs: [(0, 0); 512],
+            first: [false; 512],
+            last: [false; 512],
+        })
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -189,6 +215,7 @@ impl<'a> Solver<'a> {
             uses,
             trail: Vec::new(),
             trailing: false,
+            scratch: None,
         }
     }
 

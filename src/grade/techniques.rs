@@ -178,21 +178,32 @@ impl Solver<'_> {
         progress
     }
 
-    /// The medium level on run `r`: the first of naked subset, hidden subset and bounds that
+    /// The medium level on run `r`: the first of bounds, naked subset and hidden subset that
     /// makes progress.
     pub(super) fn medium(&mut self, r: usize) -> bool {
         if !self.has_open(r) {
             return false;
         }
-        if self.naked_subset(r) {
+        let clued = self.layout.runs[r].total.is_some();
+        if clued && self.bounds(r) {
             return true;
         }
-        self.layout.runs[r].total.is_some() && (self.hidden_subset(r) || self.bounds(r))
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        let progress = self.naked_subset(r, &mut scratch.unions)
+            || clued && self.hidden_subset(r, &mut scratch.pairs);
+        self.scratch = Some(scratch);
+        progress
     }
 
     /// The hard level on run `r`: run consistency.
     pub(super) fn hard(&mut self, r: usize) -> bool {
-        self.layout.runs[r].total.is_some() && self.has_open(r) && self.run_consistency(r)
+        if self.layout.runs[r].total.is_none() || !self.has_open(r) {
+            return false;
+        }
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        let progress = self.run_consistency(r, &mut scratch.first, &mut scratch.last);
+        self.scratch = Some(scratch);
+        progress
     }
 
     /// True when some cell of run `r` has more than one candidate.
@@ -226,7 +237,7 @@ impl Solver<'_> {
 
     /// Naked subset: k open cells whose candidates number k between them keep those digits
     /// out of the run's other open cells.
-    fn naked_subset(&mut self, r: usize) -> bool {
+    fn naked_subset(&mut self, r: usize, unions: &mut [u16; 512]) -> bool {
         let cells = self.layout.cells(r);
         let mut open = [0usize; 9];
         let mut n = 0;
@@ -239,7 +250,6 @@ impl Solver<'_> {
         if n < 3 {
             return false;
         }
-        let mut unions = [0u16; 512];
         for subset in 1usize..(1 << n) - 1 {
             let lowest = subset.trailing_zeros() as usize;
             let union = unions[subset & (subset - 1)] | self.cand[open[lowest]];
@@ -266,7 +276,7 @@ impl Solver<'_> {
 
     /// Hidden subset: k digits every live combination needs, that only k cells of the run
     /// can hold, confine those cells to them.
-    fn hidden_subset(&mut self, r: usize) -> bool {
+    fn hidden_subset(&mut self, r: usize, unions: &mut [(u16, u16); 512]) -> bool {
         let cells = self.layout.cells(r);
         let placed = self.placed(r);
         let need = self.required(r) & !placed;
@@ -286,7 +296,6 @@ impl Solver<'_> {
         if n < 2 {
             return false;
         }
-        let mut unions = [(0u16, 0u16); 512];
         for subset in 1usize..1 << n {
             let lowest = subset.trailing_zeros() as usize;
             let (held, set) = unions[subset & (subset - 1)];
@@ -348,14 +357,17 @@ impl Solver<'_> {
     /// combination of n digits, `first[s]` says the first |s| cells can take exactly the
     /// digits `s` (as positions in the combination) and `last[s]` the last |s| cells; a
     /// cell k takes digit b when `first[s]` and `last[rest]` for some s of k digits.
-    fn run_consistency(&mut self, r: usize) -> bool {
+    fn run_consistency(
+        &mut self,
+        r: usize,
+        first: &mut [bool; 512],
+        last: &mut [bool; 512],
+    ) -> bool {
         let layout = self.layout;
         let (spec, cells) = (layout.runs[r], layout.cells(r));
         let n = cells.len();
         let full = (1usize << n) - 1;
         let mut support = [0u16; 9];
-        let mut first = [false; 512];
-        let mut last = [false; 512];
         let (placed, union) = cells.iter().fold((0, 0), |(p, u), &c| {
             let m = self.cand[c];
             (if m.is_power_of_two() { p | m } else { p }, u | m)
@@ -391,11 +403,11 @@ impl Solver<'_> {
                     table[s] = ok;
                 }
             };
-            reach(&mut first, &|size| size - 1);
+            reach(first, &|size| size - 1);
             if !first[full] {
                 continue;
             }
-            reach(&mut last, &|size| n - size);
+            reach(last, &|size| n - size);
             for s in 0..full {
                 if !first[s] {
                     continue;
