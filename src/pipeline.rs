@@ -381,6 +381,31 @@ mod tests {
     }
 
     #[test]
+    fn a_solved_kakuro_carries_its_grade_and_other_kinds_do_not() {
+        let options = PipelineOptions::default();
+        let kakuro = "3 3\n- 4, 3,\n,3 0 0\n,4 0 0\n";
+        let report = process("k.txt", kakuro.as_bytes(), &options, None);
+        assert_eq!(single(&report).difficulty, Some(grade::Difficulty::Easy));
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["difficulty"], "easy", "{json}");
+        let techniques = json["techniques"].as_object().expect("an object of counts");
+        assert!(techniques.contains_key("unique_combination"), "{json}");
+        assert!(techniques.values().all(|n| n.as_u64().is_some_and(|n| n > 0)), "{json}");
+
+        let sudoku = format!("1{}\n", ".".repeat(80));
+        let report = process("s.txt", sudoku.as_bytes(), &options, None);
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        let puzzle = &json["puzzles"][0];
+        assert_eq!(puzzle["status"], "solved", "{json}");
+        assert!(puzzle.get("difficulty").is_none() && puzzle.get("techniques").is_none());
+
+        // Contradictory clues: unsatisfiable, and not graded.
+        let report = process("u.txt", b"3 3\n- 4, 4,\n,3 0 0\n,4 0 0\n", &options, None);
+        assert_eq!(single(&report).status, Status::Unsatisfiable);
+        assert_eq!((single(&report).difficulty, single(&report).techniques), (None, None));
+    }
+
+    #[test]
     fn a_puzzle_may_lower_its_threads_but_not_raise_them() {
         let json = |threads: usize| {
             format!(
