@@ -1,43 +1,46 @@
 //! Grading Kakuro by the techniques a person solves with.
 //!
 //! A logic solver works on candidate sets (a `u16` per cell, bit `d` for digit `d`) and on
-//! each clued run's *live combinations* (the digit sets of its length and clue that are
-//! still possible, at most 12, kept as a `u16`). It tries its techniques in levels, cheapest
-//! first, and after any progress goes back to the cheapest level, as Simon Tatham's
-//! `solo.c` does; the grade is the hardest level that made progress. Every step below trial
-//! is a sound deduction, and trial only removes a digit that leads to a contradiction, so a
-//! complete solve proves the solution unique.
+//! each clued run's *live combinations*: the digit sets of the run's length and clue that
+//! hold every digit placed in the run and otherwise only digits its open cells can still
+//! take (the run "reduced" by its placed digits). It tries its techniques in levels,
+//! cheapest first, and after any progress goes back to the cheapest level, as Simon
+//! Tatham's `solo.c` does; the grade is the hardest level that made progress. Every step
+//! below trial is a sound deduction, and trial only removes a digit that leads to a
+//! contradiction, so a complete solve proves the solution unique.
 //!
 //! The levels and their techniques (each a function of `techniques`):
 //!
 //! - **easy**
 //!   - [`Technique::NakedSingle`]: a placed digit leaves the rest of its run.
-//!   - [`Technique::UniqueCombination`]: a run with one live combination (`3` in 2 cells is
-//!     {1,2}) keeps its cells to that combination's digits.
-//!   - [`Technique::Crossing`]: a cell keeps only digits of its run's live combinations; a
-//!     combination is live when it holds every digit placed in the run, each of its digits
-//!     fits some cell and each cell can take one of its digits. Applied from both runs, a
-//!     cell keeps the intersection of its across and down envelopes.
+//!   - [`Technique::UniqueCombination`]: a run whose open cells have one live combination
+//!     left (`3` in 2 cells is {1,2}) keeps them to its digits.
+//!   - [`Technique::Crossing`]: an open cell keeps only digits of its run's live
+//!     combinations. Applied from both runs, a cell keeps the intersection of its across
+//!     and down sets (`3` in 2 across and `4` in 2 down meet in a 1).
 //!   - [`Technique::HiddenSingle`]: a digit every live combination needs, that only one cell
 //!     of the run can hold, is placed there.
 //! - **medium**
+//!   - [`Technique::Bounds`]: a digit is removed when the other cells' smallest (largest)
+//!     digits already exceed (cannot reach) the clue with it.
 //!   - [`Technique::NakedSubset`]: k open cells of a run holding only k digits between them
 //!     take those digits from the run's other cells.
 //!   - [`Technique::HiddenSubset`]: k digits every live combination needs, that only k cells
 //!     can hold, leave those cells no other digit.
-//!   - [`Technique::Bounds`]: a digit is removed when the other cells' smallest (largest)
-//!     digits already exceed (cannot reach) the clue with it.
 //! - **hard**
-//!   - [`Technique::RunConsistency`]: a digit stays in a cell only if some live combination
-//!     can be spread over the run's cells, all distinct, giving that cell that digit (found
-//!     by a dynamic programme over the combination's digit subsets).
+//!   - [`Technique::RunConsistency`]: a digit stays in a cell only if some combination can
+//!     be spread over the run's cells, all distinct, giving that cell that digit (found by a
+//!     dynamic programme over the combination's digit subsets).
 //! - **expert**
 //!   - [`Technique::Trial`]: assume one digit of a cell with two (then three) candidates and
 //!     propagate with the levels up to hard; a contradiction removes the digit. A puzzle that
 //!     logic cannot finish even so needs search, and is graded expert as well.
 //!
 //! Changes are propagated through one work list of runs per run-local level, so a level
-//! only looks again at runs whose cells changed since it last looked at them.
+//! only looks again at runs whose cells changed since it last looked at them; the easy
+//! level takes each run it visits to that run's own fixed point at once. The first round
+//! of the combinations (every cell kept to the digits its two clues allow) is done while
+//! the solver is set up.
 
 mod logic;
 mod techniques;
@@ -88,7 +91,7 @@ impl Difficulty {
 pub enum Technique {
     /// A placed digit leaves the rest of its run.
     NakedSingle,
-    /// A run's only live combination fixes its digits.
+    /// A run's only live combination fixes its open cells' digits.
     UniqueCombination,
     /// A cell keeps only digits of its runs' live combinations.
     Crossing,
@@ -100,14 +103,14 @@ pub enum Technique {
     HiddenSubset,
     /// Digits the other cells cannot complete to the clue are removed.
     Bounds,
-    /// Digits without a distinct assignment of a live combination are removed.
+    /// Digits without a distinct assignment of a combination over the run are removed.
     RunConsistency,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
 
 impl Technique {
-    /// Every technique, cheapest first.
+    /// Every technique, level by level, easiest level first.
     pub const ALL: [Technique; 9] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
@@ -170,7 +173,7 @@ impl Uses {
         self.counts[technique.index()]
     }
 
-    /// The techniques used, cheapest first, with their counts.
+    /// The techniques used, in the order of [`Technique::ALL`], with their counts.
     pub fn iter(&self) -> impl Iterator<Item = (Technique, u32)> + '_ {
         Technique::ALL.into_iter().map(|t| (t, self.get(t))).filter(|&(_, n)| n > 0)
     }

@@ -1,6 +1,6 @@
 //! The techniques of the logic solver, one function each, every one applied to one run.
-//! Each returns true when it removed a candidate or a live combination (the state's
-//! `contradiction` may then be set too), and counts itself when it did.
+//! Each returns true when it removed a candidate (the state's `contradiction` may then be
+//! set too), and counts itself when it did.
 
 use super::Technique;
 use super::logic::{ALL_DIGITS, RunSpec, Solver};
