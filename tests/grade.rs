@@ -26,8 +26,9 @@ fn read_kakuro(path: &Path) -> Kakuro {
     }
 }
 
-/// Checks the logic solve of `path` against its `.sol` and returns the puzzle's grade.
-fn check(path: &Path) -> Difficulty {
+/// Checks the logic solve of `path` against its `.sol` and returns the puzzle's grade and
+/// whether logic finished it.
+fn check(path: &Path) -> (Difficulty, bool) {
     let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     let puzzle = read_kakuro(path);
     let solution = read_sol(&text(&path.with_extension("sol")))
@@ -49,18 +50,20 @@ fn check(path: &Path) -> Difficulty {
         assert!(!logic.solved(), "{}: has two solutions but logic solved it", path.display());
         assert_eq!(graded.difficulty, Difficulty::Expert, "{}", path.display());
     }
-    graded.difficulty
+    (graded.difficulty, graded.solved_by_logic)
 }
 
 /// Checks every puzzle with a `.sol` in `dir`; returns the counts per grade.
 fn check_folder(dir: &Path) -> [usize; 4] {
-    let mut counts = [0; 4];
+    let (mut counts, mut stuck) = ([0; 4], 0);
     for path in puzzles_in(dir) {
         if path.extension().is_some_and(|e| e == "txt") && path.with_extension("sol").exists() {
-            counts[check(&path) as usize] += 1;
+            let (difficulty, solved) = check(&path);
+            counts[difficulty as usize] += 1;
+            stuck += usize::from(!solved);
         }
     }
-    eprintln!("{}: easy/medium/hard/expert {counts:?}", dir.display());
+    eprintln!("{}: easy/medium/hard/expert {counts:?}, {stuck} not finished", dir.display());
     counts
 }
 
