@@ -1,8 +1,10 @@
 //! One input file from bytes to [`FileReport`]: decode, read (format detection), compile,
-//! solve, verify. Pure apart from the clock; never panics on input. Used by `kakurod solve`
-//! and by the daemon's workers alike.
+//! solve, verify, and grade a solved Kakuro by human techniques ([`grade`]). Pure apart
+//! from the clock; never panics on input. Used by `kakurod solve` and by the daemon's
+//! workers alike.
 
 use crate::format::{self, Format, InputError, Parsed};
+use crate::grade;
 use crate::puzzle::{Compiled, Grid, Puzzle};
 use crate::report::{
     Body, FileReport, PuzzleReport, SatStatistics, Settings, Statistics, Status, Summary,
@@ -146,9 +148,18 @@ fn solve_one(
     let outcome = solver::solve_with(&compiled.model, &solve_options, control);
     let checked = check_solutions(&puzzle, &compiled, &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);
+    let grading = match &puzzle {
+        Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => Some(grade::grade(kakuro)),
+        _ => None,
+    };
     // Taken after the checks, so that the total time includes them.
     let statistics = statistics(&outcome, parse_time, started, &solve_options);
-    puzzle_report(puzzle, line, &outcome, &solve_options, statistics, verdict)
+    let report = puzzle_report(puzzle, line, &outcome, &solve_options, statistics, verdict);
+    PuzzleReport {
+        difficulty: grading.map(|g| g.difficulty),
+        techniques: grading.map(|g| g.uses),
+        ..report
+    }
 }
 
 /// Why a puzzle is refused before it is compiled, if it is: more cells than `max_cells`.
@@ -244,6 +255,8 @@ fn puzzle_report(
             StopReason::NodeLimit => "node_limit",
             StopReason::Cancelled => "cancelled",
         }),
+        difficulty: None,
+        techniques: None,
         solution: verdict.grid.as_ref().filter(|_| !failed).map(|g| g.to_rows()),
         error: verdict.error,
         statistics,
@@ -320,6 +333,8 @@ fn invalid(line: usize, error: InputError) -> PuzzleReport {
         cols: 0,
         solutions_found: 0,
         stopped_by: None,
+        difficulty: None,
+        techniques: None,
         solution: None,
         error: Some(error),
         statistics: Statistics::default(),
@@ -363,6 +378,31 @@ mod tests {
             Body::Single(r) => r,
             other => panic!("not a single puzzle: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_solved_kakuro_carries_its_grade_and_other_kinds_do_not() {
+        let options = PipelineOptions::default();
+        let kakuro = "3 3\n- 4, 3,\n,3 0 0\n,4 0 0\n";
+        let report = process("k.txt", kakuro.as_bytes(), &options, None);
+        assert_eq!(single(&report).difficulty, Some(grade::Difficulty::Easy));
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["difficulty"], "easy", "{json}");
+        let techniques = json["techniques"].as_object().expect("an object of counts");
+        assert!(techniques.contains_key("unique_combination"), "{json}");
+        assert!(techniques.values().all(|n| n.as_u64().is_some_and(|n| n > 0)), "{json}");
+
+        let sudoku = format!("1{}\n", ".".repeat(80));
+        let report = process("s.txt", sudoku.as_bytes(), &options, None);
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        let puzzle = &json["puzzles"][0];
+        assert_eq!(puzzle["status"], "solved", "{json}");
+        assert!(puzzle.get("difficulty").is_none() && puzzle.get("techniques").is_none());
+
+        // Contradictory clues: unsatisfiable, and not graded.
+        let report = process("u.txt", b"3 3\n- 4, 4,\n,3 0 0\n,4 0 0\n", &options, None);
+        assert_eq!(single(&report).status, Status::Unsatisfiable);
+        assert_eq!((single(&report).difficulty, single(&report).techniques), (None, None));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `NAME.solution.txt`, shared by `kakurod solve` and the daemon so both say the same thing.
 
 use crate::format::{Format, InputError};
+use crate::grade::{Difficulty, Uses};
 use crate::puzzle::{Grid, Kind, Puzzle};
 use crate::solver::{Algorithm, Engine, Mode, SolveOptions, ValOrder, VarOrder};
 use serde::Serialize;
@@ -159,6 +160,14 @@ pub struct PuzzleReport {
     pub solutions_found: u64,
     /// Why the search stopped early, if it did: `timeout`, `node_limit` or `cancelled`.
     pub stopped_by: Option<&'static str>,
+    /// The grade of a solved Kakuro: the hardest level of human technique its logic solve
+    /// needs (absent for other kinds and unsolved puzzles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<Difficulty>,
+    /// How often each technique made progress in that logic solve, by name (only those
+    /// used; absent with `difficulty`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub techniques: Option<Uses>,
     /// The verified solution, row by row; `null` marks a cell without a digit.
     pub solution: Option<Vec<Vec<Option<u32>>>>,
     /// Why the puzzle was rejected (status `invalid` or `failed`).

@@ -336,6 +336,30 @@ fn bench_reports_medians_and_the_slowest() {
     let out = kakurod(&["bench", "--runs", "1", "--threads", "2", path_str(&dir)], None);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("threads=2") && stdout.contains("total of medians:"), "{stdout}");
+    // Only Kakuro are graded.
+    assert!(!stdout.contains("difficulty:"), "{stdout}");
+}
+
+#[test]
+fn bench_counts_the_grades_of_the_kakuro() {
+    let dir = fixture("kakuro");
+    let out = kakurod(&["bench", "--runs", "1", "--json", path_str(&dir)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let grades = &doc["difficulty"];
+    let count = |level: &str| grades[level].as_u64().unwrap();
+    let total = count("easy") + count("medium") + count("hard") + count("expert");
+    assert_eq!(total, doc["files"].as_array().unwrap().len() as u64, "{doc}");
+    // 257_24x28 has two solutions: logic cannot finish it.
+    let several = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"].as_str().is_some_and(|f| f.ends_with("257_24x28.txt")));
+    assert_eq!(several.map(|f| &f["difficulty"]), Some(&Value::from("expert")), "{doc}");
+    let out = kakurod(&["bench", "--runs", "1", path_str(&dir)], None);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("difficulty: easy "), "{stdout}");
 }
 
 #[test]

@@ -9,8 +9,9 @@
 
 use super::progress_bar;
 use crate::cli::BenchArgs;
+use crate::grade::Difficulty;
 use crate::pipeline::{self, PipelineOptions};
-use crate::report::{Body, FileReport, Settings, Summary};
+use crate::report::{Body, FileReport, PuzzleReport, Settings, Summary};
 use anyhow::{Context, bail};
 use serde::Serialize;
 use std::fs;
@@ -31,12 +32,58 @@ struct FileTiming {
     uniqueness: Option<&'static str>,
     /// Search nodes, summed over the file's puzzles, from the last run.
     nodes: u64,
+    /// The grade of a single solved Kakuro.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difficulty: Option<Difficulty>,
+    /// Counts of the file's solved Kakuro by grade, from the last run.
+    #[serde(skip)]
+    grades: Grades,
     /// Median of the runs, in milliseconds.
     median_ms: f64,
     /// Fastest run, in milliseconds.
     min_ms: f64,
     /// Slowest run, in milliseconds.
     max_ms: f64,
+}
+
+/// Counts of solved Kakuro by grade.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+struct Grades {
+    easy: usize,
+    medium: usize,
+    hard: usize,
+    expert: usize,
+}
+
+impl Grades {
+    /// The counts of the graded puzzles among `reports`.
+    fn of<'a>(reports: impl IntoIterator<Item = &'a PuzzleReport>) -> Grades {
+        let mut grades = Grades::default();
+        for difficulty in reports.into_iter().filter_map(|r| r.difficulty) {
+            *grades.count(difficulty) += 1;
+        }
+        grades
+    }
+
+    fn count(&mut self, difficulty: Difficulty) -> &mut usize {
+        match difficulty {
+            Difficulty::Easy => &mut self.easy,
+            Difficulty::Medium => &mut self.medium,
+            Difficulty::Hard => &mut self.hard,
+            Difficulty::Expert => &mut self.expert,
+        }
+    }
+
+    fn merge(&mut self, other: &Grades) {
+        self.easy += other.easy;
+        self.medium += other.medium;
+        self.hard += other.hard;
+        self.expert += other.expert;
+    }
+
+    fn total(&self) -> usize {
+        self.easy + self.medium + self.hard + self.expert
+    }
 }
 
 /// The machine the figures were taken on.
@@ -63,6 +110,8 @@ struct BenchReport {
     files: Vec<FileTiming>,
     /// Counts of all puzzles by status.
     summary: Summary,
+    /// Counts of the solved Kakuro by grade.
+    difficulty: Grades,
     /// Sum of the files' medians, in milliseconds.
     total_median_ms: f64,
     /// Indices into `files` of the slowest ones, slowest first.
@@ -156,12 +205,18 @@ fn time_file(
     }
     times.sort_unstable();
     let summary = last.as_ref().map(FileReport::summary).unwrap_or_default();
-    let (uniqueness, nodes) = match last.as_ref().map(|r| &r.body) {
-        Some(Body::Single(r)) => (Some(r.uniqueness.name()), r.statistics.nodes),
-        Some(Body::Batch { puzzles, .. }) => {
-            (None, puzzles.iter().map(|r| r.statistics.nodes).sum())
+    let (uniqueness, nodes, grades) = match last.as_ref().map(|r| &r.body) {
+        Some(Body::Single(r)) => {
+            (Some(r.uniqueness.name()), r.statistics.nodes, Grades::of([r.as_ref()]))
         }
-        _ => (None, 0),
+        Some(Body::Batch { puzzles, .. }) => {
+            (None, puzzles.iter().map(|r| r.statistics.nodes).sum(), Grades::of(puzzles))
+        }
+        _ => (None, 0, Grades::default()),
+    };
+    let difficulty = match last.as_ref().map(|r| &r.body) {
+        Some(Body::Single(r)) => r.difficulty,
+        _ => None,
     };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let timing = FileTiming {
@@ -174,6 +229,8 @@ fn time_file(
         summary,
         uniqueness,
         nodes,
+        difficulty,
+        grades,
         median_ms: median(&times).map_or(0.0, ms),
         min_ms: times.first().copied().map_or(0.0, ms),
         max_ms: times.last().copied().map_or(0.0, ms),
@@ -199,6 +256,8 @@ fn summarise(
 ) -> BenchReport {
     let mut summary = Summary::default();
     files.iter().for_each(|f| summary.merge(&f.summary));
+    let mut difficulty = Grades::default();
+    files.iter().for_each(|f| difficulty.merge(&f.grades));
     let total_median_ms = files.iter().map(|f| f.median_ms).sum();
     let mut slowest: Vec<usize> = (0..files.len()).collect();
     slowest.sort_by(|&a, &b| files[b].median_ms.total_cmp(&files[a].median_ms));
@@ -215,6 +274,7 @@ fn summarise(
         runs,
         files,
         summary,
+        difficulty,
         total_median_ms,
         slowest,
     }
@@ -260,6 +320,13 @@ fn text(report: &BenchReport) -> String {
         sum.timeout,
         sum.failed
     ));
+    let grades = &report.difficulty;
+    if grades.total() > 0 {
+        out.push_str(&format!(
+            "difficulty: easy {}, medium {}, hard {}, expert {}\n",
+            grades.easy, grades.medium, grades.hard, grades.expert
+        ));
+    }
     out.push_str(&format!("slowest {}:\n", report.slowest.len()));
     for &k in &report.slowest {
         out.push_str(&line(&report.files[k], width));
@@ -333,6 +400,8 @@ mod tests {
             summary: Summary { solved: 1, ..Summary::default() },
             uniqueness: Some("unique"),
             nodes: 1,
+            difficulty: Some(Difficulty::Medium),
+            grades: Grades { medium: 1, ..Grades::default() },
             median_ms,
             min_ms: median_ms,
             max_ms: median_ms,
@@ -344,5 +413,6 @@ mod tests {
         let text = text(&report);
         assert!(text.contains("total of medians: 9.000 ms over 3 files (3 solved"), "{text}");
         assert!(text.contains("threads=1"), "{text}");
+        assert!(text.contains("difficulty: easy 0, medium 3, hard 0, expert 0\n"), "{text}");
     }
 }

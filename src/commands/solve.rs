@@ -261,7 +261,8 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
     text
 }
 
-/// Status, uniqueness, kind, size and search figures of one puzzle, on one line.
+/// Status, uniqueness, kind, size and search figures of one puzzle, and a Kakuro's grade,
+/// on one line.
 fn puzzle_figures(r: &PuzzleReport) -> String {
     let s = &r.statistics;
     let kind = r.kind.map_or("?", |k| k.name());
@@ -273,9 +274,10 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
             sat.solvers, sat.conflicts, sat.decisions, sat.propagations, sat.learned_clauses
         )
     });
+    let difficulty = r.difficulty.map(|d| format!(" difficulty={}", d.name())).unwrap_or_default();
     format!(
         "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
-         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}",
+         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}{difficulty}",
         r.status.name(),
         r.uniqueness.name(),
         r.rows,

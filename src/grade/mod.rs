@@ -1,6 +1,55 @@
 //! Grading Kakuro by the techniques a person solves with.
+//!
+//! A logic solver works on candidate sets (a `u16` per cell, bit `d` for digit `d`) and on
+//! each clued run's *live combinations*: the digit sets of the run's length and clue that
+//! hold every digit placed in the run and otherwise only digits its open cells can still
+//! take (the run "reduced" by its placed digits). It tries its techniques in levels,
+//! cheapest first, and after any progress goes back to the cheapest level, as Simon
+//! Tatham's `solo.c` does; the grade is the hardest level that made progress. Every step
+//! below trial is a sound deduction, and trial only removes a digit that leads to a
+//! contradiction, so a complete solve proves the solution unique.
+//!
+//! The levels and their techniques (each a function of `techniques`):
+//!
+//! - **easy**
+//!   - [`Technique::NakedSingle`]: a placed digit leaves the rest of its run.
+//!   - [`Technique::UniqueCombination`]: a run whose open cells have one live combination
+//!     left (`3` in 2 cells is {1,2}) keeps them to its digits.
+//!   - [`Technique::Crossing`]: an open cell keeps only digits of its run's live
+//!     combinations. Applied from both runs, a cell keeps the intersection of its across
+//!     and down sets (`3` in 2 across and `4` in 2 down meet in a 1).
+//!   - [`Technique::HiddenSingle`]: a digit every live combination needs, that only one cell
+//!     of the run can hold, is placed there.
+//! - **medium**
+//!   - [`Technique::Bounds`]: a digit is removed when the other cells' smallest (largest)
+//!     digits already exceed (cannot reach) the clue with it.
+//!   - [`Technique::NakedSubset`]: k open cells of a run holding only k digits between them
+//!     take those digits from the run's other cells.
+//!   - [`Technique::HiddenSubset`]: k digits every live combination needs, that only k cells
+//!     can hold, leave those cells no other digit.
+//! - **hard**
+//!   - [`Technique::RunConsistency`]: a digit stays in a cell only if some combination can
+//!     be spread over the run's cells, all distinct, giving that cell that digit (found by a
+//!     dynamic programme over the combination's digit subsets).
+//! - **expert**
+//!   - [`Technique::Trial`]: assume one digit of a cell with two (then three) candidates and
+//!     propagate with the levels up to hard; a contradiction removes the digit. A puzzle that
+//!     logic cannot finish even so needs search, and is graded expert as well.
+//!
+//! Changes are propagated through one work list of runs per run-local level, so a level
+//! only looks again at runs whose cells changed since it last looked at them; the easy
+//! level takes each run it visits to that run's own fixed point at once. The first round
+//! of the combinations (every cell kept to the digits its two clues allow) is done while
+//! the solver is set up.
 
-use serde::{Deserialize, Serialize};
+mod logic;
+mod techniques;
+#[cfg(test)]
+mod tests;
+
+use crate::puzzle::Kakuro;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
 
 /// How hard a puzzle is for a person: the hardest level of technique its solution needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -10,7 +59,7 @@ pub enum Difficulty {
     Easy,
     /// Subsets and bounds inside a run.
     Medium,
-    /// Whole-run consistency and sums over blocks of runs.
+    /// Whole-run consistency.
     Hard,
     /// Needs trial: assuming a digit and following it to a contradiction.
     Expert,
@@ -37,35 +86,181 @@ impl Difficulty {
     }
 }
 
-// TEMPORARY stand-in until the logic solver lands: every white cell open.
-/// Result of a logic solve.
-pub struct Logic {
-    /// Candidates per cell.
-    pub candidates: Vec<u16>,
-    /// Contradiction found.
-    pub contradiction: bool,
+/// One technique of the logic solver (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Technique {
+    /// A placed digit leaves the rest of its run.
+    NakedSingle,
+    /// A run's only live combination fixes its open cells' digits.
+    UniqueCombination,
+    /// A cell keeps only digits of its runs' live combinations.
+    Crossing,
+    /// A needed digit only one cell of the run can hold is placed there.
+    HiddenSingle,
+    /// k cells with k digits between them keep those digits out of the rest of the run.
+    NakedSubset,
+    /// k needed digits that only k cells can hold confine those cells to them.
+    HiddenSubset,
+    /// Digits the other cells cannot complete to the clue are removed.
+    Bounds,
+    /// Digits without a distinct assignment of a combination over the run are removed.
+    RunConsistency,
+    /// A digit whose assumption leads to a contradiction is removed.
+    Trial,
 }
-impl Logic {
-    /// Open cells.
-    pub fn open_cells(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.candidates.len()).filter(|&c| self.candidates[c].count_ones() > 1)
+
+impl Technique {
+    /// Every technique, level by level, easiest level first.
+    pub const ALL: [Technique; 9] = [
+        Technique::NakedSingle,
+        Technique::UniqueCombination,
+        Technique::Crossing,
+        Technique::HiddenSingle,
+        Technique::NakedSubset,
+        Technique::HiddenSubset,
+        Technique::Bounds,
+        Technique::RunConsistency,
+        Technique::Trial,
+    ];
+
+    /// The technique's name, as in the JSON `techniques` object.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::UniqueCombination => "unique_combination",
+            Technique::Crossing => "crossing",
+            Technique::NakedSingle => "naked_single",
+            Technique::HiddenSingle => "hidden_single",
+            Technique::NakedSubset => "naked_subset",
+            Technique::HiddenSubset => "hidden_subset",
+            Technique::Bounds => "bounds",
+            Technique::RunConsistency => "run_consistency",
+            Technique::Trial => "trial",
+        }
+    }
+
+    /// The level the technique belongs to.
+    pub fn level(self) -> Difficulty {
+        match self {
+            Technique::UniqueCombination
+            | Technique::Crossing
+            | Technique::NakedSingle
+            | Technique::HiddenSingle => Difficulty::Easy,
+            Technique::NakedSubset | Technique::HiddenSubset | Technique::Bounds => {
+                Difficulty::Medium
+            }
+            Technique::RunConsistency => Difficulty::Hard,
+            Technique::Trial => Difficulty::Expert,
+        }
+    }
+
+    /// Position in [`Technique::ALL`] (the declaration order).
+    fn index(self) -> usize {
+        self as usize
     }
 }
-/// Logic solve.
-pub fn solve(puzzle: &crate::puzzle::Kakuro, _ceiling: Difficulty) -> Logic {
-    let candidates = puzzle
-        .cells
-        .iter()
-        .map(|c| if *c == crate::puzzle::KakuroCell::White { 0x3FE } else { 0 })
-        .collect();
-    Logic { candidates, contradiction: false }
+
+/// How often each technique made progress. Serialises as a JSON object from technique
+/// name to count, holding only the techniques used, in the order of [`Technique::ALL`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Uses {
+    /// Counts in the order of [`Technique::ALL`].
+    counts: [u32; 9],
 }
-/// Grading.
+
+impl Uses {
+    /// How often `technique` made progress.
+    pub fn get(&self, technique: Technique) -> u32 {
+        self.counts[technique.index()]
+    }
+
+    /// The techniques used, in the order of [`Technique::ALL`], with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (Technique, u32)> + '_ {
+        Technique::ALL.into_iter().map(|t| (t, self.get(t))).filter(|&(_, n)| n > 0)
+    }
+
+    /// True when no technique made progress.
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&n| n == 0)
+    }
+
+    /// Counts one more use of `technique`.
+    fn add(&mut self, technique: Technique) {
+        let count = &mut self.counts[technique.index()];
+        *count = count.saturating_add(1);
+    }
+}
+
+impl Serialize for Uses {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.iter().count()))?;
+        for (technique, count) in self.iter() {
+            map.serialize_entry(technique.name(), &count)?;
+        }
+        map.end()
+    }
+}
+
+/// Result of a logic solve with techniques up to a ceiling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Logic {
+    /// Per cell, row-major: bit `d` set means digit `d` (1..=9) is still possible; 0 for
+    /// black cells.
+    pub candidates: Vec<u16>,
+    /// Some cell or run lost every candidate: the clues admit no solution from here.
+    pub contradiction: bool,
+    /// The hardest level that made progress (`None`: nothing was deduced).
+    pub hardest: Option<Difficulty>,
+    /// How often each technique made progress.
+    pub uses: Uses,
+}
+
+impl Logic {
+    /// True when every white cell has exactly one candidate and there is no contradiction.
+    pub fn solved(&self) -> bool {
+        !self.contradiction && self.open_cells().next().is_none()
+    }
+
+    /// The digit placed in `cell`, when it has a single candidate.
+    pub fn value(&self, cell: usize) -> Option<u32> {
+        let mask = *self.candidates.get(cell)?;
+        mask.is_power_of_two().then_some(mask.trailing_zeros())
+    }
+
+    /// The white cells with more than one candidate, in row-major order.
+    pub fn open_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.candidates.iter().enumerate().filter(|(_, m)| m.count_ones() > 1).map(|(i, _)| i)
+    }
+}
+
+/// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
+/// solved, stuck or contradicted.
+pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
+    let layout = logic::Layout::new(puzzle);
+    let mut solver = logic::Solver::new(&layout);
+    solver.run(ceiling);
+    solver.into_logic()
+}
+
+/// A puzzle's grade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Grading {
-    /// Difficulty.
+    /// The hardest level a complete logic solve needs; expert also when logic up to trial
+    /// gets stuck (or finds the clues contradictory).
     pub difficulty: Difficulty,
+    /// True when the logic solver placed every digit.
+    pub solved_by_logic: bool,
+    /// How often each technique made progress.
+    pub uses: Uses,
 }
-/// Grade.
-pub fn grade(_puzzle: &crate::puzzle::Kakuro) -> Grading {
-    Grading { difficulty: Difficulty::Expert }
+
+/// Grades `puzzle`: the hardest level a complete logic solve needs; expert also when logic
+/// up to trial gets stuck.
+pub fn grade(puzzle: &Kakuro) -> Grading {
+    let logic = solve(puzzle, Difficulty::Expert);
+    let solved = logic.solved();
+    let difficulty = match (solved, logic.hardest) {
+        (true, hardest) => hardest.unwrap_or(Difficulty::Easy),
+        (false, _) => Difficulty::Expert,
+    };
+    Grading { difficulty, solved_by_logic: solved, uses: logic.uses }
 }
