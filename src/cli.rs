@@ -41,7 +41,7 @@ pub enum Command {
     Solve(SolveArgs),
     /// Time the solver on puzzle files (single thread unless --threads is given).
     Bench(BenchArgs),
-    /// Generate a random solvable Kakuro from a seed.
+    /// Generate Kakuro with exactly one solution (proved), graded, from a seed.
     Generate(GenerateArgs),
 }
 
@@ -310,7 +310,8 @@ pub struct GenerateArgs {
     /// Also write each puzzle's solution beside it, as `.sol`.
     #[arg(long, requires = "out")]
     pub solution: bool,
-    /// Print one JSON line per puzzle (files, seed, grade, how uniqueness was proved).
+    /// Print one JSON line per puzzle (files, seed, grade, how uniqueness was proved);
+    /// without --out the line carries the puzzle's text.
     #[arg(long)]
     pub json: bool,
 }

@@ -143,3 +143,23 @@ fn any_solution_keeps_the_random_grids_of_the_benchmarks() {
     let report: Value = serde_json::from_slice(&solved.stdout).expect("a JSON report");
     assert_eq!(report["solutions_found"].as_u64(), Some(1), "{report}");
 }
+
+#[test]
+fn each_difficulty_gives_puzzles_that_solve_graded_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("graded.txt");
+    for level in ["easy", "medium", "hard", "expert"] {
+        for seed in ["1", "2"] {
+            let args = ["generate", "--rows", "12", "--cols", "12", "--seed", seed];
+            let made = kakurod(&[&args[..], &["--difficulty", level, "--json"]].concat());
+            assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+            let line: Value = serde_json::from_slice(&made.stdout).expect("a JSON line");
+            assert_eq!(line["difficulty"], level);
+            fs::write(&file, line["text"].as_str().expect("the puzzle's text")).unwrap();
+            let solved = kakurod(&["solve", "--json", path(&file)]);
+            let report: Value = serde_json::from_slice(&solved.stdout).expect("a JSON report");
+            assert_eq!(report["uniqueness"], "unique", "{level} seed {seed}");
+            assert_eq!(report["difficulty"], level, "{level} seed {seed}");
+        }
+    }
+}

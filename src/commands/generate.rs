@@ -19,6 +19,9 @@ struct Made<'a> {
     puzzle: Option<String>,
     /// The solution file, if written.
     solution: Option<String>,
+    /// The puzzle's text, when it went to no file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
     rows: usize,
     cols: usize,
     seed: u64,
@@ -116,7 +119,11 @@ fn make(args: &GenerateArgs, options: &GenOptions) -> anyhow::Result<Option<Stri
         .with_context(|| format!("seed {}", options.seed))?;
     let text = generate::to_janko(&generated.puzzle);
     let Some(out) = &args.out else {
-        return Ok(Some(if args.json { json(options, &generated, None, None)? } else { text }));
+        return Ok(Some(if args.json {
+            json(options, &generated, Files::Text(&text))?
+        } else {
+            text
+        }));
     };
     let path = if args.count > 1 { out.join(file_name(options)) } else { out.clone() };
     write(&path, &text)?;
@@ -127,19 +134,28 @@ fn make(args: &GenerateArgs, options: &GenOptions) -> anyhow::Result<Option<Stri
     } else {
         None
     };
-    args.json.then(|| json(options, &generated, Some(&path), solution.as_deref())).transpose()
+    let files = Files::Written { puzzle: &path, solution: solution.as_deref() };
+    args.json.then(|| json(options, &generated, files)).transpose()
+}
+
+/// Where a puzzle went.
+enum Files<'a> {
+    /// Into files.
+    Written { puzzle: &'a Path, solution: Option<&'a Path> },
+    /// Nowhere yet: the JSON line carries its text.
+    Text(&'a str),
 }
 
 /// The `--json` line of one puzzle.
-fn json(
-    options: &GenOptions,
-    generated: &Generated,
-    puzzle: Option<&Path>,
-    solution: Option<&Path>,
-) -> anyhow::Result<String> {
+fn json(options: &GenOptions, generated: &Generated, files: Files<'_>) -> anyhow::Result<String> {
+    let (puzzle, solution, text) = match files {
+        Files::Written { puzzle, solution } => (Some(puzzle), solution, None),
+        Files::Text(text) => (None, None, Some(text)),
+    };
     let made = Made {
         puzzle: puzzle.map(|p| p.display().to_string()),
         solution: solution.map(|p| p.display().to_string()),
+        text,
         rows: options.rows,
         cols: options.cols,
         seed: options.seed,
