@@ -34,13 +34,17 @@ pub fn fill(
     for &cell in &open {
         digits[cell] = 0;
     }
+    // Digits already in the runs of the open cells (no other run is ever looked at).
     let mut used = vec![0u32; runs.len()];
-    for (id, (_, cells)) in runs.iter().enumerate() {
-        for &cell in cells {
-            if digits[cell] != 0 {
-                used[id] |= 1 << digits[cell];
+    for &open_cell in &open {
+        for id in [row_run[open_cell], col_run[open_cell]] {
+            if used[id] == 0 {
+                used[id] = runs[id].1.iter().fold(1, |bits, &cell| bits | 1 << digits[cell]);
             }
         }
+    }
+    for bits in &mut used {
+        *bits &= !1;
     }
     let forbidden = |i: usize| choice.forbidden.map_or(0, |f| f[i]);
     let candidates =

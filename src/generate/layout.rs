@@ -77,13 +77,16 @@ impl Layout {
 
     /// Whether `cell` may turn black: with its partner, it leaves every run it touches at
     /// 0 or at least 2 cells and the white cells connected. (Runs only get shorter.)
+    /// Connection is only checked near the pair: a repair asks this of many cells, and a
+    /// search of the whole grid for each would cost more than the cells it would allow.
     pub fn can_blacken(&mut self, cell: usize) -> bool {
         if !self.white[cell] {
             return false;
         }
         let pair = [cell, self.partner(cell)];
         self.set_pair(pair, false);
-        let ok = pair.iter().all(|&c| self.lines_ok(c)) && self.still_connected(pair);
+        let ok = pair.iter().all(|&c| self.lines_ok(c))
+            && pair.iter().all(|&c| self.neighbours_meet_nearby(c));
         self.set_pair(pair, true);
         ok
     }
