@@ -396,6 +396,12 @@ impl LogLine {
                 ),
                 puzzles.iter().map(|p| p.statistics.nodes).sum(),
             ),
+            Body::Generation(g) => (
+                "generate".into(),
+                format!("{}x{}", g.job.rows, g.job.cols),
+                format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
+                0,
+            ),
             Body::Rejected { status, error } => {
                 ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
             }
