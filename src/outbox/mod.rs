@@ -50,12 +50,21 @@ const SYNCFS_BATCH: usize = 16;
 /// A result set written to temporary files, waiting for [`Outbox::commit`].
 #[derive(Debug)]
 pub(crate) struct Prepared {
-    /// The stem the set would like (`NAME` for `NAME.ext`).
-    base: String,
-    /// The stem reserved already, for a set whose JSON names its other files.
-    reserved: Option<(String, Reservation)>,
+    /// Its stem, wanted or reserved.
+    stem: Stem,
     /// `(suffix, temporary file)`, the JSON document last.
     temps: Vec<(String, PathBuf)>,
+}
+
+/// The stem of a prepared set.
+#[derive(Debug)]
+enum Stem {
+    /// The stem the set would like (`NAME` for `NAME.ext`); the first free one from it is
+    /// reserved at commit.
+    Wanted(String),
+    /// Reserved already, for a set whose JSON names its other files (boxed, so that a
+    /// prepared set, which waits in every job's result, stays small).
+    Reserved(Box<(String, Reservation)>),
 }
 
 impl Prepared {
@@ -138,15 +147,15 @@ impl Outbox {
     /// files in the outbox (not yet synced, not yet visible under their names).
     pub(crate) fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
         let base = stem_of(input_name);
-        let (files, reserved) = match &report.body {
+        let (files, stem) = match &report.body {
             Body::Generation(generation) => {
                 let (stem, reservation) = self.reserve(&base)?;
                 let files = generated::files(report, generation, &stem, self.svg);
-                (files, Some((stem, reservation)))
+                (files, Stem::Reserved(Box::new((stem, reservation))))
             }
-            _ => (self.files(report), None),
+            _ => (self.files(report), Stem::Wanted(base)),
         };
-        let mut prepared = Prepared { base, reserved, temps: Vec::with_capacity(files.len()) };
+        let mut prepared = Prepared { stem, temps: Vec::with_capacity(files.len()) };
         for (suffix, content) in files {
             match self.write_temp(&content) {
                 Ok(temp) => prepared.temps.push((suffix, temp)),
@@ -253,16 +262,16 @@ impl Outbox {
     /// version) can have a result overwritten.
     fn place(&self, prepared: &Prepared) -> io::Result<Written> {
         let reserved_now;
-        let stem = match &prepared.reserved {
+        let stem = match &prepared.stem {
             // Held since the set was prepared; only a writer that ignores reservations (an
             // older version) can have taken it meanwhile.
-            Some((stem, _)) if self.committed(stem) => {
-                let message = format!("the result name {stem} was taken meanwhile");
+            Stem::Reserved(held) if self.committed(&held.0) => {
+                let message = format!("the result name {} was taken meanwhile", held.0);
                 return Err(io::Error::new(io::ErrorKind::AlreadyExists, message));
             }
-            Some((stem, _)) => stem.clone(),
-            None => {
-                reserved_now = self.reserve(&prepared.base)?;
+            Stem::Reserved(held) => held.0.clone(),
+            Stem::Wanted(base) => {
+                reserved_now = self.reserve(base)?;
                 reserved_now.0.clone()
             }
         };
