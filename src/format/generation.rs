@@ -157,7 +157,9 @@ pub fn read(text: &str, limits: &Limits) -> Result<Job, InputError> {
         return Err(at("count", message, expected));
     }
     if !(0.0..MAX_BLACK).contains(&job.black) {
-        let message = format!("`black` is {}%: no room for white cells", job.black);
+        let why =
+            if job.black < 0.0 { "a share cannot be negative" } else { "no room for white cells" };
+        let message = format!("`black` is {}%: {why}", job.black);
         return Err(at("black", message, format!("a share from 0 to below {MAX_BLACK} (percent)")));
     }
     if job.seed.checked_add(job.count as u64 - 1).is_none() {
@@ -260,6 +262,11 @@ mod tests {
                 r#"{"kind": "generate", "rows": 5, "cols": 5, "black": 90}"#,
                 "\"black\": ",
                 "no room",
+            ),
+            (
+                r#"{"kind": "generate", "rows": 5, "cols": 5, "black": -1}"#,
+                "\"black\": ",
+                "negative",
             ),
         ] {
             let e = error(text);

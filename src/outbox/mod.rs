@@ -144,7 +144,9 @@ impl Outbox {
     }
 
     /// First half of a write, done on the worker: the result files are written to temporary
-    /// files in the outbox (not yet synced, not yet visible under their names).
+    /// files in the outbox (not yet synced, not yet visible under their names). A generation
+    /// job's stem is reserved here, since its JSON names the files; the reservation is held
+    /// until the set is committed or dropped.
     pub(crate) fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
         let base = stem_of(input_name);
         let (files, stem) = match &report.body {
