@@ -64,6 +64,10 @@ pub(crate) fn process_with(
         Ok(text) => text,
         Err(e) => return reject(None, utf8_error(bytes, e.valid_up_to())),
     };
+    if options.format.is_none_or(|f| f == Format::Json) && format::generation::detect(text) {
+        // Only the daemon makes puzzles from a job; solving it would only give a schema error.
+        return reject(Some(Format::Json), format::generation::not_a_puzzle(text));
+    }
     let document = match format::read(text, options.format) {
         Ok(document) => document,
         // The error document still names the format the file was read as.
@@ -378,6 +382,15 @@ mod tests {
             Body::Single(r) => r,
             other => panic!("not a single puzzle: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_generation_job_is_not_solved_but_pointed_elsewhere() {
+        let job = br#"{"kind": "generate", "rows": 5, "cols": 5}"#;
+        let report = process("job.json", job, &PipelineOptions::default(), None);
+        let Body::Rejected { error, .. } = &report.body else { panic!("{report:?}") };
+        assert!(error.message.starts_with("a generation job, not a puzzle"), "{error}");
+        assert_eq!((error.line, error.column, report.format), (1, 10, Some(Format::Json)));
     }
 
     #[test]

@@ -1,5 +1,10 @@
 //! The result documents kakurod writes (`NAME.json`, `NAME.error.json`) and the text of
 //! `NAME.solution.txt`, shared by `kakurod solve` and the daemon so both say the same thing.
+//! A generation job's document is a [`GenerationReport`].
+
+mod generation;
+
+pub use generation::{GeneratedPuzzle, GenerationReport, GenerationStatus, PuzzleFiles};
 
 use crate::format::{Format, InputError};
 use crate::grade::{Difficulty, Uses};
@@ -241,6 +246,8 @@ pub enum Body {
         /// The lines of the puzzles that could not be read (`invalid`), in order.
         invalid_lines: Vec<usize>,
     },
+    /// A generation job (the daemon's): the puzzles it made.
+    Generation(Box<GenerationReport>),
     /// The file as a whole was rejected.
     Rejected {
         /// Always `invalid`.
@@ -271,6 +278,10 @@ impl FileReport {
         match &self.body {
             Body::Single(report) => summary.add(report.status),
             Body::Batch { summary: s, .. } => summary.merge(s),
+            Body::Generation(g) if g.status == GenerationStatus::Timeout => {
+                summary.add(Status::Timeout);
+            }
+            Body::Generation(_) => {}
             Body::Rejected { .. } => summary.add(Status::Invalid),
         }
         summary
@@ -288,13 +299,14 @@ impl FileReport {
         match &self.body {
             Body::Single(r) => cancelled(r),
             Body::Batch { puzzles, .. } => puzzles.iter().any(cancelled),
+            Body::Generation(g) => g.cancelled,
             Body::Rejected { .. } => false,
         }
     }
 
     /// The text of `NAME.solution.txt`: the `.sol` layout for one puzzle, or one line per
     /// puzzle for a batch (a `#` comment line for a puzzle without a solution). `None` when
-    /// there is nothing to write.
+    /// there is nothing to write (a generation job has a solution file per puzzle instead).
     pub fn solution_text(&self) -> Option<String> {
         match &self.body {
             Body::Single(r) => r.grid.as_ref().map(|g| g.to_string()),
@@ -309,7 +321,7 @@ impl FileReport {
                 }
                 Some(text)
             }
-            Body::Rejected { .. } => None,
+            Body::Generation(_) | Body::Rejected { .. } => None,
         }
     }
 

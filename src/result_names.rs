@@ -7,6 +7,14 @@
 //! the rejection of `q.txt`. Hence `.error` is reserved at the end of a stem: such an input
 //! is rejected (its answer is `q.error.error.json`, which says why), and `X.error.json` is
 //! only ever the error document of an input whose stem is `X`.
+//!
+//! A generation job answered under `NAME` also writes, for its puzzle `N` (from 1),
+//! `NAME.N.txt` (the puzzle), `NAME.N.sol` (its solution) and `NAME.N.puzzle.svg` (its
+//! picture). No other result ends in `.txt` but `.solution.txt`, nor in `.sol`, so the
+//! first two are nobody else's. The puzzle file can be dropped back into an inbox: its
+//! stem `NAME.N` is answered as `NAME.N.json`, `NAME.N.solution.txt` and `NAME.N.svg`,
+//! none of them the job's. Only the picture, `X.svg` with `X` = `NAME.N.puzzle`, could be
+//! another input's, so a stem ending in `.N.puzzle` (`N` digits) is reserved too.
 
 use crate::format::InputError;
 
@@ -21,9 +29,32 @@ pub fn stem_of(input_name: &str) -> String {
     }
 }
 
+/// The end of a generated puzzle's picture stem, after its number.
+const PICTURE_STEM_END: &str = ".puzzle";
+
+/// The suffixes (after the stem) of the files of puzzle `index` (from 1) of a generation
+/// job: the puzzle, its solution and its picture.
+pub fn generated_suffixes(index: usize) -> [String; 3] {
+    [format!(".{index}.txt"), format!(".{index}.sol"), format!(".{index}{PICTURE_STEM_END}.svg")]
+}
+
 /// Why an input of this name cannot be answered under its own stem, if it cannot.
 pub fn reserved(input_name: &str) -> Option<InputError> {
     let stem = stem_of(input_name);
+    if let Some((job, index)) = picture_stem(&stem) {
+        return Some(InputError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "the name `{input_name}` is reserved: its result `{stem}.svg` would read as \
+                 the picture of puzzle {index} of a generation job answered as `{job}.json`"
+            ),
+            expected: format!(
+                "a name whose part before the extension does not end in `.N{PICTURE_STEM_END}`, \
+                 e.g. `{job}.{index}-puzzle.txt`"
+            ),
+        });
+    }
     let base = stem.strip_suffix(RESERVED_STEM_END)?;
     Some(InputError {
         line: 1,
@@ -36,6 +67,13 @@ pub fn reserved(input_name: &str) -> Option<InputError> {
             "a name whose part before the extension does not end in `{RESERVED_STEM_END}`, e.g. `{base}-error.txt`"
         ),
     })
+}
+
+/// `(NAME, N)` when `stem` is `NAME.N.puzzle`, the stem of a generated puzzle's picture.
+fn picture_stem(stem: &str) -> Option<(&str, &str)> {
+    let (job, index) = stem.strip_suffix(PICTURE_STEM_END)?.rsplit_once('.')?;
+    let number = !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit());
+    (number && !job.is_empty()).then_some((job, index))
 }
 
 #[cfg(test)]
@@ -58,5 +96,23 @@ mod tests {
         assert!(reserved("q.errors.txt").is_none());
         assert!(reserved("q-error.txt").is_none());
         assert!(reserved("q.txt").is_none());
+    }
+
+    #[test]
+    fn stems_of_generated_pictures_are_reserved_and_generated_puzzles_are_not() {
+        let [puzzle, solution, picture] = generated_suffixes(12);
+        assert_eq!(
+            [puzzle.as_str(), &solution, &picture],
+            [".12.txt", ".12.sol", ".12.puzzle.svg"]
+        );
+        let error = reserved("batch.12.puzzle.txt").expect("reserved");
+        assert!(error.message.contains("puzzle 12 of a generation job answered as `batch.json`"));
+        assert!(error.expected.contains("`batch.12-puzzle.txt`"), "{error:?}");
+        // The puzzle file itself is answered under `batch.12`, beside the job's files.
+        assert!(reserved(&format!("batch{puzzle}")).is_none());
+        assert!(reserved("batch.x.puzzle.txt").is_none());
+        assert!(reserved("batch..puzzle.txt").is_none());
+        assert!(reserved(".3.puzzle.txt").is_none(), "no job has an empty stem");
+        assert!(reserved("3.puzzle.txt").is_none());
     }
 }

@@ -246,6 +246,8 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
         Body::Batch { puzzles, .. } => {
             puzzles.iter().flat_map(|r| &r.error).for_each(&mut error_line);
         }
+        // Never made here: the pipeline refuses a generation job.
+        Body::Generation(_) => {}
     }
     if statistics {
         match &report.body {

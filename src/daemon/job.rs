@@ -1,5 +1,6 @@
 //! One input file, start to finish: on a worker thread, claim it, read it (within the size
-//! limit), run the pipeline and prepare the result files ([`run`]); on the committer thread,
+//! limit), run the pipeline (or, for a generation job, `generate_job`) and prepare the
+//! result files ([`run`]); on the committer thread,
 //! once the result set is durable, move the input to `done/` (or delete it) or, when it was
 //! rejected, to `failed/` ([`finish`]). A search cancelled by shutdown
 //! writes nothing and leaves the input claimed, so the next start requeues it; a result
@@ -8,6 +9,7 @@
 use super::claim;
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
+use super::generate_job;
 use crate::format::InputError;
 use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
@@ -128,7 +130,7 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
             }
             let report = match result_names::reserved(&job.name) {
                 Some(error) => rejection(&job.name, checksum, Status::Invalid, error),
-                None => solve(ctx, &job.name, &bytes, checksum),
+                None => answer(ctx, &job.name, &bytes, checksum),
             };
             (report, bytes.len() as u64)
         }
@@ -139,7 +141,7 @@ pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
         Input::Gone => return Ok(Step::Finished(Outcome::Gone)),
     };
     if report.was_cancelled() {
-        tracing::info!(file = %job.name, "search cancelled by shutdown; left claimed for requeue");
+        tracing::info!(file = %job.name, "search or generation cancelled by shutdown; left claimed for requeue");
         return Ok(Step::Finished(Outcome::LeftClaimed));
     }
     let prepared = ctx
@@ -298,12 +300,16 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
     }
 }
 
-/// Runs the pipeline; a panic (a bug) becomes a `failed` error result, not a dead worker,
-/// so one bad file cannot stop the daemon or come back at every start.
-fn solve(ctx: &Context, name: &str, bytes: &[u8], checksum: String) -> FileReport {
+/// Makes the puzzles of a generation job, or runs the pipeline on anything else; a panic
+/// (a bug) becomes a `failed` error result, not a dead worker, so one bad file cannot stop
+/// the daemon or come back at every start.
+fn answer(ctx: &Context, name: &str, bytes: &[u8], checksum: String) -> FileReport {
     let options = &ctx.settings.pipeline;
     let control = Control { cancel: Some(&ctx.cancel), waiting: Some(&ctx.waiting) };
-    let run = || pipeline::process_with(name, bytes, checksum.clone(), options, control);
+    let run = || match generate_job::recognise(ctx, bytes) {
+        Some(text) => generate_job::run(ctx, name, text, checksum.clone()),
+        None => pipeline::process_with(name, bytes, checksum.clone(), options, control),
+    };
     catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -395,6 +401,12 @@ impl LogLine {
                     }
                 ),
                 puzzles.iter().map(|p| p.statistics.nodes).sum(),
+            ),
+            Body::Generation(g) => (
+                "generate".into(),
+                format!("{}x{}", g.job.rows, g.job.cols),
+                format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
+                0,
             ),
             Body::Rejected { status, error } => {
                 ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)

@@ -1,6 +1,6 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
-//! pool (`dispatch`, `job`), and answered in the outbox (through `crate::outbox`, the one
+//! pool (`dispatch`, `job`; a generation job makes puzzles instead, `generate_job`), and answered in the outbox (through `crate::outbox`, the one
 //! writer of result files), made durable in batches (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
 //! work (`signals`). Several daemons may share one inbox as the nodes of a cluster
 //! (`cluster`): each claims into its own folder and keeps a lease, and the live ones take
@@ -13,6 +13,7 @@ pub(crate) mod commit;
 pub mod config;
 pub(crate) mod dispatch;
 pub(crate) mod error;
+pub(crate) mod generate_job;
 pub(crate) mod job;
 pub(crate) mod logging;
 pub(crate) mod ready;

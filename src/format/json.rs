@@ -2,7 +2,7 @@
 //!
 //! | field      | kinds            | meaning |
 //! |------------|------------------|---------|
-//! | `kind`     | all              | `"kakuro"`, `"sudoku"` or `"killer"` (required) |
+//! | `kind`     | all              | `"kakuro"`, `"sudoku"` or `"killer"` (required; `"generate"` makes the file a generation job instead, see [`super::generation`]) |
 //! | `name`     | all              | free text, ignored |
 //! | `grid`     | kakuro, sudoku   | Kakuro: rows as strings of janko tokens (`"- 16, ,23 0"`, `\` also accepted as separator) or as arrays of tokens (`["-", "16,", "0"]`). Sudoku: rows as arrays of numbers, 0 = blank |
 //! | `givens`   | sudoku, killer   | rows as arrays of numbers, 0 = blank (a Sudoku takes `grid` or `givens`; optional for a Killer) |
@@ -86,7 +86,7 @@ struct JsonCage {
 
 /// Reads a JSON puzzle.
 pub fn read(text: &str) -> Result<Document, InputError> {
-    let raw: JsonPuzzle = serde_json::from_str(text).map_err(|e| syntax(text, &e))?;
+    let raw: JsonPuzzle = serde_json::from_str(text).map_err(|e| syntax(text, &e, EXPECTED))?;
     let reader = Reader { text };
     let puzzle = match raw.kind {
         Kind::Kakuro => reader.kakuro(&raw)?,
@@ -101,8 +101,12 @@ pub fn read(text: &str) -> Result<Document, InputError> {
     })
 }
 
-/// A serde_json error at its own line and column (counted in characters).
-fn syntax(text: &str, error: &serde_json::Error) -> InputError {
+/// What a JSON puzzle's syntax and schema errors say was expected.
+const EXPECTED: &str = "a kakurod JSON puzzle (see the docs)";
+
+/// A serde_json error at its own line and column (counted in characters), with what was
+/// `expected` (the JSON puzzle, or a generation job).
+pub(super) fn syntax(text: &str, error: &serde_json::Error, expected: &str) -> InputError {
     let full = error.to_string();
     let message = full.rfind(" at line ").map_or(full.as_str(), |at| &full[..at]).to_string();
     let line_start =
@@ -113,7 +117,7 @@ fn syntax(text: &str, error: &serde_json::Error) -> InputError {
         let before = text.get(..offset).unwrap_or("");
         offset = before.rfind('"').unwrap_or(offset);
     }
-    let mut placed = text::error_at(text, offset, message, "a kakurod JSON puzzle (see the docs)");
+    let mut placed = text::error_at(text, offset, message, expected);
     placed.line = placed.line.max(error.line());
     placed
 }

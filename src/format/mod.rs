@@ -8,6 +8,7 @@
 //! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
 //! `lines`, `killer`, `dzn`, `json` (schema in its module doc); `detect` tells them apart,
 //! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
+//! [`generation`] reads the one JSON input that is not a puzzle: a generation job.
 //!
 //! Decisions worth knowing:
 //! - grid sides are capped at 1000 rows and columns, and a header is checked against the
@@ -19,6 +20,7 @@
 
 mod detect;
 mod dzn;
+pub mod generation;
 mod janko;
 mod json;
 mod json_grid;

@@ -11,7 +11,7 @@ mod unique;
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kakuro, KakuroCell};
 use layout::runs;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -22,7 +22,7 @@ pub const MAX_CELLS: usize = 1_000_000;
 pub const MAX_BLACK: f64 = 90.0;
 
 /// Which symmetry the black cells of a layout keep.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Symmetry {
     /// None.

@@ -15,13 +15,16 @@
 //! A stem is reserved ([`stems`]) before its files are renamed into place, so that writers
 //! sharing the outbox (daemons on other nodes, a `solve --out` run) never write the same
 //! stem at once. Companion files without their JSON are leftovers of a crash before the
-//! commit and are overwritten.
+//! commit and are overwritten. A generation job's result names its puzzles' files in its
+//! JSON ([`generated`]), so its stem is reserved when the set is prepared rather than when
+//! it is committed.
 //!
 //! Temporary files are named `.kakurod-tmp.NODE.PID.N`: a writer removes its own node's
 //! leftovers at start-up, and a daemon that takes over a dead node's work removes the dead
 //! node's.
 
 pub(crate) mod files;
+mod generated;
 pub(crate) mod stems;
 
 use crate::render::svg;
@@ -47,10 +50,21 @@ const SYNCFS_BATCH: usize = 16;
 /// A result set written to temporary files, waiting for [`Outbox::commit`].
 #[derive(Debug)]
 pub(crate) struct Prepared {
-    /// The stem the set would like (`NAME` for `NAME.ext`).
-    base: String,
+    /// Its stem, wanted or reserved.
+    stem: Stem,
     /// `(suffix, temporary file)`, the JSON document last.
-    temps: Vec<(&'static str, PathBuf)>,
+    temps: Vec<(String, PathBuf)>,
+}
+
+/// The stem of a prepared set.
+#[derive(Debug)]
+enum Stem {
+    /// The stem the set would like (`NAME` for `NAME.ext`); the first free one from it is
+    /// reserved at commit.
+    Wanted(String),
+    /// Reserved already, for a set whose JSON names its other files (boxed, so that a
+    /// prepared set, which waits in every job's result, stays small).
+    Reserved(Box<(String, Reservation)>),
 }
 
 impl Prepared {
@@ -130,26 +144,22 @@ impl Outbox {
     }
 
     /// First half of a write, done on the worker: the result files are written to temporary
-    /// files in the outbox (not yet synced, not yet visible under their names).
+    /// files in the outbox (not yet synced, not yet visible under their names). A generation
+    /// job's stem is reserved here, since its JSON names the files; the reservation is held
+    /// until the set is committed or dropped.
     pub(crate) fn prepare(&self, input_name: &str, report: &FileReport) -> io::Result<Prepared> {
-        let rejected = report.is_rejected();
-        let mut files: Vec<(&'static str, String)> = Vec::new();
-        if !rejected {
-            if let Some(text) = report.solution_text() {
-                files.push((".solution.txt", text));
+        let base = stem_of(input_name);
+        let (files, stem) = match &report.body {
+            Body::Generation(generation) => {
+                let (stem, reservation) = self.reserve(&base)?;
+                let files = generated::files(report, generation, &stem, self.svg);
+                (files, Stem::Reserved(Box::new((stem, reservation))))
             }
-            if self.svg
-                && let Some(picture) = picture(report)
-            {
-                files.push((".svg", picture));
-            }
-        }
-        let json_suffix = if rejected { ".error.json" } else { ".json" };
-        files.push((json_suffix, report.to_json()));
-        let mut prepared =
-            Prepared { base: stem_of(input_name), temps: Vec::with_capacity(files.len()) };
-        for (suffix, content) in &files {
-            match self.write_temp(content) {
+            _ => (self.files(report), Stem::Wanted(base)),
+        };
+        let mut prepared = Prepared { stem, temps: Vec::with_capacity(files.len()) };
+        for (suffix, content) in files {
+            match self.write_temp(&content) {
                 Ok(temp) => prepared.temps.push((suffix, temp)),
                 Err(e) => {
                     prepared.discard();
@@ -158,6 +168,25 @@ impl Outbox {
             }
         }
         Ok(prepared)
+    }
+
+    /// The files of a puzzle's result (or a rejection's), suffix and text, the JSON last.
+    fn files(&self, report: &FileReport) -> Vec<(String, String)> {
+        let rejected = report.is_rejected();
+        let mut files = Vec::new();
+        if !rejected {
+            if let Some(text) = report.solution_text() {
+                files.push((".solution.txt".to_string(), text));
+            }
+            if self.svg
+                && let Some(picture) = picture(report)
+            {
+                files.push((".svg".to_string(), picture));
+            }
+        }
+        let json_suffix = if rejected { ".error.json" } else { ".json" };
+        files.push((json_suffix.to_string(), report.to_json()));
+        files
     }
 
     /// Second half, for a whole batch at once (group commit): syncs every temporary file
@@ -234,7 +263,20 @@ impl Outbox {
     /// never replaces a file, so not even a writer that ignores reservations (an older
     /// version) can have a result overwritten.
     fn place(&self, prepared: &Prepared) -> io::Result<Written> {
-        let (stem, _reservation) = self.reserve(&prepared.base)?;
+        let reserved_now;
+        let stem = match &prepared.stem {
+            // Held since the set was prepared; only a writer that ignores reservations (an
+            // older version) can have taken it meanwhile.
+            Stem::Reserved(held) if self.committed(&held.0) => {
+                let message = format!("the result name {} was taken meanwhile", held.0);
+                return Err(io::Error::new(io::ErrorKind::AlreadyExists, message));
+            }
+            Stem::Reserved(held) => held.0.clone(),
+            Stem::Wanted(base) => {
+                reserved_now = self.reserve(base)?;
+                reserved_now.0.clone()
+            }
+        };
         let mut json = PathBuf::new();
         let last = prepared.temps.len().saturating_sub(1);
         for (i, (suffix, temp)) in prepared.temps.iter().enumerate() {
@@ -329,7 +371,7 @@ fn numbered_stem(base: &str, n: u32) -> String {
 fn picture(report: &FileReport) -> Option<String> {
     match &report.body {
         Body::Single(r) => Some(svg::svg(r.puzzle.as_ref()?, Some(r.grid.as_ref()?))),
-        Body::Batch { .. } | Body::Rejected { .. } => None,
+        Body::Batch { .. } | Body::Generation(_) | Body::Rejected { .. } => None,
     }
 }
 

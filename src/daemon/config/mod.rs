@@ -14,6 +14,10 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod generate;
+
+pub use generate::{GenerateConfig, GenerateSettings};
+
 /// The configuration file, as written. Every key has a default (see `config.toml`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -28,6 +32,8 @@ pub struct Config {
     pub solver: SolverConfig,
     /// `[limits]`.
     pub limits: LimitsConfig,
+    /// `[generate]`.
+    pub generate: GenerateConfig,
     /// `[output]`.
     pub output: OutputConfig,
     /// `[log]`.
@@ -265,6 +271,8 @@ pub struct Settings {
     pub svg: bool,
     /// Pipeline options (solver settings, forced format, cell limit).
     pub pipeline: PipelineOptions,
+    /// What a generation job may ask for.
+    pub generate: GenerateSettings,
     /// Log format.
     pub log_format: LogFormat,
     /// Log level.
@@ -300,6 +308,7 @@ impl Settings {
         check_ranges(&config)?;
         let node_id = resolve_node_id(&config.cluster)?;
         let pipeline = pipeline_options(&config.solver, &config.limits)?;
+        let generate = generate::resolve(&config.generate)?;
         let (intake, workers) = (&config.intake, &config.workers);
         Ok(Settings {
             config_path: args.config.clone(),
@@ -315,6 +324,7 @@ impl Settings {
             fsync: workers.fsync,
             svg: config.output.svg,
             pipeline,
+            generate,
             log_format: config.log.format,
             log_level: config.log.level,
             node_id,
@@ -329,7 +339,7 @@ impl Settings {
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
              val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
              settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} node_id={} \
-             lease_s={}",
+             lease_s={} generate_max_grid={}x{} generate_max_count={} generate_timeout={}",
             self.folders.inbox.display(),
             self.folders.outbox.display(),
             self.workers,
@@ -349,6 +359,10 @@ impl Settings {
             self.drain_timeout.as_secs_f64(),
             self.node_id,
             self.lease.as_secs_f64(),
+            self.generate.limits.max_rows,
+            self.generate.limits.max_cols,
+            self.generate.limits.max_count,
+            self.generate.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
         )
     }
 }

@@ -104,3 +104,29 @@ fn solver_keys_reach_the_pipeline() {
     assert_eq!(s.pipeline.solve.timeout, None);
     assert_eq!(s.pipeline.format, Some(Format::Janko));
 }
+
+#[test]
+fn generate_limits_are_read_and_checked() {
+    let s = Settings::resolve(Config::default(), Path::new("."), &args(&[])).unwrap();
+    let limits = s.generate.limits;
+    assert_eq!((limits.max_rows, limits.max_cols, limits.max_count), (150, 150, 100));
+    assert_eq!(s.generate.timeout, Some(Duration::from_secs(600)));
+    let text = "[generate]\nmax_rows = 20\nmax_cols = 30\nmax_count = 4\ntimeout_seconds = 0\n";
+    let config: Config = toml::from_str(text).unwrap();
+    let s = Settings::resolve(config, Path::new("."), &args(&[])).unwrap();
+    let limits = s.generate.limits;
+    assert_eq!((limits.max_rows, limits.max_cols, limits.max_count), (20, 30, 4));
+    assert_eq!(s.generate.timeout, None, "0 is no limit");
+    for (text, key) in [
+        ("[generate]\nmax_rows = 2\n", "generate.max_rows"),
+        ("[generate]\nmax_cols = 1001\n", "generate.max_cols"),
+        ("[generate]\nmax_count = 0\n", "generate.max_count"),
+        ("[generate]\ntimeout_seconds = -1\n", "generate.timeout_seconds"),
+    ] {
+        let config: Config = toml::from_str(text).unwrap();
+        let error = Settings::resolve(config, Path::new("."), &args(&[])).unwrap_err();
+        assert!(error.to_string().contains(key), "{error}");
+    }
+    let error = toml::from_str::<Config>("[generate]\nmax_size = 3\n").unwrap_err();
+    assert!(error.to_string().contains("max_size"), "{error}");
+}

@@ -1,0 +1,108 @@
+//! A generation job in the daemon: an inbox file `{"kind": "generate", ...}` read by
+//! [`crate::format::generation`] and answered with the puzzles it asks for, made one after
+//! the other on the job's worker (each puzzle's uniqueness checks on `solver.threads`
+//! threads). Everything else about the input (claim, checksum, outbox, moving it on) is
+//! the same as for a puzzle file: this only turns the text into a [`FileReport`].
+//!
+//! Limits: a job larger than `[generate]` allows is rejected; one that runs past
+//! `[generate] timeout_seconds` is answered with status `timeout` and keeps the puzzles it
+//! made (each was proved unique, so each is as good as in a complete job). Shutdown
+//! cancels a running job: its report says so, nothing is written and the input stays
+//! claimed, to be made again (the same puzzles, from the same seeds) at the next start.
+
+use super::job::Context;
+use crate::format::Format;
+use crate::format::generation::{self, Job};
+use crate::generate::{self, GenError, GenOptions};
+use crate::report::{
+    Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
+};
+use crate::solver::parallel::effective_threads;
+use std::time::{Duration, Instant};
+
+/// The text of a generation job, if `bytes` are one. Detection follows the pipeline's: not
+/// when every input is to be read as another format than JSON.
+pub(super) fn recognise<'a>(ctx: &Context, bytes: &'a [u8]) -> Option<&'a str> {
+    let forced = ctx.settings.pipeline.format;
+    if forced.is_some_and(|f| f != Format::Json) {
+        return None;
+    }
+    std::str::from_utf8(bytes).ok().filter(|text| generation::detect(text))
+}
+
+/// Reads the job, checks it against the operator's limits and makes its puzzles.
+pub(super) fn run(ctx: &Context, name: &str, text: &str, checksum: String) -> FileReport {
+    let started = Instant::now();
+    let settings = &ctx.settings.generate;
+    let report = |body| FileReport {
+        file: name.to_string(),
+        checksum: checksum.clone(),
+        format: Some(Format::Json),
+        body,
+    };
+    let rejection = |error| report(Body::Rejected { status: Status::Invalid, error });
+    let job = match generation::read(text, &settings.limits) {
+        Ok(job) => job,
+        Err(error) => return rejection(error),
+    };
+    let threads = ctx.settings.pipeline.solve.threads;
+    let deadline = settings.timeout.map(|t| started + t);
+    let (puzzles, stop) = make(ctx, &job, threads, deadline);
+    let (status, message) = match &stop {
+        None => (GenerationStatus::Generated, None),
+        Some(GenError::Timeout) => {
+            let message = timeout_message(settings.timeout, puzzles.len(), job.count);
+            (GenerationStatus::Timeout, Some(message))
+        }
+        // A cancelled job's report is never written; only its `cancelled` flag counts.
+        Some(GenError::Cancelled) => (GenerationStatus::Timeout, None),
+        // No layout or grade found for the options: the job asks for what cannot be made.
+        Some(GenError::Options(message)) => {
+            return rejection(generation::refused(text, message.clone()));
+        }
+    };
+    let generation = GenerationReport {
+        kind: "generate",
+        status,
+        message,
+        made: puzzles.len(),
+        job,
+        puzzles,
+        seconds: started.elapsed().as_secs_f64(),
+        threads: effective_threads(threads),
+        cancelled: matches!(stop, Some(GenError::Cancelled)),
+    };
+    report(Body::Generation(Box::new(generation)))
+}
+
+/// Makes the job's puzzles in seed order until all are made or one fails; returns those
+/// made and what stopped the rest, if anything did.
+fn make(
+    ctx: &Context,
+    job: &Job,
+    threads: usize,
+    deadline: Option<Instant>,
+) -> (Vec<GeneratedPuzzle>, Option<GenError>) {
+    let mut puzzles = Vec::with_capacity(job.count);
+    for seed in job.seeds() {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if left == Some(Duration::ZERO) {
+            return (puzzles, Some(GenError::Timeout));
+        }
+        let options = GenOptions { threads, timeout: left, ..job.options(seed) };
+        match generate::generate(&options, Some(&ctx.cancel)) {
+            Ok(made) => puzzles.push(GeneratedPuzzle::new(seed, made)),
+            Err(stop) => return (puzzles, Some(stop)),
+        }
+    }
+    (puzzles, None)
+}
+
+/// Why a job stopped short: its time limit, and that the puzzles made are kept.
+fn timeout_message(timeout: Option<Duration>, made: usize, count: usize) -> String {
+    format!(
+        "the job's time limit ({} s, [generate] timeout_seconds) passed after {made} of \
+         {count} puzzles; the puzzles made before it are kept and listed, each proved unique",
+        timeout.map_or(0.0, |t| t.as_secs_f64()),
+    )
+}
