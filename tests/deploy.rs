@@ -64,6 +64,8 @@ fn the_slurm_array_script_shares_out_a_folder_and_answers_every_file_once() {
     )
     .unwrap();
     fs::write(puzzles.join(".half.part"), "1 1\n").unwrap();
+    // A published solution beside its puzzle, as in the janko folders: not an input.
+    fs::write(puzzles.join("kakuro-171_10x10.sol"), "9 9\n").unwrap();
     count += 1;
     let results = dir.path().join("results");
     // An array started at index 1 (`--array=1-3`).

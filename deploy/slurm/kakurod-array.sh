@@ -40,8 +40,9 @@ task=$(( ${SLURM_ARRAY_TASK_ID:?run this as an array job: sbatch --array=0-N} - 
 tasks=${SLURM_ARRAY_TASK_COUNT:-1}
 
 # The share: every tasks-th file of the sorted list (names may hold spaces), skipping
-# names that start with "." (files still being written under a temporary name).
-mapfile -d '' all < <(find "$puzzles" -maxdepth 1 -type f ! -name '.*' -print0 | sort -z)
+# names that start with "." (files still being written under a temporary name) and
+# published solutions (NAME.sol beside NAME.txt), as `kakurod bench` does.
+mapfile -d '' all < <(find "$puzzles" -maxdepth 1 -type f ! -name '.*' ! -name '*.sol' -print0 | sort -z)
 share=()
 for (( i = task; i < ${#all[@]}; i += tasks )); do
     share+=("${all[i]}")
