@@ -20,9 +20,20 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that went away (`| head`) ends the output quietly, as Unix tools do.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("kakurod: {error:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether writing to a closed pipe caused `error`.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

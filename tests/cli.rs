@@ -451,3 +451,33 @@ fn a_missing_configuration_is_reported_once_with_its_cause() {
     assert!(stderr.contains("cannot read the configuration file"), "{stderr}");
     assert_eq!(stderr.matches("No such file or directory").count(), 1, "{stderr}");
 }
+
+/// Runs kakurod with its standard output a pipe whose reader is already gone.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let kakuro = fixture("kakuro");
+    let puzzle = fixture("kakuro/1_10x12.txt");
+    for args in [
+        vec!["bench", "--runs", "1", path_str(&kakuro)],
+        vec!["solve", path_str(&puzzle)],
+        vec!["solve", "--json", path_str(&puzzle)],
+        vec!["generate", "--rows", "12", "--cols", "12"],
+    ] {
+        let output = with_closed_stdout(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?}");
+    }
+}

@@ -15,6 +15,7 @@ use crate::report::{Body, FileReport, PuzzleReport, Settings, Summary};
 use anyhow::{Context, bail};
 use serde::Serialize;
 use std::fs;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -148,9 +149,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     progress.finish_and_clear();
     let report = summarise(files, &options, args.runs, args.top);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(io::stdout().lock(), "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", text(&report));
+        write!(io::stdout().lock(), "{}", text(&report))?;
     }
     Ok(if all_solved { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

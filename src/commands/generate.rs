@@ -74,9 +74,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             Ok(Some(line)) => {
                 // A puzzle's text ends with its own newline; a JSON line does not.
                 let line = line.strip_suffix('\n').unwrap_or(&line);
-                if let Err(e) = writeln!(stdout, "{line}") {
-                    return quiet_on_broken_pipe(e);
-                }
+                writeln!(stdout, "{line}")?;
             }
             Ok(None) => {}
             Err(e)
@@ -177,13 +175,4 @@ fn file_name(options: &GenOptions) -> PathBuf {
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// A reader that went away (`| head`) ends the output quietly, as Unix tools do.
-fn quiet_on_broken_pipe(error: io::Error) -> anyhow::Result<ExitCode> {
-    if error.kind() == io::ErrorKind::BrokenPipe {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        Err(error.into())
-    }
 }
