@@ -48,7 +48,8 @@ pub enum Command {
 /// Solver settings shared by `solve` and `bench`.
 #[derive(Debug, Clone, Args)]
 pub struct SolverArgs {
-    /// Propagation: bt (backtracking), fc (forward checking), mac (arc consistency).
+    /// Technique: bt (backtracking), fc (forward checking), mac (arc consistency, with SAT
+    /// joining hard searches), sat (the CDCL SAT solver alone).
     #[arg(long, value_parser = choice::<Algorithm>(), default_value = Algorithm::Mac.name())]
     pub algorithm: Algorithm,
     /// Variable order.
@@ -211,7 +212,7 @@ impl Choice for Mode {
         match self {
             Mode::First => "Stop at the first solution",
             Mode::Unique => "Look for a second solution, to prove the first one unique",
-            Mode::Count => "Count all solutions (up to `count_limit`)",
+            Mode::Count => "Count all solutions (up to `--limit`)",
         }
     }
 }
@@ -228,7 +229,8 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// `kakurod solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files; `-` reads standard input.
+    /// Puzzle files, or folders (their files, not recursively, without `.sol` solutions and
+    /// hidden files); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Solver settings.

@@ -481,3 +481,21 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
         assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?}");
     }
 }
+
+#[test]
+fn solve_takes_a_folder_as_its_puzzle_files_without_the_solutions() {
+    let folder = fixture("kakuro");
+    let out = tempfile::tempdir().unwrap();
+    let output = kakurod(&["solve", "--out", path_str(out.path()), path_str(&folder)], None);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let puzzles = fs::read_dir(&folder)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "txt"))
+        .count();
+    let answered = fs::read_dir(out.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".json"))
+        .count();
+    assert!(puzzles > 0);
+    assert_eq!(answered, puzzles);
+}

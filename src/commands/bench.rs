@@ -7,7 +7,7 @@
 //! core count. The machine and the settings are printed with the figures, since timings
 //! mean little without them.
 
-use super::progress_bar;
+use super::{progress_bar, puzzle_files};
 use crate::cli::BenchArgs;
 use crate::grade::Difficulty;
 use crate::pipeline::{self, PipelineOptions};
@@ -16,7 +16,6 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use std::fs;
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -154,36 +153,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         write!(io::stdout().lock(), "{}", text(&report))?;
     }
     Ok(if all_solved { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// Every file named, and the files in every folder named (not recursively), skipping
-/// `.sol` solutions and hidden files; folder contents in name order.
-fn puzzle_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for path in paths {
-        if !path.is_dir() {
-            files.push(path.clone());
-            continue;
-        }
-        let mut found = Vec::new();
-        for entry in
-            fs::read_dir(path).with_context(|| format!("cannot list {}", path.display()))?
-        {
-            let entry = entry.with_context(|| format!("cannot list {}", path.display()))?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') || name.ends_with(".sol") || !entry.path().is_file() {
-                continue;
-            }
-            found.push(entry.path());
-        }
-        found.sort();
-        files.extend(found);
-    }
-    if files.is_empty() {
-        bail!("no puzzle files found");
-    }
-    Ok(files)
 }
 
 /// Times `runs` runs of the pipeline on one file. Returns the timing and whether every

@@ -4,8 +4,11 @@ pub mod bench;
 pub mod generate;
 pub mod solve;
 
+use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs;
 use std::io::{self, IsTerminal};
+use std::path::PathBuf;
 
 /// A progress bar over `len` files on standard error when it is a terminal, a hidden one
 /// otherwise (logs and pipes get no bar).
@@ -18,4 +21,34 @@ pub(crate) fn progress_bar(len: usize) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// Every file named, and the files in every folder named (not recursively), skipping
+/// `.sol` solutions and hidden files; folder contents in name order.
+pub(crate) fn puzzle_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" || !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        for entry in
+            fs::read_dir(path).with_context(|| format!("cannot list {}", path.display()))?
+        {
+            let entry = entry.with_context(|| format!("cannot list {}", path.display()))?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') || name.ends_with(".sol") || !entry.path().is_file() {
+                continue;
+            }
+            found.push(entry.path());
+        }
+        found.sort();
+        files.extend(found);
+    }
+    if files.is_empty() {
+        bail!("no puzzle files found");
+    }
+    Ok(files)
 }

@@ -106,7 +106,8 @@ fn unreadable(name: &str, error: &io::Error) -> FileReport {
 
 /// Runs `kakurod solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let inputs = args.files.iter().map(|p| Input::new(p)).collect::<anyhow::Result<Vec<_>>>()?;
+    let files = super::puzzle_files(&args.files)?;
+    let inputs = files.iter().map(|p| Input::new(p)).collect::<anyhow::Result<Vec<_>>>()?;
     if inputs.iter().filter(|i| is_stdin(&i.path)).count() > 1 {
         bail!("standard input ('-') can be read only once");
     }
