@@ -275,6 +275,7 @@ fn puzzle_report(
 fn uniqueness(mode: Mode, outcome: &solver::Outcome) -> Uniqueness {
     match mode {
         _ if outcome.count >= 2 => Uniqueness::Multiple,
+        _ if outcome.count == 0 && outcome.complete => Uniqueness::None,
         Mode::Unique | Mode::Count if outcome.count == 1 && outcome.complete => Uniqueness::Unique,
         _ => Uniqueness::NotChecked,
     }

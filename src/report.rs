@@ -3,6 +3,7 @@
 //! A generation job's document is a [`GenerationReport`].
 
 mod generation;
+pub(crate) mod pretty;
 
 pub use generation::{GeneratedPuzzle, GenerationReport, GenerationStatus, PuzzleFiles};
 
@@ -50,6 +51,8 @@ pub enum Uniqueness {
     Unique,
     /// At least two solutions.
     Multiple,
+    /// No solution at all (proved: the puzzle is unsatisfiable).
+    None,
     /// Not looked for (mode `first`, or stopped before the proof ended).
     NotChecked,
 }
@@ -60,6 +63,7 @@ impl Uniqueness {
         match self {
             Uniqueness::Unique => "unique",
             Uniqueness::Multiple => "multiple",
+            Uniqueness::None => "none",
             Uniqueness::NotChecked => "not_checked",
         }
     }
@@ -83,10 +87,13 @@ pub struct Statistics {
     /// Nodes of the largest subproblem.
     pub largest_subproblem_nodes: u64,
     /// Reading and checking the input.
+    #[serde(serialize_with = "pretty::millis")]
     pub parse_ms: f64,
     /// Searching.
+    #[serde(serialize_with = "pretty::millis")]
     pub solve_ms: f64,
     /// Everything for this puzzle, verification included.
+    #[serde(serialize_with = "pretty::millis")]
     pub total_ms: f64,
     /// Threads the search used.
     pub threads: usize,
@@ -175,7 +182,8 @@ pub struct PuzzleReport {
     pub techniques: Option<Uses>,
     /// The verified solution, row by row; `null` marks a cell without a digit.
     pub solution: Option<Vec<Vec<Option<u32>>>>,
-    /// Why the puzzle was rejected (status `invalid` or `failed`).
+    /// Why the puzzle was rejected (status `invalid` or `failed`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<InputError>,
     /// Statistics.
     pub statistics: Statistics,
@@ -346,7 +354,7 @@ impl FileReport {
             _ => serde_json::to_value(self),
         };
         let mut text = value
-            .and_then(|v| serde_json::to_string_pretty(&v))
+            .and_then(|v| pretty::to_string(&v))
             .unwrap_or_else(|e| format!("{{\"status\":\"failed\",\"error\":\"{e}\"}}"));
         text.push('\n');
         text

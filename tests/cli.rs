@@ -499,3 +499,23 @@ fn solve_takes_a_folder_as_its_puzzle_files_without_the_solutions() {
     assert!(puzzles > 0);
     assert_eq!(answered, puzzles);
 }
+
+#[test]
+fn the_json_document_prints_a_grid_row_per_line_and_says_only_what_is_true() {
+    let puzzle = fixture("kakuro/1_10x12.txt");
+    let output = kakurod(&["solve", "--json", path_str(&puzzle)], None);
+    let json = text(&output.stdout);
+    let report: Value = serde_json::from_str(&json).unwrap();
+    let rows = report["rows"].as_u64().unwrap() as usize;
+    let row_lines = json.lines().filter(|l| l.trim_start().starts_with("[null")).count();
+    assert_eq!(row_lines, rows, "{json}");
+    assert!(report.get("error").is_none(), "a solved puzzle has no error field");
+    for key in ["parse_ms", "solve_ms", "total_ms"] {
+        let ms = report["statistics"][key].as_f64().unwrap();
+        assert_eq!((ms * 1e3).round() / 1e3, ms, "{key} to the microsecond");
+    }
+    let unsat = kakurod(&["solve", "--json", "-"], Some(b"3 3\n- 4, 4,\n,3 0 0\n,4 0 0\n"));
+    let report: Value = serde_json::from_slice(&unsat.stdout).unwrap();
+    assert_eq!(report["status"], "unsatisfiable");
+    assert_eq!(report["uniqueness"], "none");
+}

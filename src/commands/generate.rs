@@ -30,6 +30,7 @@ struct Made<'a> {
     difficulty: Option<&'static str>,
     proof: Option<&'a generate::Proof>,
     /// Whole generation time.
+    #[serde(serialize_with = "crate::report::pretty::seconds")]
     seconds: f64,
 }
 

@@ -151,6 +151,7 @@ pub struct Proof {
     /// Uniqueness checks made while generating (the final proof included).
     pub checks: u32,
     /// Seconds spent in those checks.
+    #[serde(serialize_with = "crate::report::pretty::seconds")]
     pub seconds: f64,
 }
 

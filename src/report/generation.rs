@@ -46,6 +46,7 @@ pub struct GenerationReport {
     /// The puzzles, in seed order.
     pub puzzles: Vec<GeneratedPuzzle>,
     /// Seconds the whole job took.
+    #[serde(serialize_with = "super::pretty::seconds")]
     pub seconds: f64,
     /// Threads each puzzle's uniqueness checks could use.
     pub threads: usize,
@@ -69,6 +70,7 @@ pub struct GeneratedPuzzle {
     /// How uniqueness was proved.
     pub proof: Option<Proof>,
     /// Seconds this puzzle took.
+    #[serde(serialize_with = "super::pretty::seconds")]
     pub seconds: f64,
     /// The puzzle, for its files.
     #[serde(skip)]
