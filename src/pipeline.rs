@@ -105,7 +105,7 @@ pub(crate) fn process_with(
 /// a whole, with the first puzzle's error and the lines of all of them.
 fn batch(puzzles: Vec<PuzzleReport>) -> Body {
     let mut summary = Summary::default();
-    puzzles.iter().for_each(|r| summary.add(r.status));
+    puzzles.iter().for_each(|r| summary.add(r.status, r.uniqueness));
     let invalid_lines: Vec<usize> =
         puzzles.iter().filter(|r| r.status == Status::Invalid).map(|r| r.line).collect();
     let first_error = puzzles.first().and_then(|r| r.error.clone());

@@ -202,6 +202,8 @@ pub struct PuzzleReport {
 pub struct Summary {
     /// Solved puzzles.
     pub solved: usize,
+    /// Of the solved puzzles, those found to have more than one solution.
+    pub multiple: usize,
     /// Unsatisfiable puzzles.
     pub unsatisfiable: usize,
     /// Rejected puzzles.
@@ -213,8 +215,11 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Counts one more puzzle with `status`.
-    pub fn add(&mut self, status: Status) {
+    /// Counts one more puzzle with `status` and `uniqueness`.
+    pub fn add(&mut self, status: Status, uniqueness: Uniqueness) {
+        if status == Status::Solved && uniqueness == Uniqueness::Multiple {
+            self.multiple += 1;
+        }
         match status {
             Status::Solved => self.solved += 1,
             Status::Unsatisfiable => self.unsatisfiable += 1,
@@ -227,6 +232,7 @@ impl Summary {
     /// Adds another summary.
     pub fn merge(&mut self, other: &Summary) {
         self.solved += other.solved;
+        self.multiple += other.multiple;
         self.unsatisfiable += other.unsatisfiable;
         self.invalid += other.invalid;
         self.timeout += other.timeout;
@@ -284,13 +290,13 @@ impl FileReport {
     pub fn summary(&self) -> Summary {
         let mut summary = Summary::default();
         match &self.body {
-            Body::Single(report) => summary.add(report.status),
+            Body::Single(report) => summary.add(report.status, report.uniqueness),
             Body::Batch { summary: s, .. } => summary.merge(s),
             Body::Generation(g) if g.status == GenerationStatus::Timeout => {
-                summary.add(Status::Timeout);
+                summary.add(Status::Timeout, Uniqueness::NotChecked);
             }
             Body::Generation(_) => {}
-            Body::Rejected { .. } => summary.add(Status::Invalid),
+            Body::Rejected { .. } => summary.add(Status::Invalid, Uniqueness::NotChecked),
         }
         summary
     }

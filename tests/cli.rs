@@ -106,6 +106,10 @@ fn a_puzzle_with_two_solutions_is_solved_and_reported_multiple() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["status"], "solved");
     assert_eq!(doc["uniqueness"], "multiple");
+    let dir = tempfile::tempdir().unwrap();
+    let out = kakurod(&["solve", "--out", path_str(dir.path()), path_str(&file)], None);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("1 solved (1 with more than one solution)"), "{stderr}");
 }
 
 #[test]

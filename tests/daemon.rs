@@ -347,3 +347,20 @@ fn the_unit_documents_itself_with_the_readme_that_the_install_steps_put_there() 
         "README does not install {installed}"
     );
 }
+
+#[test]
+fn the_answer_line_says_whether_a_solved_puzzle_is_unique() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let kakuro = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kakuro");
+    for name in ["257_24x28.txt", "1_10x12.txt"] {
+        drop_file(&d.path("inbox"), name, &fs::read(kakuro.join(name)).unwrap());
+    }
+    wait_until("both results", LONG, Some(&d), || answered(&d, 2));
+    let log = d.log();
+    let line = |file: &str| log.lines().find(|l| l.contains(file)).unwrap_or("").to_string();
+    assert!(line("257_24x28").contains("status=solved (multiple)"), "{log}");
+    assert!(line("1_10x12").contains("status=solved (unique)"), "{log}");
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+}

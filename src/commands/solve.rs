@@ -311,8 +311,13 @@ fn batch_figures(puzzles: &[PuzzleReport], summary: &Summary) -> String {
 }
 
 fn summary_counts(s: &Summary) -> String {
+    let multiple = if s.multiple > 0 {
+        format!(" ({} with more than one solution)", s.multiple)
+    } else {
+        String::new()
+    };
     let mut text = format!(
-        "{} solved, {} unsatisfiable, {} invalid, {} timeout",
+        "{} solved{multiple}, {} unsatisfiable, {} invalid, {} timeout",
         s.solved, s.unsatisfiable, s.invalid, s.timeout
     );
     if s.failed > 0 {

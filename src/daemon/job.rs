@@ -14,7 +14,7 @@ use crate::format::InputError;
 use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
-use crate::report::{Body, FileReport, Status};
+use crate::report::{Body, FileReport, Status, Uniqueness};
 use crate::result_names;
 use crate::solver::Control;
 use sha2::{Digest, Sha256};
@@ -381,15 +381,19 @@ impl LogLine {
             Body::Single(r) => (
                 r.kind.map_or("-", |k| k.name()).to_string(),
                 format!("{}x{}", r.rows, r.cols),
-                r.status.name().to_string(),
+                match r.uniqueness {
+                    Uniqueness::NotChecked => r.status.name().to_string(),
+                    u => format!("{} ({})", r.status.name(), u.name()),
+                },
                 r.statistics.nodes,
             ),
             Body::Batch { puzzles, summary, invalid_lines } => (
                 puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
                 format!("batch of {}", puzzles.len()),
                 format!(
-                    "solved={} unsatisfiable={} timeout={} invalid={} failed={}{}",
+                    "solved={} multiple={} unsatisfiable={} timeout={} invalid={} failed={}{}",
                     summary.solved,
+                    summary.multiple,
                     summary.unsatisfiable,
                     summary.timeout,
                     summary.invalid,
