@@ -242,6 +242,10 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
         ));
     };
     match &report.body {
+        // A file that could not be read has no checksum, and no position applies.
+        Body::Rejected { error, .. } if report.checksum.is_empty() => {
+            text.push_str(&format!("{}: {}\n", input.shown, error.message));
+        }
         Body::Rejected { error, .. } => error_line(error),
         Body::Single(r) => r.error.iter().for_each(&mut error_line),
         Body::Batch { puzzles, .. } => {
@@ -416,6 +420,6 @@ mod tests {
         assert!(report.is_rejected());
         assert_eq!(report.summary().invalid, 1);
         let text = diagnostics(&input, &report, true);
-        assert!(text.starts_with("/nonexistent/kakurod/x.txt:1:1: cannot read the file"), "{text}");
+        assert!(text.starts_with("/nonexistent/kakurod/x.txt: cannot read the file"), "{text}");
     }
 }
