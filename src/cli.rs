@@ -355,8 +355,10 @@ impl Choice for Difficulty {
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Configuration file (its relative folders are relative to the file's own folder).
-    #[arg(long, default_value = "config.toml", value_name = "PATH")]
-    pub config: PathBuf,
+    /// Without it, ./config.toml when there is one, else the built-in defaults (folders
+    /// inbox/, outbox/, ... in the working directory).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     /// Watched folder (relative to the working directory).
     #[arg(long, value_name = "DIR")]
     pub inbox: Option<PathBuf>,

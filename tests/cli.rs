@@ -226,7 +226,10 @@ fn a_missing_file_is_an_error_result_with_exit_1() {
     let out = kakurod(&["solve", path_str(&missing)], None);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.starts_with(&format!("{}: cannot read the file", missing.display())), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("{}: cannot read the file", missing.display())),
+        "{stderr}"
+    );
 
     let out_dir = dir.path().join("out");
     let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&missing)], None);
@@ -523,4 +526,30 @@ fn the_json_document_prints_a_grid_row_per_line_and_says_only_what_is_true() {
     let report: Value = serde_json::from_slice(&unsat.stdout).unwrap();
     assert_eq!(report["status"], "unsatisfiable");
     assert_eq!(report["uniqueness"], "none");
+}
+
+#[test]
+fn serve_without_a_config_file_starts_on_the_defaults_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !fs::read_to_string(&log).unwrap().contains("kakurod started") {
+        assert!(child.try_wait().unwrap().is_none(), "{}", fs::read_to_string(&log).unwrap());
+        assert!(std::time::Instant::now() < deadline, "no start line");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let term = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
+    assert!(term.success());
+    assert!(child.wait().unwrap().success());
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.contains("built-in defaults"), "{text}");
+    assert!(dir.path().join("inbox").is_dir() && dir.path().join("outbox").is_dir());
 }

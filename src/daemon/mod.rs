@@ -120,7 +120,11 @@ impl Daemon {
     fn run_until_stopped(&self) -> Result<(), DaemonError> {
         let settings = &self.ctx.settings;
         wait(&self.intake.news, &self.signals, |found| {
-            tracing::info!(config = %settings.config_path.display(), requeued = self.requeued,
+            let config = settings.config_path.as_ref().map_or_else(
+                || "none (no config.toml here: built-in defaults)".to_string(),
+                |p| p.display().to_string(),
+            );
+            tracing::info!(config = %config, requeued = self.requeued,
                 in_inbox = found, stale_temporaries = self.stale, pid = std::process::id(),
                 "kakurod started: {}", settings.summary());
             sdnotify::ready(&format!("watching {}", settings.folders.inbox.display()));

@@ -245,8 +245,8 @@ pub struct Folders {
 /// Everything the daemon needs, validated.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The configuration file the settings came from.
-    pub config_path: PathBuf,
+    /// The configuration file the settings came from; `None` for the built-in defaults.
+    pub config_path: Option<PathBuf>,
     /// Folders.
     pub folders: Folders,
     /// Stability time for files without a completion event.
@@ -283,18 +283,33 @@ pub struct Settings {
     pub lease: Duration,
 }
 
+/// The configuration file read when `--config` is not given, if it exists.
+const DEFAULT_CONFIG: &str = "config.toml";
+
 impl Settings {
     /// Reads the configuration file named by `args`, applies the command-line overrides and
     /// validates the result.
+    /// Without `--config`, `./config.toml` is read when it exists; otherwise every key
+    /// takes its default, since each is optional.
     pub fn load(args: &ServeArgs) -> Result<Settings, DaemonError> {
-        let text = std::fs::read_to_string(&args.config)
-            .map_err(|source| DaemonError::ConfigRead { path: args.config.clone(), source })?;
-        let config: Config = toml::from_str(&text).map_err(|e| DaemonError::ConfigParse {
-            path: args.config.clone(),
-            message: e.to_string(),
-        })?;
-        let base = args.config.parent().map(Path::to_path_buf).unwrap_or_default();
-        Settings::resolve(config, &base, args)
+        let path = args.config.clone().or_else(|| {
+            let here = PathBuf::from(DEFAULT_CONFIG);
+            here.exists().then_some(here)
+        });
+        let Some(path) = path else {
+            let defaults: Config = toml::from_str("").map_err(|e| DaemonError::ConfigParse {
+                path: PathBuf::from("(built-in defaults)"),
+                message: e.to_string(),
+            })?;
+            return Settings::resolve(defaults, Path::new(""), args);
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| DaemonError::ConfigRead { path: path.clone(), source })?;
+        let config: Config = toml::from_str(&text)
+            .map_err(|e| DaemonError::ConfigParse { path: path.clone(), message: e.to_string() })?;
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let settings = Settings::resolve(config, &base, args)?;
+        Ok(Settings { config_path: Some(path), ..settings })
     }
 
     /// Validates `config` (folders relative to `base`) with the overrides of `args`.
@@ -311,7 +326,7 @@ impl Settings {
         let generate = generate::resolve(&config.generate)?;
         let (intake, workers) = (&config.intake, &config.workers);
         Ok(Settings {
-            config_path: args.config.clone(),
+            config_path: None,
             folders,
             settle: Duration::from_millis(intake.settle_ms),
             close_settle: Duration::from_millis(intake.close_settle_ms),
