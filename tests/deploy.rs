@@ -102,3 +102,41 @@ fn the_slurm_array_script_shares_out_a_folder_and_answers_every_file_once() {
     assert_eq!(answered.len(), before, "a file answered twice: {answered:?}");
     assert_eq!(answered.len(), count, "{answered:?}");
 }
+
+#[test]
+fn the_container_build_makes_the_image_the_kubernetes_recipe_runs() {
+    let root = Path::new(ROOT);
+    let containerfile = fs::read_to_string(root.join("deploy/container/Containerfile")).unwrap();
+    let yaml = fs::read_to_string(root.join("deploy/kubernetes/kakurod.yaml")).unwrap();
+    let instructions: Vec<&str> = containerfile
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("&&"))
+        .collect();
+    let froms: Vec<&&str> = instructions.iter().filter(|l| l.starts_with("FROM ")).collect();
+    assert_eq!(froms.len(), 2, "a build stage and a runtime stage: {froms:?}");
+    assert!(froms[0].ends_with(" AS build"), "{froms:?}");
+    // What the build stage copies exists, and the benchmarks the manifest names are there.
+    for line in instructions.iter().filter(|l| l.starts_with("COPY ") && !l.contains("--from")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for source in &words[1..words.len() - 1] {
+            assert!(root.join(source).exists(), "{line}: {source} is missing");
+        }
+    }
+    let manifest: toml::Value =
+        toml::from_str(&fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
+    for bench in manifest["bench"].as_array().unwrap() {
+        let name = bench["name"].as_str().unwrap();
+        assert!(root.join(format!("benches/{name}.rs")).is_file(), "bench {name}");
+    }
+    assert!(
+        instructions
+            .contains(&"COPY --from=build /src/target/release/kakurod /usr/local/bin/kakurod")
+    );
+    assert!(instructions.contains(&"ENTRYPOINT [\"/usr/local/bin/kakurod\"]"));
+    // The recipe gives only arguments, so the entrypoint must be the binary; the user the
+    // image runs as is the one the pod's security context names.
+    assert!(yaml.contains("args:\n            - serve") && !yaml.contains("command:"));
+    assert!(instructions.contains(&"USER 65532:65532") && yaml.contains("runAsUser: 65532"));
+    assert!(yaml.contains("deploy/container/Containerfile"));
+}
