@@ -37,7 +37,8 @@ pub enum Command {
     ///
     /// Exit status: 0 when every puzzle was solved; 1 when any was not (invalid or
     /// unreadable input, unsatisfiable, stopped by a limit) or an output could not be
-    /// written; 2 on a usage error.
+    /// written; 2 on a usage error; 130 after Ctrl-C, which stops the searches and reports
+    /// what they found so far (a second Ctrl-C ends at once).
     Solve(SolveArgs),
     /// Time the solver on puzzle files (single thread unless --threads is given).
     Bench(BenchArgs),

@@ -553,3 +553,28 @@ fn serve_without_a_config_file_starts_on_the_defaults_and_says_so() {
     assert!(text.contains("built-in defaults"), "{text}");
     assert!(dir.path().join("inbox").is_dir() && dir.path().join("outbox").is_dir());
 }
+
+#[test]
+fn ctrl_c_stops_a_count_and_reports_the_solutions_so_far() {
+    // An empty 9x9 Sudoku has billions of solutions: its count never ends by itself.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    fs::write(&empty, ".".repeat(81) + "\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(["solve", "--json", "--mode", "count", path_str(&empty)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Long enough for the handler to be installed and the count to be under way.
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let int = Command::new("kill").arg("-INT").arg(child.id().to_string()).status().unwrap();
+    assert!(int.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { &doc };
+    assert_eq!(puzzle["stopped_by"], "cancelled", "{doc}");
+    assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n > 0), "{doc}");
+}

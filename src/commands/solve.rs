@@ -15,7 +15,8 @@
 //! in both cases.
 //!
 //! Exit status: 0 when every puzzle was solved, 1 when any was not (invalid, unreadable,
-//! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error.
+//! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error,
+//! 130 after Ctrl-C (the searches then stop and report what they found so far).
 
 use super::progress_bar;
 use crate::cli::SolveArgs;
@@ -28,10 +29,13 @@ use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
 use crate::result_names;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
+use signal_hook::consts::SIGINT;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// One file named on the command line.
@@ -64,9 +68,9 @@ impl Input {
     }
 
     /// Reads and processes the file; an unreadable file becomes a rejected report.
-    fn process(&self, options: &PipelineOptions) -> FileReport {
+    fn process(&self, options: &PipelineOptions, interrupted: &AtomicBool) -> FileReport {
         match read_input(&self.path) {
-            Ok(bytes) => pipeline::process(&self.file_name(), &bytes, options, None),
+            Ok(bytes) => pipeline::process(&self.file_name(), &bytes, options, Some(interrupted)),
             Err(error) => unreadable(&self.file_name(), &error),
         }
     }
@@ -120,12 +124,30 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         format: args.solver.format,
         ..PipelineOptions::default()
     };
-    let plan = Plan { inputs: &inputs, options: &options, parallel };
+    let interrupted = interrupt_flag()?;
+    let plan = Plan { inputs: &inputs, options: &options, parallel, interrupted: &interrupted };
     let ok = match &args.out {
         Some(dir) => to_folder(&plan, dir, args.svg)?,
         None => to_stdout(&plan, Printed::from_flags(args.json, args.svg))?,
     };
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if interrupted.load(Ordering::Relaxed) {
+        ExitCode::from(130)
+    } else if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// A flag that the first Ctrl-C (SIGINT) sets: the searches stop and report what they
+/// found so far (a count is then a lower bound), as a timeout does. A second Ctrl-C ends
+/// the process at once.
+fn interrupt_flag() -> anyhow::Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&flag))
+        .context("cannot handle SIGINT")?;
+    signal_hook::flag::register(SIGINT, Arc::clone(&flag)).context("cannot handle SIGINT")?;
+    Ok(flag)
 }
 
 /// What to solve and how.
@@ -134,13 +156,15 @@ struct Plan<'a> {
     options: &'a PipelineOptions,
     /// Solve the files in parallel (one thread each) rather than one after the other.
     parallel: bool,
+    /// Set by Ctrl-C.
+    interrupted: &'a AtomicBool,
 }
 
 impl Plan<'_> {
     /// Calls `each` on every input's report, in parallel or in order, and collects the
     /// results in input order.
     fn for_each<T: Send>(&self, each: impl Fn(&Input, FileReport) -> T + Sync) -> Vec<T> {
-        let work = |input: &Input| each(input, input.process(self.options));
+        let work = |input: &Input| each(input, input.process(self.options, self.interrupted));
         if self.parallel {
             self.inputs.par_iter().map(work).collect()
         } else {
@@ -416,7 +440,7 @@ mod tests {
     #[test]
     fn an_unreadable_file_is_a_rejected_report_with_a_position() {
         let input = Input::new(Path::new("/nonexistent/kakurod/x.txt")).unwrap();
-        let report = input.process(&PipelineOptions::default());
+        let report = input.process(&PipelineOptions::default(), &AtomicBool::new(false));
         assert!(report.is_rejected());
         assert_eq!(report.summary().invalid, 1);
         let text = diagnostics(&input, &report, true);
