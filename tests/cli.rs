@@ -560,7 +560,7 @@ fn ctrl_c_stops_a_count_and_reports_the_solutions_so_far() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty.txt");
     fs::write(&empty, ".".repeat(81) + "\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+    let child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
         .args(["solve", "--json", "--mode", "count", path_str(&empty)])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
