@@ -140,3 +140,30 @@ fn the_container_build_makes_the_image_the_kubernetes_recipe_runs() {
     assert!(instructions.contains(&"USER 65532:65532") && yaml.contains("runAsUser: 65532"));
     assert!(yaml.contains("deploy/container/Containerfile"));
 }
+
+#[test]
+fn the_service_ships_its_configuration_and_its_user() {
+    let root = Path::new(ROOT);
+    let unit = fs::read_to_string(root.join("systemd/kakurod.service")).unwrap();
+    let config: Config =
+        toml::from_str(&fs::read_to_string(root.join("systemd/config.toml")).unwrap()).unwrap();
+    let folders = &config.folders;
+    for folder in [&folders.inbox, &folders.outbox, &folders.done, &folders.failed, &folders.claim]
+    {
+        assert!(folder.starts_with("/var/lib/kakurod/"), "{}", folder.display());
+    }
+    assert!(unit.contains("StateDirectory=kakurod\n"));
+    assert!(unit.contains("--config /etc/kakurod/config.toml"));
+    let sysusers = fs::read_to_string(root.join("systemd/kakurod.sysusers")).unwrap();
+    assert!(sysusers.lines().any(|l| l.starts_with("u kakurod ")));
+    assert!(unit.contains("User=kakurod\n") && unit.contains("Group=kakurod\n"));
+    // Submitters in the group may write the inbox and read the outbox.
+    assert!(unit.contains("StateDirectoryMode=2770\n") && unit.contains("UMask=0007\n"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    for step in [
+        "systemd/config.toml /etc/kakurod/config.toml",
+        "systemd/kakurod.sysusers /etc/sysusers.d/kakurod.conf",
+    ] {
+        assert!(readme.contains(step), "the README's install steps lack {step:?}");
+    }
+}
