@@ -443,12 +443,15 @@ fn out_refuses_a_name_whose_result_would_read_as_another_inputs_error() {
 }
 
 #[test]
-fn svg_of_a_batch_fails_with_a_message_and_prints_nothing() {
+fn svg_of_a_batch_is_refused_before_solving_as_a_usage_error() {
     let file = fixture("sudoku/top1465-first20.txt");
     let out = kakurod(&["solve", "--svg", path_str(&file)], None);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
-    assert!(text(&out.stderr).contains("a batch file has no picture"), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("a batch file has no picture"), "{stderr}");
+    // Refused before solving: no statistics line of the batch.
+    assert!(!stderr.contains("batch of 20 puzzles"), "{stderr}");
 }
 
 #[test]

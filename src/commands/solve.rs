@@ -21,7 +21,7 @@
 use super::progress_bar;
 use crate::cli::SolveArgs;
 use crate::daemon::cluster;
-use crate::format::InputError;
+use crate::format::{self, Format, InputError};
 use crate::outbox::{Outbox, Written};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
@@ -118,6 +118,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.out.is_none() && args.svg && (args.json || inputs.len() > 1) {
         bail!("without --out, --svg prints one picture: give one file and no --json");
     }
+    let drawn = args.svg && args.out.is_none();
+    if let Some(batch) = inputs.iter().find(|i| drawn && reads_as_batch(i, args.solver.format)) {
+        bail!(
+            "{}: a batch file has no picture; --svg draws a single puzzle (the batch's \
+             solutions: without --svg, or with --out DIR)",
+            batch.shown
+        );
+    }
     let parallel = inputs.len() > 1 && inputs.len() >= rayon::current_num_threads();
     let options = PipelineOptions {
         solve: args.solver.solve_options(if parallel { 1 } else { 0 }),
@@ -137,6 +145,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Whether `input` is a file of the `lines` format (one puzzle per line), checked before
+/// any solving so that `--svg`, which draws one puzzle, refuses it at once.
+fn reads_as_batch(input: &Input, forced: Option<Format>) -> bool {
+    if is_stdin(&input.path) {
+        return forced == Some(Format::Lines);
+    }
+    let Ok(text) = fs::read_to_string(&input.path) else { return false };
+    forced.or_else(|| format::detect(&text)) == Some(Format::Lines)
 }
 
 /// A flag that the first Ctrl-C (SIGINT) sets: the searches stop and report what they
