@@ -1,16 +1,19 @@
 //! The logic solver's state and main loop: candidates, the per-level work lists of runs,
-//! and trial with an undo trail. The techniques themselves live in
+//! and trial with an undo trail. The techniques themselves live in `easy` and
 //! `techniques`.
+//!
+//! Cells are numbered by their rank among the white cells (row-major), so that the state
+//! is a dense array and a run's cells are small indices into it.
 
+use super::techniques::Tables;
 use super::{Difficulty, Logic, Technique, Uses};
 use crate::puzzle::{Kakuro, KakuroCell};
 use crate::solver::combos;
-use std::collections::VecDeque;
 
 /// Every digit 1..=9 as a candidate mask (bit `d` for digit `d`).
 pub(super) const ALL_DIGITS: u16 = 0x3FE;
-/// No run: the entry of a black cell in [`Layout::cell_runs`].
-const NO_RUN: u32 = u32::MAX;
+/// A black cell's entry in [`Layout::new`]'s map from grid cells to white cells.
+const BLACK: u32 = u32::MAX;
 /// The run-local levels, each with its own work list.
 const LEVELS: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
 
@@ -27,36 +30,46 @@ pub(super) struct RunSpec {
     pub(super) combos: &'static [u16],
 }
 
-/// The runs of a puzzle and which runs each cell is in, built once per solve.
+/// The runs of a puzzle and which runs each white cell is in, built once per solve.
 #[derive(Clone, Debug)]
 pub(super) struct Layout {
-    /// Cells of every run, run after run.
-    run_cells: Vec<usize>,
+    /// Cells of every run (as white-cell numbers), run after run.
+    run_cells: Vec<u32>,
     /// Every run, rows first, then columns.
     pub(super) runs: Vec<RunSpec>,
-    /// Per cell of the grid: its across and down run, [`NO_RUN`] where there is none.
+    /// Per white cell: its across and down run (every white cell has both, if only of one
+    /// cell).
     cell_runs: Vec<[u32; 2]>,
-    /// Row-major indices of the white cells.
-    white: Vec<usize>,
+    /// Per white cell, its row-major index in the grid.
+    white: Vec<u32>,
+    /// Cells of the grid, black ones included.
+    size: usize,
 }
 
 impl Layout {
     /// The layout of `puzzle`: runs across, row by row, then down, column by column.
     pub(super) fn new(puzzle: &Kakuro) -> Layout {
         let (rows, cols, size) = (puzzle.rows, puzzle.cols, puzzle.cells.len());
+        let mut rank = vec![BLACK; size];
+        let mut white = Vec::with_capacity(size);
+        for (cell, kind) in puzzle.cells.iter().enumerate() {
+            if *kind == KakuroCell::White {
+                rank[cell] = white.len() as u32;
+                white.push(cell as u32);
+            }
+        }
         let mut layout = Layout {
-            run_cells: Vec::with_capacity(2 * size),
-            runs: Vec::new(),
-            cell_runs: vec![[NO_RUN; 2]; size],
-            white: Vec::new(),
+            run_cells: Vec::with_capacity(2 * white.len()),
+            runs: Vec::with_capacity(white.len()),
+            cell_runs: vec![[0; 2]; white.len()],
+            white,
+            size,
         };
         for row in 0..rows {
-            layout.add_line(puzzle, (row * cols, 1, cols), 0);
+            layout.add_line(puzzle, &rank, (row * cols, 1, cols), 0);
         }
-        // The across runs hold every white cell once, in row-major order.
-        layout.white = layout.run_cells.clone();
         for col in 0..cols {
-            layout.add_line(puzzle, (col, cols, rows), 1);
+            layout.add_line(puzzle, &rank, (col, cols, rows), 1);
         }
         layout
     }
@@ -66,26 +79,27 @@ impl Layout {
     fn add_line(
         &mut self,
         puzzle: &Kakuro,
+        rank: &[u32],
         (first, step, len): (usize, usize, usize),
         side: usize,
     ) {
         let mut clue = None;
-        let mut open: Option<usize> = None;
+        let mut open = false;
         for cell in (0..len).map(|k| first + k * step) {
-            match puzzle.cells.get(cell).copied() {
-                Some(KakuroCell::White) => {
-                    let start = *open.get_or_insert(self.run_cells.len());
-                    if start == self.run_cells.len() {
+            match (rank.get(cell).copied(), puzzle.cells.get(cell)) {
+                (Some(white), _) if white != BLACK => {
+                    if !open {
                         self.begin_run(clue);
+                        open = true;
                     }
-                    self.cell_runs[cell][side] = (self.runs.len() - 1) as u32;
-                    self.run_cells.push(cell);
+                    self.cell_runs[white as usize][side] = (self.runs.len() - 1) as u32;
+                    self.run_cells.push(white);
                 }
-                Some(KakuroCell::Black { down, right }) => {
-                    self.end_run(open.take());
-                    clue = if side == 0 { right } else { down };
+                (_, Some(KakuroCell::Black { down, right })) => {
+                    self.end_run(std::mem::take(&mut open));
+                    clue = if side == 0 { *right } else { *down };
                 }
-                None => self.end_run(open.take()),
+                _ => self.end_run(std::mem::take(&mut open)),
             }
         }
         self.end_run(open);
@@ -98,19 +112,65 @@ impl Layout {
         self.runs.push(RunSpec { start: self.run_cells.len() as u32, len: 0, total, combos: &[] });
     }
 
-    /// Ends the run that began at `start` in [`Layout::run_cells`], if one is open.
-    fn end_run(&mut self, start: Option<usize>) {
-        let (Some(start), Some(spec)) = (start, self.runs.last_mut()) else { return };
-        spec.len = (self.run_cells.len() - start) as u32;
+    /// Ends the last run, when `open` says one is being built.
+    fn end_run(&mut self, open: bool) {
+        let (true, Some(spec)) = (open, self.runs.last_mut()) else { return };
+        spec.len = self.run_cells.len() as u32 - spec.start;
         spec.combos = spec.total.map_or(&[], |t| combos::list(spec.len as usize, u32::from(t)));
     }
 
     /// The cells of run `r`, in order.
     #[inline]
-    pub(super) fn cells(&self, r: usize) -> &[usize] {
+    pub(super) fn cells(&self, r: usize) -> &[u32] {
         let spec = &self.runs[r];
         let start = spec.start as usize;
         &self.run_cells[start..start + spec.len as usize]
+    }
+}
+
+/// A first-in, first-out list of runs, each in it at most once (the solver's `queued`
+/// bits see to that), so a ring of one slot per run never overflows.
+struct Fifo {
+    /// The ring, its length a power of two.
+    ring: Vec<u32>,
+    /// Position of the first entry.
+    head: usize,
+    /// Number of entries.
+    len: usize,
+}
+
+impl Fifo {
+    /// An empty list for `runs` runs.
+    fn new(runs: usize) -> Fifo {
+        Fifo { ring: vec![0; runs.next_power_of_two()], head: 0, len: 0 }
+    }
+
+    #[inline]
+    fn push(&mut self, r: u32) {
+        let mask = self.ring.len() - 1;
+        self.ring[(self.head + self.len) & mask] = r;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        let r = self.ring[self.head];
+        self.head = (self.head + 1) & (self.ring.len() - 1);
+        self.len -= 1;
+        Some(r)
+    }
+
+    /// The entries, first to last.
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let mask = self.ring.len() - 1;
+        (0..self.len).map(move |k| self.ring[(self.head + k) & mask])
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
     }
 }
 
@@ -118,10 +178,10 @@ impl Layout {
 pub(super) struct Solver<'a> {
     /// The puzzle's runs.
     pub(super) layout: &'a Layout,
-    /// Candidates per grid cell (0 for black cells).
+    /// Candidates per white cell.
     pub(super) cand: Vec<u16>,
     /// Per run-local level, the runs changed since that level last looked at them.
-    queues: [VecDeque<u32>; 3],
+    queues: [Fifo; 3],
     /// Per run: bit `l` set when the run is in `queues[l]`.
     queued: Vec<u8>,
     /// Per level: false until the level first runs, when every run joins its list (most
@@ -134,8 +194,8 @@ pub(super) struct Solver<'a> {
     /// The hardest level that made progress.
     hardest: Option<Difficulty>,
     /// Progress per technique.
-    uses: Uses,
-    /// Old candidates of the cells a trial changed, with the cells' indices.
+    pub(super) uses: Uses,
+    /// Old candidates of the cells a trial changed, with the cells' numbers.
     trail: Vec<(u32, u16)>,
     /// True while a trial records its changes.
     trailing: bool,
@@ -150,10 +210,8 @@ pub(super) struct Scratch {
     pub(super) unions: [u16; 512],
     /// Hidden subset: the cells holding, and the set of, each subset of needed digits.
     pub(super) pairs: [(u16, u16); 512],
-    /// Run consistency: which digit subsets the first cells of the run can take.
-    pub(super) first: [bool; 512],
-    /// Run consistency: which digit subsets the last cells of the run can take.
-    pub(super) last: [bool; 512],
+    /// Run consistency: which digit subsets the first and the last open cells can take.
+    pub(super) spread: Tables,
 }
 
 impl Default for Box<Scratch> {
@@ -161,8 +219,7 @@ impl Default for Box<Scratch> {
         Box::new(Scratch {
             unions: [0; 512],
             pairs: [(0, 0); 512],
-            first: [false; 512],
-            last: [false; 512],
+            spread: Tables { first: [false; 512], last: [false; 512] },
         })
     }
 }
@@ -172,10 +229,7 @@ impl<'a> Solver<'a> {
     /// unique combination and crossing, done here at once rather than run by run), and
     /// every run waits for every level.
     pub(super) fn new(layout: &'a Layout) -> Solver<'a> {
-        let mut cand = vec![0u16; layout.cell_runs.len()];
-        for &cell in &layout.white {
-            cand[cell] = ALL_DIGITS;
-        }
+        let mut cand = vec![ALL_DIGITS; layout.white.len()];
         let mut uses = Uses::default();
         for (r, spec) in layout.runs.iter().enumerate() {
             if spec.total.is_none() {
@@ -190,10 +244,10 @@ impl<'a> Solver<'a> {
                 });
             }
             for &cell in layout.cells(r) {
-                cand[cell] &= envelope;
+                cand[cell as usize] &= envelope;
             }
         }
-        let open = layout.white.iter().filter(|&&c| cand[c].count_ones() > 1).count();
+        let open = cand.iter().filter(|&&m| m.count_ones() > 1).count();
         // A clued run whose length and clue admit no combination cannot be filled, nor can
         // more than nine cells hold distinct digits; the techniques rely on runs of at most
         // nine cells.
@@ -202,12 +256,14 @@ impl<'a> Solver<'a> {
             .iter()
             .any(|spec| spec.total.is_some() && spec.combos.is_empty() || spec.len > 9);
         let hardest = (!uses.is_empty()).then_some(Difficulty::Easy);
-        let all: VecDeque<u32> = (0..layout.runs.len() as u32).collect();
+        let runs = layout.runs.len();
+        let mut easy = Fifo::new(runs);
+        (0..runs as u32).for_each(|r| easy.push(r));
         Solver {
             layout,
             cand,
-            queues: [all, VecDeque::new(), VecDeque::new()],
-            queued: vec![0b001; layout.runs.len()],
+            queues: [easy, Fifo::new(runs), Fifo::new(runs)],
+            queued: vec![0b001; runs],
             started: [true, false, false],
             contradiction,
             open,
@@ -221,8 +277,12 @@ impl<'a> Solver<'a> {
 
     /// The result, once [`Solver::run`] has returned.
     pub(super) fn into_logic(self) -> Logic {
+        let mut candidates = vec![0u16; self.layout.size];
+        for (&cell, &mask) in self.layout.white.iter().zip(&self.cand) {
+            candidates[cell as usize] = mask;
+        }
         Logic {
-            candidates: self.cand,
+            candidates,
             contradiction: self.contradiction,
             hardest: self.hardest,
             uses: self.uses,
@@ -252,12 +312,12 @@ impl<'a> Solver<'a> {
                 for r in 0..self.layout.runs.len() {
                     if self.queued[r] & (1 << l) == 0 {
                         self.queued[r] |= 1 << l;
-                        self.queues[l].push_back(r as u32);
+                        self.queues[l].push(r as u32);
                     }
                 }
             }
             // First in, first out: a run waits while its cells gather more changes.
-            while let Some(r) = self.queues[l].pop_front() {
+            while let Some(r) = self.queues[l].pop() {
                 let r = r as usize;
                 self.queued[r] &= !(1 << l);
                 let progress = match level {
@@ -276,36 +336,33 @@ impl<'a> Solver<'a> {
     /// Narrows `cell` to `mask`; true when that removed a candidate. Queues the cell's runs
     /// for every level, and notes a contradiction when nothing is left.
     #[inline]
-    pub(super) fn set(&mut self, cell: usize, mask: u16) -> bool {
-        self.narrow(cell, mask, NO_RUN as usize)
+    pub(super) fn set(&mut self, cell: u32, mask: u16) -> bool {
+        self.narrow(cell, mask, usize::MAX)
     }
 
     /// [`Solver::set`], from the easy level's work on run `origin`, which has taken all it
     /// can from its own cells: that run is queued again for the higher levels only.
     #[inline]
-    pub(super) fn narrow(&mut self, cell: usize, mask: u16, origin: usize) -> bool {
-        let old = self.cand[cell];
+    pub(super) fn narrow(&mut self, cell: u32, mask: u16, origin: usize) -> bool {
+        let old = self.cand[cell as usize];
         let new = old & mask;
         if new == old {
             return false;
         }
         if self.trailing {
-            self.trail.push((cell as u32, old));
+            self.trail.push((cell, old));
         }
-        self.cand[cell] = new;
+        self.cand[cell as usize] = new;
         self.contradiction |= new == 0;
         self.open -= usize::from(old.count_ones() > 1 && new.count_ones() <= 1);
-        for r in self.layout.cell_runs[cell] {
+        for r in self.layout.cell_runs[cell as usize] {
             let r = r as usize;
-            if r == NO_RUN as usize {
-                continue;
-            }
             let wanted = if r == origin { 0b110 } else { 0b111 };
             let missing = wanted & !self.queued[r];
             if missing != 0 {
                 for (l, queue) in self.queues.iter_mut().enumerate() {
                     if missing & (1 << l) != 0 {
-                        queue.push_back(r as u32);
+                        queue.push(r as u32);
                     }
                 }
                 self.queued[r] |= missing;
@@ -327,10 +384,9 @@ impl<'a> Solver<'a> {
     /// propagates with the levels up to hard; the first candidate that leads to a
     /// contradiction is removed. True when one was.
     fn trial(&mut self) -> bool {
-        let layout = self.layout;
         for size in 2..=3 {
-            for &cell in &layout.white {
-                let mask = self.cand[cell];
+            for cell in 0..self.cand.len() as u32 {
+                let mask = self.cand[cell as usize];
                 if mask.count_ones() != size {
                     continue;
                 }
@@ -352,7 +408,7 @@ impl<'a> Solver<'a> {
     /// True when placing `digit` (a one-bit mask) in `cell` leads to a contradiction with
     /// the levels up to hard. Leaves the state as it found it; the work lists must be empty
     /// on entry (they are when trial is reached).
-    fn refutes(&mut self, cell: usize, digit: u16) -> bool {
+    fn refutes(&mut self, cell: u32, digit: u16) -> bool {
         let (uses, hardest, open) = (self.uses, self.hardest, self.open);
         self.trailing = true;
         self.set(cell, digit);
@@ -362,7 +418,7 @@ impl<'a> Solver<'a> {
             self.cand[cell as usize] = old;
         }
         for queue in &mut self.queues {
-            for &r in queue.iter() {
+            for r in queue.iter() {
                 self.queued[r as usize] = 0;
             }
             queue.clear();

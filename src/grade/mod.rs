@@ -42,6 +42,7 @@
 //! of the combinations (every cell kept to the digits its two clues allow) is done while
 //! the solver is set up.
 
+mod easy;
 mod logic;
 mod techniques;
 #[cfg(test)]
