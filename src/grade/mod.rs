@@ -43,7 +43,11 @@
 //! the solver is set up.
 
 mod easy;
+mod layout;
+mod lists;
 mod logic;
+mod masks;
+mod tally;
 mod techniques;
 #[cfg(test)]
 mod tests;
@@ -236,7 +240,7 @@ impl Logic {
 /// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
 /// solved, stuck or contradicted.
 pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
-    let layout = logic::Layout::new(puzzle);
+    let layout = layout::Layout::new(puzzle);
     let mut solver = logic::Solver::new(&layout);
     solver.run(ceiling);
     solver.into_logic()

@@ -4,8 +4,9 @@
 //! set too), and counts itself when it did.
 
 use super::Technique;
-use super::easy::{reduced, remainder};
+use super::easy::reduced;
 use super::logic::Solver;
+use super::masks::ones;
 
 /// Iterates the set bits of a mask as one-bit masks, lowest first.
 #[inline]
@@ -46,35 +47,20 @@ impl Solver<'_> {
         progress
     }
 
-    /// True when some cell of run `r` has more than one candidate.
+    /// True when some cell of run `r` has more than one candidate (or none).
     fn has_open(&self, r: usize) -> bool {
-        self.layout.cells(r).iter().any(|&c| !self.cand[c as usize].is_power_of_two())
-    }
-
-    /// The digits placed in run `r` (cells with one candidate).
-    fn placed(&self, r: usize) -> u16 {
-        self.layout
-            .cells(r)
-            .iter()
-            .map(|&c| self.cand[c as usize])
-            .filter(|m| m.is_power_of_two())
-            .fold(0, |p, m| p | m)
+        self.tallies[r].open_cells > 0
     }
 
     /// The digits every combination the open cells of run `r` can still make holds (none
     /// when there is no such combination: the easy level notes that contradiction).
     fn required(&self, r: usize) -> u16 {
-        let (spec, cells) = (&self.layout.runs[r], self.layout.cells(r));
-        let mut mask = [0u16; 9];
-        for (m, &cell) in mask.iter_mut().zip(cells) {
-            *m = self.cand[cell as usize];
-        }
-        let Some(rest) = remainder(&mask[..cells.len().min(9)]).filter(|_| spec.total.is_some())
-        else {
+        let (spec, tally) = (&self.layout.runs[r], &self.tallies[r]);
+        if spec.total.is_none() || tally.clash != 0 {
             return 0;
-        };
-        let union = rest.union & !rest.placed;
-        reduced(spec.combos, rest.placed, union).map_or(0, |(_, required)| required)
+        }
+        let (placed, union) = (tally.placed, tally.union());
+        reduced(spec.combos, placed, union & !placed).map_or(0, |(_, required)| required)
     }
 
     /// Naked subset: k open cells whose candidates number k between them keep those digits
@@ -96,8 +82,8 @@ impl Solver<'_> {
             let lowest = subset.trailing_zeros() as usize;
             let union = unions[subset & (subset - 1)] | self.cand[open[lowest] as usize];
             unions[subset] = union;
-            let size = subset.count_ones();
-            if size < 2 || union.count_ones() > size {
+            let size = ones(subset as u16);
+            if size < 2 || ones(union) > size {
                 continue;
             }
             let mut changed = false;
@@ -108,7 +94,7 @@ impl Solver<'_> {
             }
             // Fewer digits than cells is a contradiction, which `set` has noted if a digit
             // went; otherwise note it here.
-            self.contradiction |= union.count_ones() < size;
+            self.contradiction |= ones(union) < size;
             if changed || self.contradiction {
                 return self.note(Technique::NakedSubset, true);
             }
@@ -120,7 +106,7 @@ impl Solver<'_> {
     /// can hold, confine those cells to them.
     fn hidden_subset(&mut self, r: usize, unions: &mut [(u16, u16); 512]) -> bool {
         let cells = self.layout.cells(r);
-        let placed = self.placed(r);
+        let placed = self.tallies[r].placed;
         let need = self.required(r) & !placed;
         // Per needed digit, the cells (by position in the run) that can hold it.
         let mut digits = [0u16; 9];
@@ -143,11 +129,11 @@ impl Solver<'_> {
             let (held, set) = unions[subset & (subset - 1)];
             let (held, set) = (held | holders[lowest], set | digits[lowest]);
             unions[subset] = (held, set);
-            let size = subset.count_ones();
-            if size < 2 || held.count_ones() > size {
+            let size = ones(subset as u16);
+            if size < 2 || ones(held) > size {
                 continue;
             }
-            self.contradiction |= held.count_ones() < size;
+            self.contradiction |= ones(held) < size;
             let mut changed = false;
             for k in bits(held) {
                 let cell = cells[k.trailing_zeros() as usize];
@@ -182,13 +168,11 @@ impl Solver<'_> {
         for &cell in cells {
             let mask = self.cand[cell as usize];
             let (others_min, others_max) = (min_sum - low(mask), max_sum - high(mask));
-            let mut keep = 0u16;
-            for digit in bits(mask) {
-                let d = digit.trailing_zeros();
-                if d + others_min <= total && d + others_max >= total {
-                    keep |= digit;
-                }
-            }
+            // The digits d with d + others_min <= total <= d + others_max.
+            let keep = match total.checked_sub(others_min) {
+                Some(high) => mask & between(total.saturating_sub(others_max), high),
+                None => 0,
+            };
             changed |= self.set(cell, keep);
         }
         self.note(Technique::Bounds, changed)
@@ -278,7 +262,7 @@ fn spread(rest: u16, open: &[u16], tables: &mut Tables, support: &mut [u16; 9]) 
         if !tables.first[s] {
             continue;
         }
-        let j = s.count_ones() as usize;
+        let j = ones(s as u16) as usize;
         let mut options = fits[j] & !s;
         while options != 0 {
             let b = options & options.wrapping_neg();
@@ -298,7 +282,7 @@ fn spread(rest: u16, open: &[u16], tables: &mut Tables, support: &mut [u16; 9]) 
 fn reach(table: &mut [bool; 512], full: usize, fits_of: impl Fn(usize) -> usize) {
     table[0] = true;
     for s in 1..=full {
-        let mut options = s & fits_of(s.count_ones() as usize);
+        let mut options = s & fits_of(ones(s as u16) as usize);
         let mut ok = false;
         while options != 0 && !ok {
             let b = options & options.wrapping_neg();
@@ -307,4 +291,14 @@ fn reach(table: &mut [bool; 512], full: usize, fits_of: impl Fn(usize) -> usize)
         }
         table[s] = ok;
     }
+}
+
+/// The digits from `low` to `high` (none when `low > high`), as a candidate mask.
+#[inline]
+fn between(low: u32, high: u32) -> u16 {
+    if low > high || low > 9 {
+        return 0;
+    }
+    let high = high.min(9);
+    ((2u32 << high) - (1u32 << low)) as u16
 }
