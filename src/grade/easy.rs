@@ -15,7 +15,7 @@ use super::{Technique, Uses};
 /// placed digits; `None` when there is no such combination. Branch-free over the
 /// combinations, in their 9-bit form: a combination lives when it differs from the placed
 /// digits in no digit that is placed or not allowed.
-#[inline]
+#[inline(always)]
 pub(super) fn reduced(combos: &[u16], placed: u16, available: u16) -> Option<(u16, u16)> {
     let placed9 = placed >> 1;
     let test = placed9 | !((placed | available) >> 1);
@@ -32,8 +32,8 @@ pub(super) fn reduced(combos: &[u16], placed: u16, available: u16) -> Option<(u1
 /// [`reduced`] for run `spec` with `open` open cells, answered without going over the
 /// combinations when at most two cells are open: the open cells must then make the clue
 /// less the placed digits, with one digit, or with a pair of distinct ones.
-#[inline]
-fn live(spec: &RunSpec, placed: u16, available: u16, open: u32) -> Option<(u16, u16)> {
+#[inline(always)]
+pub(super) fn live(spec: &RunSpec, placed: u16, available: u16, open: u32) -> Option<(u16, u16)> {
     let Some(total) = spec.total else { return Some((ALL_DIGITS, 0)) };
     let rest = u32::from(total).checked_sub(sum(placed));
     match (open, rest) {
@@ -99,8 +99,8 @@ impl Solver<'_> {
         let layout = self.layout;
         let mut easy = Easy {
             runs: &layout.runs,
-            run_cells: &layout.run_cells,
-            runs_of: &layout.cell_runs,
+            run_cells: layout.run_cells,
+            runs_of: layout.cell_runs,
             cand: std::mem::take(&mut self.cand),
             tallies: std::mem::take(&mut self.tallies),
             lists: std::mem::take(&mut self.lists),

@@ -15,7 +15,7 @@ const LEVELS: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficult
 /// The logic solver's state.
 pub(super) struct Solver<'a> {
     /// The puzzle's runs.
-    pub(super) layout: &'a Layout,
+    pub(super) layout: &'a Layout<'a>,
     /// Candidates per white cell.
     pub(super) cand: Vec<u16>,
     /// Per run, the counts of its cells' digits.
@@ -66,7 +66,7 @@ impl<'a> Solver<'a> {
     /// Every white cell may hold the digits of its runs' combinations (the first round of
     /// unique combination and crossing, done here at once rather than run by run), and
     /// every run waits for every level.
-    pub(super) fn new(layout: &'a Layout) -> Solver<'a> {
+    pub(super) fn new(layout: &'a Layout<'a>) -> Solver<'a> {
         let mut cand = vec![ALL_DIGITS; layout.white.len()];
         let mut uses = Uses::default();
         for (r, spec) in layout.runs.iter().enumerate() {
@@ -116,7 +116,9 @@ impl<'a> Solver<'a> {
     pub(super) fn into_logic(self) -> Logic {
         let mut candidates = vec![0u16; self.layout.size];
         for (&cell, &mask) in self.layout.white.iter().zip(&self.cand) {
-            candidates[cell as usize] = mask;
+            if let Some(slot) = candidates.get_mut(cell as usize) {
+                *slot = mask;
+            }
         }
         Logic {
             candidates,

@@ -52,7 +52,7 @@ mod techniques;
 #[cfg(test)]
 mod tests;
 
-use crate::puzzle::Kakuro;
+use crate::puzzle::{Kakuro, RunTable};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -240,7 +240,12 @@ impl Logic {
 /// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
 /// solved, stuck or contradicted.
 pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
-    let layout = layout::Layout::new(puzzle);
+    solve_runs(puzzle, &puzzle.run_table(), ceiling)
+}
+
+/// [`solve`] with the puzzle's run table already at hand.
+fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logic {
+    let layout = layout::Layout::new(runs, puzzle.cells.len());
     let mut solver = logic::Solver::new(&layout);
     solver.run(ceiling);
     solver.into_logic()
@@ -261,7 +266,13 @@ pub struct Grading {
 /// Grades `puzzle`: the hardest level a complete logic solve needs; expert also when logic
 /// up to trial gets stuck.
 pub fn grade(puzzle: &Kakuro) -> Grading {
-    let logic = solve(puzzle, Difficulty::Expert);
+    grade_runs(puzzle, &puzzle.run_table())
+}
+
+/// [`grade`] with the puzzle's run table at hand (the pipeline has it from compiling the
+/// model); `runs` must be `puzzle`'s.
+pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable) -> Grading {
+    let logic = solve_runs(puzzle, runs, Difficulty::Expert);
     let solved = logic.solved();
     let difficulty = match (solved, logic.hardest) {
         (true, hardest) => hardest.unwrap_or(Difficulty::Easy),

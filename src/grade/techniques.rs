@@ -4,7 +4,7 @@
 //! set too), and counts itself when it did.
 
 use super::Technique;
-use super::easy::reduced;
+use super::easy::live;
 use super::logic::Solver;
 use super::masks::ones;
 
@@ -60,7 +60,7 @@ impl Solver<'_> {
             return 0;
         }
         let (placed, union) = (tally.placed, tally.union());
-        reduced(spec.combos, placed, union & !placed).map_or(0, |(_, required)| required)
+        live(spec, placed, union & !placed, tally.open_cells).map_or(0, |(_, required)| required)
     }
 
     /// Naked subset: k open cells whose candidates number k between them keep those digits
@@ -108,6 +108,9 @@ impl Solver<'_> {
         let cells = self.layout.cells(r);
         let placed = self.tallies[r].placed;
         let need = self.required(r) & !placed;
+        if ones(need) < 2 {
+            return false;
+        }
         // Per needed digit, the cells (by position in the run) that can hold it.
         let mut digits = [0u16; 9];
         let mut holders = [0u16; 9];
@@ -173,7 +176,9 @@ impl Solver<'_> {
                 Some(high) => mask & between(total.saturating_sub(others_max), high),
                 None => 0,
             };
-            changed |= self.set(cell, keep);
+            if mask & !keep != 0 {
+                changed |= self.set(cell, keep);
+            }
         }
         self.note(Technique::Bounds, changed)
     }
