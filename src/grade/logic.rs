@@ -39,6 +39,10 @@ pub(super) struct Solver<'a> {
     pub(super) trailing: bool,
     /// Tables for the medium and hard levels, made when first needed.
     pub(super) scratch: Option<Box<Scratch>>,
+    /// The puzzle's one solution, digit per white cell, when it is known to have exactly
+    /// one (else empty): trial never needs to assume a cell's own digit, which cannot lead
+    /// to a contradiction then.
+    solution: &'a [u32],
 }
 
 /// Work tables of the medium and hard levels, kept between runs so that no visit clears
@@ -66,23 +70,21 @@ impl<'a> Solver<'a> {
     /// Every white cell may hold the digits of its runs' combinations (the first round of
     /// unique combination and crossing, done here at once rather than run by run), and
     /// every run waits for every level.
-    pub(super) fn new(layout: &'a Layout<'a>) -> Solver<'a> {
-        let mut cand = vec![ALL_DIGITS; layout.white.len()];
+    pub(super) fn new(layout: &'a Layout<'a>, solution: &'a [u32]) -> Solver<'a> {
+        let envelope = |r: u32| layout.runs.get(r as usize).map_or(0, |spec| spec.envelope);
+        let cand: Vec<u16> = layout
+            .cell_runs
+            .iter()
+            .map(|&[across, down]| envelope(across) & envelope(down))
+            .collect();
         let mut uses = Uses::default();
-        for (r, spec) in layout.runs.iter().enumerate() {
-            if spec.total.is_none() {
-                continue;
-            }
-            let envelope = spec.envelope;
-            if envelope != ALL_DIGITS {
+        for spec in &layout.runs {
+            if spec.total.is_some() && spec.envelope != ALL_DIGITS {
                 uses.add(if spec.combos.len() == 1 {
                     Technique::UniqueCombination
                 } else {
                     Technique::Crossing
                 });
-            }
-            for &cell in layout.cells(r) {
-                cand[cell as usize] &= envelope;
             }
         }
         let open = cand.iter().filter(|&&m| several(m)).count();
@@ -109,6 +111,7 @@ impl<'a> Solver<'a> {
             trail: Vec::new(),
             trailing: false,
             scratch: None,
+            solution,
         }
     }
 
@@ -212,7 +215,8 @@ impl<'a> Solver<'a> {
 
     /// Trial: for cells with two, then three candidates, assumes each candidate in turn and
     /// propagates with the levels up to hard; the first candidate that leads to a
-    /// contradiction is removed. True when one was.
+    /// contradiction is removed. True when one was. A known solution's own digit is not
+    /// assumed: every deduction is sound, so it leads nowhere.
     fn trial(&mut self) -> bool {
         for size in 2..=3 {
             for cell in 0..self.cand.len() as u32 {
@@ -220,7 +224,11 @@ impl<'a> Solver<'a> {
                 if ones(mask) != size {
                     continue;
                 }
-                let mut rest = mask;
+                let own = match self.solution.get(cell as usize) {
+                    Some(&digit @ 1..=9) => 1 << digit,
+                    _ => 0,
+                };
+                let mut rest = mask & !own;
                 while rest != 0 {
                     let digit = rest & rest.wrapping_neg();
                     rest &= !digit;

@@ -240,13 +240,14 @@ impl Logic {
 /// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
 /// solved, stuck or contradicted.
 pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
-    solve_runs(puzzle, &puzzle.run_table(), ceiling)
+    solve_runs(puzzle, &puzzle.run_table(), &[], ceiling)
 }
 
-/// [`solve`] with the puzzle's run table already at hand.
-fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logic {
+/// [`solve`] with the puzzle's run table already at hand, and its one solution if known
+/// (see [`grade_runs`]).
+fn solve_runs(puzzle: &Kakuro, runs: &RunTable, solution: &[u32], ceiling: Difficulty) -> Logic {
     let layout = layout::Layout::new(runs, puzzle.cells.len());
-    let mut solver = logic::Solver::new(&layout);
+    let mut solver = logic::Solver::new(&layout, solution);
     solver.run(ceiling);
     solver.into_logic()
 }
@@ -266,13 +267,16 @@ pub struct Grading {
 /// Grades `puzzle`: the hardest level a complete logic solve needs; expert also when logic
 /// up to trial gets stuck.
 pub fn grade(puzzle: &Kakuro) -> Grading {
-    grade_runs(puzzle, &puzzle.run_table())
+    grade_runs(puzzle, &puzzle.run_table(), None)
 }
 
 /// [`grade`] with the puzzle's run table at hand (the pipeline has it from compiling the
-/// model); `runs` must be `puzzle`'s.
-pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable) -> Grading {
-    let logic = solve_runs(puzzle, runs, Difficulty::Expert);
+/// model; `runs` must be `puzzle`'s), and with the puzzle's solution (a digit per white
+/// cell, row-major) when it is proved to be the only one. The solution only saves work:
+/// trial need not assume a cell's own digit, which in a puzzle with one solution cannot
+/// lead to a contradiction. The grade is the same with or without it.
+pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable, solution: Option<&[u32]>) -> Grading {
+    let logic = solve_runs(puzzle, runs, solution.unwrap_or_default(), Difficulty::Expert);
     let solved = logic.solved();
     let difficulty = match (solved, logic.hardest) {
         (true, hardest) => hardest.unwrap_or(Difficulty::Easy),

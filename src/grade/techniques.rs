@@ -75,7 +75,18 @@ impl Solver<'_> {
                 n += 1;
             }
         }
-        if n < 3 {
+        // A subset of s cells needs s cells of at most s candidates each.
+        let mut at_most = [0u32; 10];
+        for &cell in &open[..n] {
+            at_most[ones(self.cand[cell as usize]) as usize] += 1;
+        }
+        let mut fits = false;
+        let mut cells_so_far = at_most[0] + at_most[1];
+        for (size, &count) in at_most.iter().enumerate().take(n).skip(2) {
+            cells_so_far += count;
+            fits |= cells_so_far >= size as u32;
+        }
+        if n < 3 || !fits {
             return false;
         }
         for subset in 1usize..(1 << n) - 1 {
