@@ -31,7 +31,8 @@ pub(super) fn reduced(combos: &[u16], placed: u16, available: u16) -> Option<(u1
 
 /// [`reduced`] for run `spec` with `open` open cells, answered without going over the
 /// combinations when at most two cells are open: the open cells must then make the clue
-/// less the placed digits, with one digit, or with a pair of distinct ones.
+/// less the placed digits, with one digit, or with a pair of distinct ones. (Always
+/// inlined: the medium level calls it too, and a call would cost the easy level's loop.)
 #[inline(always)]
 pub(super) fn live(spec: &RunSpec, placed: u16, available: u16, open: u32) -> Option<(u16, u16)> {
     let Some(total) = spec.total else { return Some((ALL_DIGITS, 0)) };
@@ -64,14 +65,8 @@ const EASY: [Technique; 4] = [
     Technique::HiddenSingle,
 ];
 
-/// The cells a visit changed, by position in the run, and their candidates before it.
-#[derive(Default)]
-struct Changes {
-    /// Bit `k` set when cell `k` changed.
-    cells: u16,
-    /// The candidates before the visit of each changed cell.
-    before: [u16; 9],
-}
+/// The cells a visit changed, by position in the run: bit `k` for cell `k`.
+type Changes = u16;
 
 /// The easy level's working state, moved out of the solver for the length of the level's
 /// loop: as a local value whose methods are all inlined, the compiler keeps its parts in
@@ -126,16 +121,16 @@ impl Solver<'_> {
 
 impl Easy<'_> {
     /// Visits run `r`: takes it to its own fixed point in rounds (see [`Easy::round`]),
-    /// then books the cells that changed (trail, work lists) in the run's order, and counts
-    /// each technique that made progress once. Returns whether a cell changed, and whether
-    /// the run stayed consistent.
+    /// then queues the runs of the cells that changed, in the run's order, and counts each
+    /// technique that made progress once. Returns whether a cell changed, and whether the
+    /// run stayed consistent.
     #[inline]
     fn visit(&mut self, r: usize) -> (bool, bool) {
         let runs = self.runs;
         let Some(spec) = runs.get(r) else { return (false, true) };
         let (start, len) = (spec.start as usize, spec.len as usize);
         let cells = self.run_cells.get(start..start + len).unwrap_or_default();
-        let (mut changes, mut used) = (Changes::default(), 0);
+        let (mut changes, mut used): (Changes, Used) = (0, 0);
         let consistent = loop {
             match self.round((r, spec, cells), &mut changes, &mut used) {
                 Some(true) => continue,
@@ -143,12 +138,12 @@ impl Easy<'_> {
                 None => break false,
             }
         };
-        let mut rest = changes.cells;
+        let mut rest = changes;
         while rest != 0 {
             let k = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if let (Some(&cell), Some(&old)) = (cells.get(k), changes.before.get(k)) {
-                self.book(cell, old, r);
+            if let Some(&cell) = cells.get(k) {
+                self.book(cell, r);
             }
         }
         if used != 0 {
@@ -158,7 +153,7 @@ impl Easy<'_> {
                 }
             }
         }
-        (changes.cells != 0, consistent)
+        (changes != 0, consistent)
     }
 
     /// One round of the easy techniques on run `r`, which reads the run's tally and goes
@@ -223,8 +218,9 @@ impl Easy<'_> {
         Some(open_now < tally.open_cells)
     }
 
-    /// Narrows cell `k` of the run under visit (white cell `cell`) to `new`, keeping its
-    /// runs' tallies up to date, and notes its candidates before the visit.
+    /// Narrows cell `k` of the run under visit (white cell `cell`) to `new`: notes the cell
+    /// as changed and its old candidates on the trail of a trial, counts it as placed when
+    /// it is, and keeps its runs' tallies up to date.
     #[inline(always)]
     fn change(&mut self, cell: u32, k: usize, new: u16, changes: &mut Changes) {
         let (Some(slot), Some(&runs)) =
@@ -233,12 +229,11 @@ impl Easy<'_> {
             return;
         };
         let old = std::mem::replace(slot, new);
-        if changes.cells & 1 << k == 0 {
-            changes.cells |= 1 << k;
-            if let Some(before) = changes.before.get_mut(k) {
-                *before = old;
-            }
+        *changes |= 1 << k;
+        if self.trailing {
+            self.trail.push((cell, old));
         }
+        self.open -= usize::from(several(old) && !several(new));
         for r in runs {
             if let Some(tally) = self.tallies.get_mut(r as usize) {
                 tally.narrow(old, new);
@@ -246,17 +241,12 @@ impl Easy<'_> {
         }
     }
 
-    /// Books a change of `cell` from `old` by the visit of run `r`: notes it on the trail
-    /// of a trial, counts the cell as placed when it is, and queues its runs for every
-    /// level, except run `r`, which has taken all it can from its own cells and waits for
-    /// the higher levels only.
+    /// Books a change of `cell` by the visit of run `r`: queues its runs for every level,
+    /// except run `r`, which has taken all it can from its own cells and waits for the
+    /// higher levels only. (The trail of a trial and the count of open cells follow each
+    /// change as it happens.)
     #[inline]
-    fn book(&mut self, cell: u32, old: u16, r: usize) {
-        if self.trailing {
-            self.trail.push((cell, old));
-        }
-        let new = self.cand.get(cell as usize).copied().unwrap_or(0);
-        self.open -= usize::from(several(old) && !several(new));
+    fn book(&mut self, cell: u32, r: usize) {
         if let Some(&[across, down]) = self.runs_of.get(cell as usize) {
             let levels = |other: u32| if other as usize == r { 0b110 } else { 0b111 };
             self.lists.want(across as usize, levels(across));

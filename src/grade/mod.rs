@@ -41,6 +41,13 @@
 //! level takes each run it visits to that run's own fixed point at once. The first round
 //! of the combinations (every cell kept to the digits its two clues allow) is done while
 //! the solver is set up.
+//!
+//! Grading runs on every Kakuro the pipeline solves, so it is kept cheap: the state is an
+//! array of candidate masks over the white cells, each run keeps a tally of its digits
+//! (placed, and held by open cells) that the easy level reads instead of its cells, the
+//! combinations of one or two open cells come from tables, and the pipeline hands over the
+//! run table it compiled the model from, and a solution it proved unique (which trial need
+//! not assume). None of it changes a deduction or a count of techniques.
 
 mod easy;
 mod layout;

@@ -1,7 +1,6 @@
 //! The medium and hard techniques of the logic solver, one function each, every one
-//! applied to one run.
-//! Each returns true when it removed a candidate (the state's `contradiction` may then be
-//! set too), and counts itself when it did.
+//! applied to one run. Each returns true when it removed a candidate (the state's
+//! `contradiction` may then be set too), and counts itself when it did.
 
 use super::Technique;
 use super::easy::live;
