@@ -131,6 +131,13 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The outcome of [`Solver::run`] as a grade needs it: whether every white cell holds
+    /// one digit with no contradiction (as [`Logic::solved`] says), the hardest level that
+    /// made progress, and the counts of techniques.
+    pub(super) fn outcome(&self) -> (bool, Option<Difficulty>, Uses) {
+        (!self.contradiction && self.open == 0, self.hardest, self.uses)
+    }
+
     /// Applies the levels up to `ceiling`, cheapest first and back to the cheapest after
     /// any progress, until nothing more follows or a contradiction shows.
     pub(super) fn run(&mut self, ceiling: Difficulty) {

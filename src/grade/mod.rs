@@ -247,14 +247,9 @@ impl Logic {
 /// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
 /// solved, stuck or contradicted.
 pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
-    solve_runs(puzzle, &puzzle.run_table(), &[], ceiling)
-}
-
-/// [`solve`] with the puzzle's run table already at hand, and its one solution if known
-/// (see [`grade_runs`]).
-fn solve_runs(puzzle: &Kakuro, runs: &RunTable, solution: &[u32], ceiling: Difficulty) -> Logic {
-    let layout = layout::Layout::new(runs, puzzle.cells.len());
-    let mut solver = logic::Solver::new(&layout, solution);
+    let runs = puzzle.run_table();
+    let layout = layout::Layout::new(&runs, puzzle.cells.len());
+    let mut solver = logic::Solver::new(&layout, &[]);
     solver.run(ceiling);
     solver.into_logic()
 }
@@ -283,11 +278,13 @@ pub fn grade(puzzle: &Kakuro) -> Grading {
 /// trial need not assume a cell's own digit, which in a puzzle with one solution cannot
 /// lead to a contradiction. The grade is the same with or without it.
 pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable, solution: Option<&[u32]>) -> Grading {
-    let logic = solve_runs(puzzle, runs, solution.unwrap_or_default(), Difficulty::Expert);
-    let solved = logic.solved();
-    let difficulty = match (solved, logic.hardest) {
+    let layout = layout::Layout::new(runs, puzzle.cells.len());
+    let mut solver = logic::Solver::new(&layout, solution.unwrap_or_default());
+    solver.run(Difficulty::Expert);
+    let (solved, hardest, uses) = solver.outcome();
+    let difficulty = match (solved, hardest) {
         (true, hardest) => hardest.unwrap_or(Difficulty::Easy),
         (false, _) => Difficulty::Expert,
     };
-    Grading { difficulty, solved_by_logic: solved, uses: logic.uses }
+    Grading { difficulty, solved_by_logic: solved, uses }
 }
