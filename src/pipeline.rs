@@ -153,7 +153,14 @@ fn solve_one(
     let checked = check_solutions(&puzzle, &compiled, &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);
     let grading = match &puzzle {
-        Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => Some(grade::grade(kakuro)),
+        Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => {
+            let unique = verdict.uniqueness == Uniqueness::Unique;
+            let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
+            Some(match &compiled.runs {
+                Some(runs) => grade::grade_runs(kakuro, runs, solution),
+                None => grade::grade(kakuro),
+            })
+        }
         _ => None,
     };
     // Taken after the checks, so that the total time includes them.

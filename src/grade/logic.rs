@@ -1,146 +1,48 @@
-//! The logic solver's state and main loop: candidates, the per-level work lists of runs,
-//! and trial with an undo trail. The techniques themselves live in
-//! `techniques`.
+//! The logic solver's state and main loop: candidates, the per-run tallies, the per-level
+//! work lists of runs, and trial with an undo trail. The techniques themselves live in
+//! `easy` and `techniques`.
 
+use super::layout::{Layout, RunSpec};
+use super::lists::WorkLists;
+use super::masks::{ALL_DIGITS, ones, several};
+use super::tally::Tally;
+use super::techniques::Tables;
 use super::{Difficulty, Logic, Technique, Uses};
-use crate::puzzle::{Kakuro, KakuroCell};
-use crate::solver::combos;
-use std::collections::VecDeque;
 
-/// Every digit 1..=9 as a candidate mask (bit `d` for digit `d`).
-pub(super) const ALL_DIGITS: u16 = 0x3FE;
-/// No run: the entry of a black cell in [`Layout::cell_runs`].
-const NO_RUN: u32 = u32::MAX;
-/// The run-local levels, each with its own work list.
+/// The run-local levels, each with its own work list (level `l` of [`WorkLists`]).
 const LEVELS: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
-
-/// One run, as the solver sees it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RunSpec {
-    /// Offset of its cells in [`Layout::run_cells`].
-    start: u32,
-    /// Number of cells.
-    pub(super) len: u32,
-    /// The clue; `None` for a run that only needs distinct digits.
-    pub(super) total: Option<u8>,
-    /// The combinations of its length and clue, as 9-bit masks (bit `d - 1` for digit `d`).
-    pub(super) combos: &'static [u16],
-}
-
-/// The runs of a puzzle and which runs each cell is in, built once per solve.
-#[derive(Clone, Debug)]
-pub(super) struct Layout {
-    /// Cells of every run, run after run.
-    run_cells: Vec<usize>,
-    /// Every run, rows first, then columns.
-    pub(super) runs: Vec<RunSpec>,
-    /// Per cell of the grid: its across and down run, [`NO_RUN`] where there is none.
-    cell_runs: Vec<[u32; 2]>,
-    /// Row-major indices of the white cells.
-    white: Vec<usize>,
-}
-
-impl Layout {
-    /// The layout of `puzzle`: runs across, row by row, then down, column by column.
-    pub(super) fn new(puzzle: &Kakuro) -> Layout {
-        let (rows, cols, size) = (puzzle.rows, puzzle.cols, puzzle.cells.len());
-        let mut layout = Layout {
-            run_cells: Vec::with_capacity(2 * size),
-            runs: Vec::new(),
-            cell_runs: vec![[NO_RUN; 2]; size],
-            white: Vec::new(),
-        };
-        for row in 0..rows {
-            layout.add_line(puzzle, (row * cols, 1, cols), 0);
-        }
-        // The across runs hold every white cell once, in row-major order.
-        layout.white = layout.run_cells.clone();
-        for col in 0..cols {
-            layout.add_line(puzzle, (col, cols, rows), 1);
-        }
-        layout
-    }
-
-    /// Adds the runs of one line of the grid, given as (first cell, step, length);
-    /// `side` 0 for across and 1 for down. A run's clue is in the black cell before it.
-    fn add_line(
-        &mut self,
-        puzzle: &Kakuro,
-        (first, step, len): (usize, usize, usize),
-        side: usize,
-    ) {
-        let mut clue = None;
-        let mut open: Option<usize> = None;
-        for cell in (0..len).map(|k| first + k * step) {
-            match puzzle.cells.get(cell).copied() {
-                Some(KakuroCell::White) => {
-                    let start = *open.get_or_insert(self.run_cells.len());
-                    if start == self.run_cells.len() {
-                        self.begin_run(clue);
-                    }
-                    self.cell_runs[cell][side] = (self.runs.len() - 1) as u32;
-                    self.run_cells.push(cell);
-                }
-                Some(KakuroCell::Black { down, right }) => {
-                    self.end_run(open.take());
-                    clue = if side == 0 { right } else { down };
-                }
-                None => self.end_run(open.take()),
-            }
-        }
-        self.end_run(open);
-    }
-
-    /// Starts a run at the end of [`Layout::run_cells`], with the clue `total`.
-    fn begin_run(&mut self, total: Option<u32>) {
-        // A clue above 45 has no combination at all; neither has a run over 9 cells.
-        let total = total.map(|t| t.min(u32::from(u8::MAX)) as u8);
-        self.runs.push(RunSpec { start: self.run_cells.len() as u32, len: 0, total, combos: &[] });
-    }
-
-    /// Ends the run that began at `start` in [`Layout::run_cells`], if one is open.
-    fn end_run(&mut self, start: Option<usize>) {
-        let (Some(start), Some(spec)) = (start, self.runs.last_mut()) else { return };
-        spec.len = (self.run_cells.len() - start) as u32;
-        spec.combos = spec.total.map_or(&[], |t| combos::list(spec.len as usize, u32::from(t)));
-    }
-
-    /// The cells of run `r`, in order.
-    #[inline]
-    pub(super) fn cells(&self, r: usize) -> &[usize] {
-        let spec = &self.runs[r];
-        let start = spec.start as usize;
-        &self.run_cells[start..start + spec.len as usize]
-    }
-}
 
 /// The logic solver's state.
 pub(super) struct Solver<'a> {
     /// The puzzle's runs.
-    pub(super) layout: &'a Layout,
-    /// Candidates per grid cell (0 for black cells).
+    pub(super) layout: &'a Layout<'a>,
+    /// Candidates per white cell.
     pub(super) cand: Vec<u16>,
+    /// Per run, the counts of its cells' digits.
+    pub(super) tallies: Vec<Tally>,
     /// Per run-local level, the runs changed since that level last looked at them.
-    queues: [VecDeque<u32>; 3],
-    /// Per run: bit `l` set when the run is in `queues[l]`.
-    queued: Vec<u8>,
-    /// Per level: false until the level first runs, when every run joins its list (most
-    /// puzzles never get past easy, so they never pay for the higher lists).
-    started: [bool; 3],
+    pub(super) lists: WorkLists,
     /// Some cell or run has no candidate left.
     pub(super) contradiction: bool,
+    /// Some cell had no candidate from the start: the easy level then goes over every
+    /// run's cells, to find it where a visit of its run would.
+    pub(super) empty_at_start: bool,
     /// White cells with more than one candidate.
-    open: usize,
+    pub(super) open: usize,
     /// The hardest level that made progress.
     hardest: Option<Difficulty>,
     /// Progress per technique.
-    uses: Uses,
-    /// Old candidates of the cells a trial changed, with the cells' indices.
-    trail: Vec<(u32, u16)>,
+    pub(super) uses: Uses,
+    /// Old candidates of the cells a trial changed, with the cells' numbers.
+    pub(super) trail: Vec<(u32, u16)>,
     /// True while a trial records its changes.
-    trailing: bool,
+    pub(super) trailing: bool,
     /// Tables for the medium and hard levels, made when first needed.
     pub(super) scratch: Option<Box<Scratch>>,
+    /// The puzzle's one solution, digit per white cell, when it is known to have exactly
+    /// one (else empty): trial never needs to assume a cell's own digit, which cannot lead
+    /// to a contradiction then.
+    solution: &'a [u32],
 }
 
 /// Work tables of the medium and hard levels, kept between runs so that no visit clears
@@ -150,10 +52,8 @@ pub(super) struct Scratch {
     pub(super) unions: [u16; 512],
     /// Hidden subset: the cells holding, and the set of, each subset of needed digits.
     pub(super) pairs: [(u16, u16); 512],
-    /// Run consistency: which digit subsets the first cells of the run can take.
-    pub(super) first: [bool; 512],
-    /// Run consistency: which digit subsets the last cells of the run can take.
-    pub(super) last: [bool; 512],
+    /// Run consistency: which digit subsets the first and the last open cells can take.
+    pub(super) spread: Tables,
 }
 
 impl Default for Box<Scratch> {
@@ -161,8 +61,7 @@ impl Default for Box<Scratch> {
         Box::new(Scratch {
             unions: [0; 512],
             pairs: [(0, 0); 512],
-            first: [false; 512],
-            last: [false; 512],
+            spread: Tables { first: [false; 512], last: [false; 512] },
         })
     }
 }
@@ -171,29 +70,26 @@ impl<'a> Solver<'a> {
     /// Every white cell may hold the digits of its runs' combinations (the first round of
     /// unique combination and crossing, done here at once rather than run by run), and
     /// every run waits for every level.
-    pub(super) fn new(layout: &'a Layout) -> Solver<'a> {
-        let mut cand = vec![0u16; layout.cell_runs.len()];
-        for &cell in &layout.white {
-            cand[cell] = ALL_DIGITS;
-        }
+    pub(super) fn new(layout: &'a Layout<'a>, solution: &'a [u32]) -> Solver<'a> {
+        let envelope = |r: u32| layout.runs.get(r as usize).map_or(0, |spec| spec.envelope);
+        let cand: Vec<u16> = layout
+            .cell_runs
+            .iter()
+            .map(|&[across, down]| envelope(across) & envelope(down))
+            .collect();
         let mut uses = Uses::default();
-        for (r, spec) in layout.runs.iter().enumerate() {
-            if spec.total.is_none() {
-                continue;
-            }
-            let envelope = spec.combos.iter().fold(0, |e, &combo| e | combo << 1);
-            if envelope != ALL_DIGITS {
+        for spec in &layout.runs {
+            if spec.total.is_some() && spec.envelope != ALL_DIGITS {
                 uses.add(if spec.combos.len() == 1 {
                     Technique::UniqueCombination
                 } else {
                     Technique::Crossing
                 });
             }
-            for &cell in layout.cells(r) {
-                cand[cell] &= envelope;
-            }
         }
-        let open = layout.white.iter().filter(|&&c| cand[c].count_ones() > 1).count();
+        let open = cand.iter().filter(|&&m| several(m)).count();
+        let cand_empty = cand.contains(&0);
+        let tallies = tallies(layout, &cand);
         // A clued run whose length and clue admit no combination cannot be filled, nor can
         // more than nine cells hold distinct digits; the techniques rely on runs of at most
         // nine cells.
@@ -202,31 +98,44 @@ impl<'a> Solver<'a> {
             .iter()
             .any(|spec| spec.total.is_some() && spec.combos.is_empty() || spec.len > 9);
         let hardest = (!uses.is_empty()).then_some(Difficulty::Easy);
-        let all: VecDeque<u32> = (0..layout.runs.len() as u32).collect();
         Solver {
             layout,
             cand,
-            queues: [all, VecDeque::new(), VecDeque::new()],
-            queued: vec![0b001; layout.runs.len()],
-            started: [true, false, false],
+            tallies,
+            lists: WorkLists::new(layout.runs.len()),
             contradiction,
+            empty_at_start: cand_empty,
             open,
             hardest,
             uses,
             trail: Vec::new(),
             trailing: false,
             scratch: None,
+            solution,
         }
     }
 
     /// The result, once [`Solver::run`] has returned.
     pub(super) fn into_logic(self) -> Logic {
+        let mut candidates = vec![0u16; self.layout.size];
+        for (&cell, &mask) in self.layout.white.iter().zip(&self.cand) {
+            if let Some(slot) = candidates.get_mut(cell as usize) {
+                *slot = mask;
+            }
+        }
         Logic {
-            candidates: self.cand,
+            candidates,
             contradiction: self.contradiction,
             hardest: self.hardest,
             uses: self.uses,
         }
+    }
+
+    /// The outcome of [`Solver::run`] as a grade needs it: whether every white cell holds
+    /// one digit with no contradiction (as [`Logic::solved`] says), the hardest level that
+    /// made progress, and the counts of techniques.
+    pub(super) fn outcome(&self) -> (bool, Option<Difficulty>, Uses) {
+        (!self.contradiction && self.open == 0, self.hardest, self.uses)
     }
 
     /// Applies the levels up to `ceiling`, cheapest first and back to the cheapest after
@@ -247,24 +156,16 @@ impl<'a> Solver<'a> {
             if level > ceiling || (l > 0 && self.open == 0) {
                 return None;
             }
-            if !self.started[l] {
-                self.started[l] = true;
-                for r in 0..self.layout.runs.len() {
-                    if self.queued[r] & (1 << l) == 0 {
-                        self.queued[r] |= 1 << l;
-                        self.queues[l].push_back(r as u32);
-                    }
+            self.lists.start(l);
+            if l == 0 {
+                if self.easy_level() {
+                    return Some(level);
                 }
+                continue;
             }
             // First in, first out: a run waits while its cells gather more changes.
-            while let Some(r) = self.queues[l].pop_front() {
-                let r = r as usize;
-                self.queued[r] &= !(1 << l);
-                let progress = match level {
-                    Difficulty::Easy => self.easy(r),
-                    Difficulty::Medium => self.medium(r),
-                    _ => self.hard(r),
-                };
+            while let Some(r) = self.lists.pop(l) {
+                let progress = if l == 1 { self.medium(r) } else { self.hard(r) };
                 if progress || self.contradiction {
                     return Some(level);
                 }
@@ -275,43 +176,39 @@ impl<'a> Solver<'a> {
 
     /// Narrows `cell` to `mask`; true when that removed a candidate. Queues the cell's runs
     /// for every level, and notes a contradiction when nothing is left.
-    #[inline]
-    pub(super) fn set(&mut self, cell: usize, mask: u16) -> bool {
-        self.narrow(cell, mask, NO_RUN as usize)
-    }
-
-    /// [`Solver::set`], from the easy level's work on run `origin`, which has taken all it
-    /// can from its own cells: that run is queued again for the higher levels only.
-    #[inline]
-    pub(super) fn narrow(&mut self, cell: usize, mask: u16, origin: usize) -> bool {
-        let old = self.cand[cell];
+    pub(super) fn set(&mut self, cell: u32, mask: u16) -> bool {
+        let old = self.cand[cell as usize];
         let new = old & mask;
         if new == old {
             return false;
         }
-        if self.trailing {
-            self.trail.push((cell as u32, old));
-        }
-        self.cand[cell] = new;
+        self.assign(cell, new);
         self.contradiction |= new == 0;
-        self.open -= usize::from(old.count_ones() > 1 && new.count_ones() <= 1);
-        for r in self.layout.cell_runs[cell] {
-            let r = r as usize;
-            if r == NO_RUN as usize {
-                continue;
-            }
-            let wanted = if r == origin { 0b110 } else { 0b111 };
-            let missing = wanted & !self.queued[r];
-            if missing != 0 {
-                for (l, queue) in self.queues.iter_mut().enumerate() {
-                    if missing & (1 << l) != 0 {
-                        queue.push_back(r as u32);
-                    }
-                }
-                self.queued[r] |= missing;
-            }
-        }
+        self.changed(cell, old);
         true
+    }
+
+    /// Narrows `cell` to the candidates `new`, keeping its runs' tallies up to date.
+    #[inline]
+    pub(super) fn assign(&mut self, cell: u32, new: u16) {
+        let old = std::mem::replace(&mut self.cand[cell as usize], new);
+        for r in self.layout.cell_runs[cell as usize] {
+            self.tallies[r as usize].narrow(old, new);
+        }
+    }
+
+    /// Books a change of `cell` from `old` to its candidates now: notes it on the trail of a
+    /// trial, counts the cell as placed when it is, and queues its runs for every level.
+    #[inline]
+    pub(super) fn changed(&mut self, cell: u32, old: u16) {
+        if self.trailing {
+            self.trail.push((cell, old));
+        }
+        let new = self.cand[cell as usize];
+        self.open -= usize::from(several(old) && !several(new));
+        for r in self.layout.cell_runs[cell as usize] {
+            self.lists.want(r as usize, 0b111);
+        }
     }
 
     /// Counts progress by `technique` when `progress` is true; returns `progress`.
@@ -325,16 +222,20 @@ impl<'a> Solver<'a> {
 
     /// Trial: for cells with two, then three candidates, assumes each candidate in turn and
     /// propagates with the levels up to hard; the first candidate that leads to a
-    /// contradiction is removed. True when one was.
+    /// contradiction is removed. True when one was. A known solution's own digit is not
+    /// assumed: every deduction is sound, so it leads nowhere.
     fn trial(&mut self) -> bool {
-        let layout = self.layout;
         for size in 2..=3 {
-            for &cell in &layout.white {
-                let mask = self.cand[cell];
-                if mask.count_ones() != size {
+            for cell in 0..self.cand.len() as u32 {
+                let mask = self.cand[cell as usize];
+                if ones(mask) != size {
                     continue;
                 }
-                let mut rest = mask;
+                let own = match self.solution.get(cell as usize) {
+                    Some(&digit @ 1..=9) => 1 << digit,
+                    _ => 0,
+                };
+                let mut rest = mask & !own;
                 while rest != 0 {
                     let digit = rest & rest.wrapping_neg();
                     rest &= !digit;
@@ -352,7 +253,7 @@ impl<'a> Solver<'a> {
     /// True when placing `digit` (a one-bit mask) in `cell` leads to a contradiction with
     /// the levels up to hard. Leaves the state as it found it; the work lists must be empty
     /// on entry (they are when trial is reached).
-    fn refutes(&mut self, cell: usize, digit: u16) -> bool {
+    fn refutes(&mut self, cell: u32, digit: u16) -> bool {
         let (uses, hardest, open) = (self.uses, self.hardest, self.open);
         self.trailing = true;
         self.set(cell, digit);
@@ -361,15 +262,22 @@ impl<'a> Solver<'a> {
         while let Some((cell, old)) = self.trail.pop() {
             self.cand[cell as usize] = old;
         }
-        for queue in &mut self.queues {
-            for &r in queue.iter() {
-                self.queued[r as usize] = 0;
-            }
-            queue.clear();
-        }
+        self.tallies = tallies(self.layout, &self.cand);
+        self.lists.clear();
         self.trailing = false;
         self.contradiction = false;
         (self.uses, self.hardest, self.open) = (uses, hardest, open);
         refuted
     }
+}
+
+/// The tallies of every run of `layout` with the candidates `cand`.
+fn tallies(layout: &Layout, cand: &[u16]) -> Vec<Tally> {
+    let mask = |&cell: &u32| cand.get(cell as usize).copied().unwrap_or(0);
+    let of = |spec: &RunSpec| {
+        let start = spec.start as usize;
+        let cells = layout.run_cells.get(start..start + spec.len as usize).unwrap_or_default();
+        Tally::of(cells.iter().map(mask))
+    };
+    layout.runs.iter().map(of).collect()
 }

@@ -41,13 +41,25 @@
 //! level takes each run it visits to that run's own fixed point at once. The first round
 //! of the combinations (every cell kept to the digits its two clues allow) is done while
 //! the solver is set up.
+//!
+//! Grading runs on every Kakuro the pipeline solves, so it is kept cheap: the state is an
+//! array of candidate masks over the white cells, each run keeps a tally of its digits
+//! (placed, and held by open cells) that the easy level reads instead of its cells, the
+//! combinations of one or two open cells come from tables, and the pipeline hands over the
+//! run table it compiled the model from, and a solution it proved unique (which trial need
+//! not assume). None of it changes a deduction or a count of techniques.
 
+mod easy;
+mod layout;
+mod lists;
 mod logic;
+mod masks;
+mod tally;
 mod techniques;
 #[cfg(test)]
 mod tests;
 
-use crate::puzzle::Kakuro;
+use crate::puzzle::{Kakuro, RunTable};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -235,8 +247,9 @@ impl Logic {
 /// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
 /// solved, stuck or contradicted.
 pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
-    let layout = logic::Layout::new(puzzle);
-    let mut solver = logic::Solver::new(&layout);
+    let runs = puzzle.run_table();
+    let layout = layout::Layout::new(&runs, puzzle.cells.len());
+    let mut solver = logic::Solver::new(&layout, &[]);
     solver.run(ceiling);
     solver.into_logic()
 }
@@ -256,11 +269,22 @@ pub struct Grading {
 /// Grades `puzzle`: the hardest level a complete logic solve needs; expert also when logic
 /// up to trial gets stuck.
 pub fn grade(puzzle: &Kakuro) -> Grading {
-    let logic = solve(puzzle, Difficulty::Expert);
-    let solved = logic.solved();
-    let difficulty = match (solved, logic.hardest) {
+    grade_runs(puzzle, &puzzle.run_table(), None)
+}
+
+/// [`grade`] with the puzzle's run table at hand (the pipeline has it from compiling the
+/// model; `runs` must be `puzzle`'s), and with the puzzle's solution (a digit per white
+/// cell, row-major) when it is proved to be the only one. The solution only saves work:
+/// trial need not assume a cell's own digit, which in a puzzle with one solution cannot
+/// lead to a contradiction. The grade is the same with or without it.
+pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable, solution: Option<&[u32]>) -> Grading {
+    let layout = layout::Layout::new(runs, puzzle.cells.len());
+    let mut solver = logic::Solver::new(&layout, solution.unwrap_or_default());
+    solver.run(Difficulty::Expert);
+    let (solved, hardest, uses) = solver.outcome();
+    let difficulty = match (solved, hardest) {
         (true, hardest) => hardest.unwrap_or(Difficulty::Easy),
         (false, _) => Difficulty::Expert,
     };
-    Grading { difficulty, solved_by_logic: solved, uses: logic.uses }
+    Grading { difficulty, solved_by_logic: solved, uses }
 }

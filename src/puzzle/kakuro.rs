@@ -3,6 +3,7 @@
 //! up to the clue in the black cell just before it.
 
 use super::Compiled;
+use super::runs::RunTable;
 use crate::model::Domain;
 use crate::model::Model;
 
@@ -126,21 +127,22 @@ impl Kakuro {
         }
     }
 
+    /// The runs in flat arrays (see [`RunTable`]).
+    pub fn run_table(&self) -> RunTable {
+        RunTable::of(self)
+    }
+
     /// Builds the model: one variable per white cell (domain 1..9), and for every run with a
     /// clue a `Sum` and an `AllDifferent` over its cells; a run without a clue (legal only
-    /// for a lone cell) adds nothing.
+    /// for a lone cell) adds nothing. The run table comes along for the grader.
     pub fn compile(&self) -> Compiled {
+        let runs = self.run_table();
         let mut model = Model::default();
-        let mut var_of_cell = vec![usize::MAX; self.cells.len()];
-        let mut cell_of_var = Vec::new();
-        for (index, cell) in self.cells.iter().enumerate() {
-            if *cell == KakuroCell::White {
-                var_of_cell[index] = model.new_var(Domain::range(1, 9));
-                cell_of_var.push(index);
-            }
+        for _ in &runs.white {
+            model.new_var(Domain::range(1, 9));
         }
-        self.for_each_run(|run| {
-            let vars: Vec<usize> = run.cells.iter().map(|&c| var_of_cell[c]).collect();
+        for (r, run) in runs.runs.iter().enumerate() {
+            let vars: Vec<usize> = runs.run_cells(r).iter().map(|&w| w as usize).collect();
             if let Some(total) = run.total {
                 model.sum(vars.clone(), total);
                 if vars.len() > 1 {
@@ -149,7 +151,8 @@ impl Kakuro {
             } else if vars.len() > 1 {
                 model.all_different(vars);
             }
-        });
-        Compiled { model, cell_of_var }
+        }
+        let cell_of_var = runs.white.iter().map(|&cell| cell as usize).collect();
+        Compiled { model, cell_of_var, runs: Some(runs) }
     }
 }

@@ -5,6 +5,7 @@
 pub mod grid;
 pub mod kakuro;
 pub mod killer;
+pub mod runs;
 pub(crate) mod settings;
 pub mod sudoku;
 pub mod validate;
@@ -12,6 +13,7 @@ pub mod validate;
 pub use grid::Grid;
 pub use kakuro::{Direction, Kakuro, KakuroCell, Run};
 pub use killer::{Cage, Killer};
+pub use runs::{RunTable, TableRun};
 pub(crate) use settings::PuzzleSettings;
 pub use sudoku::Sudoku;
 
@@ -60,6 +62,8 @@ pub struct Compiled {
     pub model: Model,
     /// `cell_of_var[v]` is the row-major grid index of variable `v`.
     pub cell_of_var: Vec<usize>,
+    /// A Kakuro's runs, kept so that grading a solved Kakuro does not find them again.
+    pub runs: Option<RunTable>,
 }
 
 impl Puzzle {

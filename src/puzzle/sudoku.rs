@@ -58,5 +58,5 @@ pub(crate) fn compile_grid(n: usize, box_size: usize, givens: &[u32]) -> Compile
     for unit in Sudoku::units(n, box_size) {
         model.all_different(unit);
     }
-    Compiled { model, cell_of_var: (0..n * n).collect() }
+    Compiled { model, cell_of_var: (0..n * n).collect(), runs: None }
 }
