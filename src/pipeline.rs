@@ -64,7 +64,7 @@ pub(crate) fn process_with(
         Ok(text) => text,
         Err(e) => return reject(None, utf8_error(bytes, e.valid_up_to())),
     };
-    if options.format.is_none_or(|f| f == Format::Json) && format::generation::detect(text) {
+    if format::generation::is_job(text, options.format) {
         // Only the daemon makes puzzles from a job; solving it would only give a schema error.
         return reject(Some(Format::Json), format::generation::not_a_puzzle(text));
     }

@@ -20,14 +20,10 @@ use crate::report::{
 use crate::solver::parallel::effective_threads;
 use std::time::{Duration, Instant};
 
-/// The text of a generation job, if `bytes` are one. Detection follows the pipeline's: not
-/// when every input is to be read as another format than JSON.
+/// The text of a generation job, if `bytes` are one (as the pipeline tells them apart).
 pub(super) fn recognise<'a>(ctx: &Context, bytes: &'a [u8]) -> Option<&'a str> {
     let forced = ctx.settings.pipeline.format;
-    if forced.is_some_and(|f| f != Format::Json) {
-        return None;
-    }
-    std::str::from_utf8(bytes).ok().filter(|text| generation::detect(text))
+    std::str::from_utf8(bytes).ok().filter(|text| generation::is_job(text, forced))
 }
 
 /// Reads the job, checks it against the operator's limits and makes its puzzles.

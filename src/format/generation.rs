@@ -24,7 +24,7 @@
 //! ```
 
 use super::json_path::{self, Step};
-use super::{InputError, json, text};
+use super::{Format, InputError, json, text};
 use crate::generate::{GenOptions, MAX_BLACK, Symmetry};
 use crate::grade::Difficulty;
 use serde::{Deserialize, Serialize};
@@ -122,6 +122,13 @@ pub fn detect(text: &str) -> bool {
     }
     let at = json_path::locate(text, &[Step::Key("kind")]);
     text.get(at..).is_some_and(|value| value.starts_with("\"generate\""))
+}
+
+/// True when `text` is to be read as a generation job: it is one ([`detect`]), and the
+/// format every input is read as (`forced`), if any, is JSON. The daemon makes such a
+/// job's puzzles; `kakurod solve` points it there.
+pub fn is_job(text: &str, forced: Option<Format>) -> bool {
+    forced.is_none_or(|f| f == Format::Json) && detect(text)
 }
 
 /// Reads a generation job and checks it against `limits` and the generator's own rules.
