@@ -12,6 +12,7 @@
 //! the symmetry, else it is drawn again.
 
 use super::Symmetry;
+use crate::puzzle::grid::neighbours;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -277,14 +278,7 @@ pub fn regions(white: &[bool], rows: usize, cols: usize) -> Vec<Vec<usize>> {
         let mut next = 0;
         while let Some(&cell) = region.get(next) {
             next += 1;
-            let (r, c) = (cell / cols, cell % cols);
-            let neighbours = [
-                (r > 0).then(|| cell - cols),
-                (r + 1 < rows).then(|| cell + cols),
-                (c > 0).then(|| cell - 1),
-                (c + 1 < cols).then(|| cell + 1),
-            ];
-            for n in neighbours.into_iter().flatten() {
+            for n in neighbours(cell, rows, cols) {
                 if white[n] && !seen[n] {
                     seen[n] = true;
                     region.push(n);

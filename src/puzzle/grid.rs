@@ -3,6 +3,20 @@
 use serde::Serialize;
 use std::fmt;
 
+/// The orthogonal neighbours of `cell` in a `rows` x `cols` grid numbered row by row:
+/// up, down, left, right, those inside the grid.
+pub fn neighbours(cell: usize, rows: usize, cols: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (cell / cols, cell % cols);
+    [
+        (row > 0).then(|| cell - cols),
+        (row + 1 < rows).then(|| cell + cols),
+        (col > 0).then(|| cell - 1),
+        (col + 1 < cols).then(|| cell + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// A rectangular grid of optional values; `None` marks a cell that holds no digit (a black
 /// Kakuro cell).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

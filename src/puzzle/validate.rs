@@ -6,6 +6,7 @@
 //! [`Aspect`] of that cell at fault, and each reader in `format` maps it back to the token of
 //! its own file, so the same rule gives a precise line and column in every format.
 
+use super::grid::neighbours;
 use super::{Kakuro, KakuroCell, Killer, Sudoku};
 
 /// Which part of a cell a broken rule is about.
@@ -314,14 +315,7 @@ fn disconnected(n: usize, owner: &[usize], id: usize, cells: &[usize]) -> Option
     let mut seen = vec![start];
     let mut stack = vec![start];
     while let Some(cell) = stack.pop() {
-        let (row, col) = (cell / n, cell % n);
-        let neighbours = [
-            (row > 0).then(|| cell - n),
-            (row + 1 < n).then(|| cell + n),
-            (col > 0).then(|| cell - 1),
-            (col + 1 < n).then(|| cell + 1),
-        ];
-        for next in neighbours.into_iter().flatten() {
+        for next in neighbours(cell, n, n) {
             if owner.get(next) == Some(&id) && !seen.contains(&next) {
                 seen.push(next);
                 stack.push(next);
