@@ -339,12 +339,13 @@ fn the_unit_documents_itself_with_the_readme_that_the_install_steps_put_there() 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let unit = fs::read_to_string(root.join("systemd/kakurod.service")).unwrap();
     let docs: Vec<&str> = unit.lines().filter_map(|l| l.strip_prefix("Documentation=")).collect();
-    assert_eq!(docs, ["file:///usr/local/share/doc/kakurod/README.md"]);
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
-    let installed = docs[0].trim_start_matches("file://");
+    assert_eq!(docs, ["file:///usr/local/share/doc/kakurod/service.md"]);
+    // The install steps copy the docs folder's pages there, and the page exists.
+    let steps = fs::read_to_string(root.join("docs/service.md")).unwrap();
+    let folder = docs[0].trim_start_matches("file://").trim_end_matches("/service.md");
     assert!(
-        readme.contains(&format!("README.md {installed}")),
-        "README does not install {installed}"
+        steps.contains(&format!("-t {folder} README.md docs/*.md")),
+        "docs/service.md does not install the pages into {folder}"
     );
 }
 

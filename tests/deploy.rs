@@ -159,11 +159,11 @@ fn the_service_ships_its_configuration_and_its_user() {
     assert!(unit.contains("User=kakurod\n") && unit.contains("Group=kakurod\n"));
     // Submitters in the group may write the inbox and read the outbox.
     assert!(unit.contains("StateDirectoryMode=2770\n") && unit.contains("UMask=0007\n"));
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let steps = fs::read_to_string(root.join("docs/service.md")).unwrap();
     for step in [
         "systemd/config.toml /etc/kakurod/config.toml",
         "systemd/kakurod.sysusers /etc/sysusers.d/kakurod.conf",
     ] {
-        assert!(readme.contains(step), "the README's install steps lack {step:?}");
+        assert!(steps.contains(step), "docs/service.md lacks the install step {step:?}");
     }
 }

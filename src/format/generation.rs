@@ -30,7 +30,7 @@ use crate::grade::Difficulty;
 use serde::{Deserialize, Serialize};
 
 /// What the errors of a generation job say was expected, when nothing more precise is.
-const EXPECTED: &str = "a generation job (see the README)";
+const EXPECTED: &str = "a generation job (see docs/daemon.md)";
 
 /// The smallest side the generator can fill: the first row and column are black, and a
 /// white cell needs runs of two cells.

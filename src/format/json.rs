@@ -102,7 +102,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
 }
 
 /// What a JSON puzzle's syntax and schema errors say was expected.
-const EXPECTED: &str = "a kakurod JSON puzzle (see the docs)";
+const EXPECTED: &str = "a kakurod JSON puzzle (see docs/formats.md)";
 
 /// A serde_json error at its own line and column (counted in characters), with what was
 /// `expected` (the JSON puzzle, or a generation job).

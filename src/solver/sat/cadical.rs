@@ -220,7 +220,7 @@ fn configure(solver: &mut CaDiCal, seed: u32) {
     // A grid's formula is large (a variable per cell and digit, a selector per run and
     // combination) while the hard part of a puzzle is a few small regions, so whatever
     // CaDiCaL does to the whole formula costs more than it gains. Measured on generated
-    // 80x80 to 150x150 grids (see the README): without pre- and inprocessing ("plain"),
+    // 80x80 to 150x150 grids (see docs/solving.md): without pre- and inprocessing ("plain"),
     // 2x to 6x sooner; focused mode only (no stable phases), 2x to 3x; restarts and clause
     // database reductions 1000 conflicts apart, each of which touches the whole trail or
     // formula, and no rephasing, up to 2x again.

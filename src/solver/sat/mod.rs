@@ -9,7 +9,7 @@
 //!
 //! With several SAT threads the engine runs a *portfolio*: differently seeded solvers on
 //! the same formula, the first to finish winning. (Splitting into cubes solved under
-//! assumptions was measured against it and lost; see the README.)
+//! assumptions was measured against it and lost; see docs/solving.md.)
 
 pub(crate) mod cadical;
 pub(crate) mod encode;
