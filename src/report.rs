@@ -156,7 +156,9 @@ impl From<&SolveOptions> for Settings {
 /// The result for one puzzle.
 #[derive(Clone, Debug, Serialize)]
 pub struct PuzzleReport {
-    /// 1-based line where the puzzle starts in its file.
+    /// 1-based line where the puzzle starts in its file: written for the puzzles of a batch
+    /// (see [`numbered`]), where it tells them apart, and left out for a file of one puzzle.
+    #[serde(skip)]
     pub line: usize,
     /// Final state.
     pub status: Status,
@@ -253,7 +255,8 @@ pub enum Body {
     Single(Box<PuzzleReport>),
     /// A batch file: one report per puzzle, in order, and their summary.
     Batch {
-        /// One report per puzzle.
+        /// One report per puzzle, each with its line.
+        #[serde(serialize_with = "numbered")]
         puzzles: Vec<PuzzleReport>,
         /// Counts by status.
         summary: Summary,
@@ -269,6 +272,17 @@ pub enum Body {
         /// Why and where.
         error: InputError,
     },
+}
+
+/// A batch's reports, each with the line its puzzle starts on.
+fn numbered<S: serde::Serializer>(puzzles: &[PuzzleReport], s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Numbered<'a> {
+        line: usize,
+        #[serde(flatten)]
+        report: &'a PuzzleReport,
+    }
+    s.collect_seq(puzzles.iter().map(|report| Numbered { line: report.line, report }))
 }
 
 /// The result for one input file.

@@ -288,6 +288,11 @@ fn a_batch_of_sudoku_lines_gives_one_line_per_puzzle_in_order() {
     assert_eq!(lines(&written), answers);
     let doc = json_file(&out_dir.join("top1465-first20.json"));
     assert_eq!(doc["puzzles"].as_array().unwrap().len(), 20);
+    // Each puzzle of a batch names the line it starts on (after the comment lines at the top).
+    let starts: Vec<u64> =
+        doc["puzzles"].as_array().unwrap().iter().map(|p| p["line"].as_u64().unwrap()).collect();
+    let comments = all.lines().take_while(|l| l.starts_with('#')).count() as u64;
+    assert_eq!(starts, (1..=20).map(|i| i + comments).collect::<Vec<_>>());
     assert_eq!(doc["summary"]["solved"], 20);
 }
 
@@ -521,6 +526,7 @@ fn the_json_document_prints_a_grid_row_per_line_and_says_only_what_is_true() {
     let row_lines = json.lines().filter(|l| l.trim_start().starts_with("[null")).count();
     assert_eq!(row_lines, rows, "{json}");
     assert!(report.get("error").is_none(), "a solved puzzle has no error field");
+    assert!(report.get("line").is_none(), "a file of one puzzle needs no line");
     for key in ["parse_ms", "solve_ms", "total_ms"] {
         let ms = report["statistics"][key].as_f64().unwrap();
         assert_eq!((ms * 1e3).round() / 1e3, ms, "{key} to the microsecond");
@@ -580,4 +586,21 @@ fn ctrl_c_stops_a_count_and_reports_the_solutions_so_far() {
     let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { &doc };
     assert_eq!(puzzle["stopped_by"], "cancelled", "{doc}");
     assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n > 0), "{doc}");
+}
+
+#[test]
+fn a_long_count_on_a_terminal_shows_its_progress_and_a_pipe_gets_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    fs::write(&empty, ".".repeat(81) + "\n").unwrap();
+    let args = ["solve", "--mode", "count", "--timeout", "2.5", path_str(&empty)];
+    // `script` runs the command on a pseudo-terminal, as a user's shell would.
+    let command = format!("{} {}", env!("CARGO_BIN_EXE_kakurod"), args.join(" "));
+    let on_terminal = Command::new("script").args(["-qefc", &command, "/dev/null"]).output();
+    let screen = text(&on_terminal.expect("script (util-linux) runs the command").stdout);
+    let live = screen.split(['\r', '\n']).find(|l| l.contains("solutions so far"));
+    let live = live.unwrap_or_else(|| panic!("no progress line on the terminal:\n{screen}"));
+    assert!(live.contains("empty.txt") && live.contains("/s") && live.contains("nodes"), "{live}");
+    let piped = kakurod(&args, None);
+    assert!(!text(&piped.stderr).contains("so far"), "{}", text(&piped.stderr));
 }

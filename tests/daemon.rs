@@ -365,3 +365,33 @@ fn the_answer_line_says_whether_a_solved_puzzle_is_unique() {
     d.signal("TERM");
     assert!(d.wait_exit().success());
 }
+
+#[test]
+fn a_long_puzzle_shows_in_the_log_while_it_runs_with_its_counters() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    // An empty 9x9 Sudoku counted: billions of solutions, so it runs to its 3 s limit.
+    let empty = r#"{"kind": "sudoku", "givens": [[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],
+        [0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],
+        [0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0,0]],
+        "settings": {"mode": "count", "timeout_seconds": 3}}"#;
+    drop_file(&d.path("inbox"), "long.json", empty.as_bytes());
+    let quick = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kakuro/1_10x12.txt");
+    drop_file(&d.path("inbox"), "quick.txt", &fs::read(quick).unwrap());
+    wait_until("both results", LONG, Some(&d), || answered(&d, 2));
+    let log = d.log();
+    let running: Vec<&str> = log.lines().filter(|l| l.contains("still running")).collect();
+    assert_eq!(running.len(), 1, "one notice, for the long puzzle only:\n{log}");
+    assert!(running[0].contains("file=long.json"), "{log}");
+    let field = |name: &str| -> u64 {
+        let start = running[0].find(&format!("{name}=")).unwrap() + name.len() + 1;
+        running[0][start..].split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(field("nodes") > 0 && field("solutions") > 0, "live counters: {}", running[0]);
+    // The notice comes before the answer.
+    let answer = log.lines().position(|l| l.contains("file=long.json") && l.contains("answered"));
+    let notice = log.lines().position(|l| l.contains("still running"));
+    assert!(notice < answer, "{log}");
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+}

@@ -152,7 +152,7 @@ fn with_work_waiting_a_search_borrows_no_threads_and_gives_the_same_answer() {
     assert!(free.stats.subproblems > 2, "an idle pool splits the count");
     // One file waits for a worker: the count splits nothing off, and still counts all.
     let waiting = std::sync::Arc::new(AtomicUsize::new(1));
-    let control = solver::Control { cancel: None, waiting: Some(&waiting) };
+    let control = solver::Control { waiting: Some(&waiting), ..solver::Control::default() };
     let busy = solver::solve_with(&compiled.model, &options(Mode::Count, 4), control);
     assert_eq!(answer(&busy), answer(&free));
     assert_eq!(busy.stats.subproblems, 2, "the probe and one unsplit search");
@@ -173,5 +173,20 @@ fn a_large_grid_past_the_probe_gets_the_same_verdict_at_1_2_and_4_threads() {
         let unique = solve_checked(&large, &options(Mode::Unique, threads));
         assert_eq!((unique.count, unique.complete), (2, true), "unique at {threads}");
         assert!(unique.stats.sat_solvers > 0, "the SAT engine joined at {threads}");
+    }
+}
+
+#[test]
+fn live_progress_counts_every_solution_at_1_2_and_4_threads() {
+    let k = Puzzle::Kakuro(generated(6, 6, 40.0, 2));
+    let compiled = k.compile();
+    for threads in [1, 2, 4] {
+        let progress = solver::Progress::default();
+        let control = solver::Control { progress: Some(&progress), ..solver::Control::default() };
+        let outcome = solver::solve_with(&compiled.model, &options(Mode::Count, threads), control);
+        let counts = progress.counts();
+        assert!(outcome.complete && outcome.count > 1, "{outcome:?}");
+        assert_eq!(counts.solutions, outcome.count, "{threads} threads");
+        assert!(counts.nodes > 0 && counts.nodes <= outcome.stats.nodes, "{threads} threads");
     }
 }

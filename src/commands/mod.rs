@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod generate;
+mod live;
 pub mod solve;
 
 use anyhow::{Context, bail};

@@ -18,7 +18,7 @@
 //! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error,
 //! 130 after Ctrl-C (the searches then stop and report what they found so far).
 
-use super::progress_bar;
+use super::{live, progress_bar};
 use crate::cli::SolveArgs;
 use crate::daemon::cluster;
 use crate::format::{self, Format, InputError};
@@ -27,6 +27,7 @@ use crate::pipeline::{self, PipelineOptions};
 use crate::render;
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
 use crate::result_names;
+use crate::solver::{Control, Progress};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use signal_hook::consts::SIGINT;
@@ -67,12 +68,32 @@ impl Input {
             .map_or_else(|| "stdin".into(), |n| n.to_string_lossy().into_owned())
     }
 
-    /// Reads and processes the file; an unreadable file becomes a rejected report.
-    fn process(&self, options: &PipelineOptions, interrupted: &AtomicBool) -> FileReport {
-        match read_input(&self.path) {
-            Ok(bytes) => pipeline::process(&self.file_name(), &bytes, options, Some(interrupted)),
-            Err(error) => unreadable(&self.file_name(), &error),
-        }
+    /// Reads and processes the file; an unreadable file becomes a rejected report. With
+    /// `live`, a search that runs long shows its progress on the terminal.
+    fn process(
+        &self,
+        options: &PipelineOptions,
+        interrupted: &AtomicBool,
+        live: bool,
+    ) -> FileReport {
+        let name = self.file_name();
+        let bytes = match read_input(&self.path) {
+            Ok(bytes) => bytes,
+            Err(error) => return unreadable(&name, &error),
+        };
+        let progress = Progress::default();
+        let control =
+            Control { cancel: Some(interrupted), progress: Some(&progress), ..Control::default() };
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            if live {
+                scope.spawn(|| live::show(&self.shown, &progress, &done));
+            }
+            let report =
+                pipeline::process_with(&name, &bytes, pipeline::checksum(&bytes), options, control);
+            done.store(true, Ordering::Relaxed);
+            report
+        })
     }
 }
 
@@ -182,7 +203,9 @@ impl Plan<'_> {
     /// Calls `each` on every input's report, in parallel or in order, and collects the
     /// results in input order.
     fn for_each<T: Send>(&self, each: impl Fn(&Input, FileReport) -> T + Sync) -> Vec<T> {
-        let work = |input: &Input| each(input, input.process(self.options, self.interrupted));
+        // One file at a time may show its progress; files solved side by side do not.
+        let live = !self.parallel && live::available();
+        let work = |input: &Input| each(input, input.process(self.options, self.interrupted, live));
         if self.parallel {
             self.inputs.par_iter().map(work).collect()
         } else {
@@ -458,7 +481,7 @@ mod tests {
     #[test]
     fn an_unreadable_file_is_a_rejected_report_with_a_position() {
         let input = Input::new(Path::new("/nonexistent/kakurod/x.txt")).unwrap();
-        let report = input.process(&PipelineOptions::default(), &AtomicBool::new(false));
+        let report = input.process(&PipelineOptions::default(), &AtomicBool::new(false), false);
         assert!(report.is_rejected());
         assert_eq!(report.summary().invalid, 1);
         let text = diagnostics(&input, &report, true);

@@ -10,6 +10,7 @@ use super::claim;
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
 use super::generate_job;
+use super::running::Running;
 use crate::format::InputError;
 use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
@@ -75,6 +76,8 @@ pub struct Context {
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
+    /// The inputs being worked on now, with their searches' live counters.
+    pub running: Running,
 }
 
 /// The first half of a job's result: what the committer needs to finish it.
@@ -305,7 +308,12 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
 /// the daemon or come back at every start.
 fn answer(ctx: &Context, name: &str, bytes: &[u8], checksum: String) -> FileReport {
     let options = &ctx.settings.pipeline;
-    let control = Control { cancel: Some(&ctx.cancel), waiting: Some(&ctx.waiting) };
+    let ticket = ctx.running.start(name);
+    let control = Control {
+        cancel: Some(&ctx.cancel),
+        waiting: Some(&ctx.waiting),
+        progress: Some(ticket.progress()),
+    };
     let run = || match generate_job::recognise(ctx, bytes) {
         Some(text) => generate_job::run(ctx, name, text, checksum.clone()),
         None => pipeline::process_with(name, bytes, checksum.clone(), options, control),

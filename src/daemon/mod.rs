@@ -2,7 +2,7 @@
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
 //! pool (`dispatch`, `job`; a generation job makes puzzles instead, `generate_job`), and answered in the outbox (through `crate::outbox`, the one
 //! writer of result files), made durable in batches (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
-//! work (`signals`). Several daemons may share one inbox as the nodes of a cluster
+//! work (`signals`); inputs that run long are logged while they run (`running`). Several daemons may share one inbox as the nodes of a cluster
 //! (`cluster`): each claims into its own folder and keeps a lease, and the live ones take
 //! over a dead node's work (`takeover`). This module wires the parts together and
 //! owns start-up and shutdown.
@@ -18,6 +18,7 @@ pub(crate) mod job;
 pub(crate) mod logging;
 pub(crate) mod ready;
 pub(crate) mod retry;
+pub(crate) mod running;
 pub(crate) mod sdnotify;
 pub(crate) mod signals;
 pub(crate) mod takeover;
@@ -100,7 +101,10 @@ impl Daemon {
             outbox,
             cancel: Default::default(),
             waiting: Default::default(),
+            running: Default::default(),
         });
+        running::watch(Arc::downgrade(&ctx))
+            .map_err(|source| DaemonError::Io { about: "cannot start the watch thread", source })?;
         let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
             .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;

@@ -11,6 +11,7 @@ pub(crate) mod branching;
 pub(crate) mod combos;
 pub mod options;
 pub mod parallel;
+pub mod progress;
 pub(crate) mod propagators;
 pub(crate) mod queue;
 pub(crate) mod sat;
@@ -20,6 +21,7 @@ pub mod stats;
 pub(crate) mod termination;
 
 pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+pub use progress::Progress;
 pub use stats::Stats;
 pub(crate) use termination::Termination;
 
@@ -36,11 +38,13 @@ pub struct Control<'a> {
     /// helpers a hard puzzle took from idle threads give them back, and the puzzle goes on
     /// with the SAT engine on its own thread: a hard puzzle never starves the queue.
     pub waiting: Option<&'a Arc<AtomicUsize>>,
+    /// Live counters the search adds to as it goes, for a watcher on another thread.
+    pub progress: Option<&'a Progress>,
 }
 
 impl<'a> From<Option<&'a AtomicBool>> for Control<'a> {
     fn from(cancel: Option<&'a AtomicBool>) -> Self {
-        Control { cancel, waiting: None }
+        Control { cancel, ..Control::default() }
     }
 }
 
@@ -112,6 +116,6 @@ pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -
     if threads > 1 || options.mode == Mode::First || learning {
         parallel::solve(model, options, threads, control)
     } else {
-        search::solve(model, options, control.cancel)
+        search::solve_with(model, options, control)
     }
 }

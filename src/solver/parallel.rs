@@ -26,7 +26,9 @@ pub(crate) mod shared;
 use super::sat;
 use super::search::{Driver, Search, Subproblem};
 use super::termination::{self, Termination};
-use super::{Algorithm, Control, Engine, Mode, Outcome, SolveOptions, Stats, StopReason, VarOrder};
+use super::{
+    Algorithm, Control, Engine, Mode, Outcome, Progress, SolveOptions, Stats, StopReason, VarOrder,
+};
 use crate::model::Domain;
 use crate::model::Model;
 use shared::{Found, Goal, Shared};
@@ -67,7 +69,7 @@ pub fn solve_observed(
     let start = Instant::now();
     let goal = Goal {
         target: termination::solution_target(options),
-        termination: Termination::new(options, start, control.cancel),
+        termination: Termination::new(options, start, control),
         live,
     };
     let threads = threads.max(1);
@@ -113,6 +115,10 @@ fn solve_model(
     let (probe, mut stats) = probe(&mut search, root.clone(), goal);
     if let Some(found) = probe {
         return found;
+    }
+    // The search below starts again from the root and meets the probe's solutions again.
+    if let Some(progress) = goal.termination.progress {
+        progress.retract_solutions(stats.solutions);
     }
     let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
     let mut found = if options.mode != Mode::Count {
@@ -170,6 +176,10 @@ impl Driver for ProbeDriver<'_, '_> {
             return Some(StopReason::NodeLimit);
         }
         None
+    }
+
+    fn progress(&self) -> Option<&Progress> {
+        self.shared.progress()
     }
 }
 

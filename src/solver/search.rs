@@ -7,11 +7,12 @@
 
 use super::branching::{select_value, select_var};
 use super::options::{Algorithm, SolveOptions, ValOrder, VarOrder};
+use super::progress::{Counts, Progress};
 use super::propagators::{self, Propagate, Propagators};
 use super::state::State;
 use super::stats::Stats;
 use super::termination::{self, Termination};
-use super::{Outcome, StopReason};
+use super::{Control, Outcome, StopReason};
 use crate::model::{Domain, Model, VarId};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -43,6 +44,10 @@ pub trait Driver {
     }
     /// Receives the work split off after [`Driver::wants_work`] said yes.
     fn donate(&mut self, _sub: Subproblem) {}
+    /// Where the search reports its live counters, if anyone watches.
+    fn progress(&self) -> Option<&Progress> {
+        None
+    }
 }
 
 /// How [`Search::run`] ended.
@@ -73,6 +78,8 @@ pub struct Search<'m> {
     var_order: VarOrder,
     val_order: ValOrder,
     stats: Stats,
+    /// The part of `stats` already added to the watched [`Progress`].
+    published: Counts,
     values: Vec<u32>,
 }
 
@@ -89,6 +96,7 @@ impl<'m> Search<'m> {
             var_order: options.var_order,
             val_order: options.val_order,
             stats: Stats::default(),
+            published: Counts::default(),
             values: Vec::with_capacity(model.num_vars()),
         }
     }
@@ -146,6 +154,20 @@ impl<'m> Search<'m> {
 
     /// Searches `sub` depth-first, reporting solutions to `driver`.
     pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
+        let end = self.explore(sub, driver);
+        self.publish(driver);
+        end
+    }
+
+    /// Adds what this engine did since its last report to the driver's live counters.
+    fn publish(&mut self, driver: &dyn Driver) {
+        if let Some(progress) = driver.progress() {
+            progress.publish(&self.stats, &mut self.published);
+        }
+    }
+
+    /// The depth-first loop of [`Search::run`].
+    fn explore(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
         self.props.load(&mut self.state, &sub.domains);
         // A donated subproblem has not been propagated since its domain was narrowed.
         if !sub.propagated && !self.propagate_start() {
@@ -186,6 +208,7 @@ impl<'m> Search<'m> {
                 self.stats.max_depth = self.stats.max_depth.max(sub.depth + stack.len() as u64);
                 if self.stats.nodes >= next_poll {
                     next_poll = self.stats.nodes + POLL_INTERVAL;
+                    self.publish(driver);
                     if let Some(reason) = driver.poll(self.stats.nodes) {
                         return RunEnd::Stopped(reason);
                     }
@@ -300,16 +323,25 @@ impl Driver for Collector<'_> {
     fn poll(&mut self, nodes: u64) -> Option<StopReason> {
         self.termination.check(nodes).map(termination::Stop::reason)
     }
+
+    fn progress(&self) -> Option<&Progress> {
+        self.termination.progress
+    }
 }
 
 /// Sequential depth-first search of `model`.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+    solve_with(model, options, Control::from(cancel))
+}
+
+/// [`solve`], told from outside what [`Control`] carries (the queue it does not use).
+pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -> Outcome {
     let started = Instant::now();
     let mut collector = Collector {
         solutions: Vec::new(),
         count: 0,
         target: termination::solution_target(options),
-        termination: Termination::new(options, started, cancel),
+        termination: Termination::new(options, started, control),
     };
     let mut search = Search::new(model, options);
     let end = match search.root() {

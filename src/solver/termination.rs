@@ -3,8 +3,8 @@
 //! thread. One type serves the sequential search, the parallel workers and the SAT engine
 //! (as Pumpkin's `Termination` does); it is checked every few nodes, off the hot path.
 
-use super::StopReason;
 use super::options::{Mode, SolveOptions};
+use super::{Control, Progress, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -22,6 +22,8 @@ pub struct Termination<'a> {
     /// Give the thread back while this count of work waiting for one is above zero: set
     /// for helpers a rival engine can do without.
     pub waiting: Option<&'a AtomicUsize>,
+    /// Where the searches report their live counters, if anyone watches.
+    pub progress: Option<&'a Progress>,
 }
 
 /// Why [`Termination::check`] said stop.
@@ -47,12 +49,13 @@ impl Stop {
 
 impl<'a> Termination<'a> {
     /// The limits `options` set for a solve that started at `start`, with the caller's
-    /// `cancel` flag.
-    pub fn new(options: &SolveOptions, start: Instant, cancel: Option<&'a AtomicBool>) -> Self {
+    /// cancel flag and progress counters.
+    pub fn new(options: &SolveOptions, start: Instant, control: Control<'a>) -> Self {
         Termination {
             deadline: options.timeout.map(|t| start + t),
             node_limit: options.node_limit,
-            cancel,
+            cancel: control.cancel,
+            progress: control.progress,
             ..Termination::default()
         }
     }

@@ -11,8 +11,8 @@
 use super::shared::{Found, Goal, Shared, WorkerGuard};
 use crate::model::Model;
 use crate::solver::SolveOptions;
-use crate::solver::StopReason;
 use crate::solver::search::{Driver, Search, Subproblem};
+use crate::solver::{Progress, StopReason};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the race splits its work.
@@ -89,6 +89,10 @@ impl Driver for TaskDriver<'_, '_, '_> {
         self.reported = self.reported.max(nodes);
         let total = self.race.shared.add_nodes(delta);
         self.race.shared.check(total)
+    }
+
+    fn progress(&self) -> Option<&Progress> {
+        self.race.shared.progress()
     }
 
     fn wants_work(&self) -> bool {

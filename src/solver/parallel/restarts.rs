@@ -16,7 +16,7 @@
 use super::shared::{Found, Shared, WorkerGuard};
 use crate::model::{Constraint, Domain, Model};
 use crate::solver::search::{Driver, RunEnd, Search};
-use crate::solver::{SolveOptions, Stats, StopReason, ValOrder};
+use crate::solver::{Progress, SolveOptions, Stats, StopReason, ValOrder};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -206,6 +206,10 @@ impl<Y: Fn() -> bool> Driver for RestartDriver<'_, '_, Y> {
             return Some(StopReason::NodeLimit);
         }
         None
+    }
+
+    fn progress(&self) -> Option<&Progress> {
+        self.shared.progress()
     }
 }
 

@@ -3,7 +3,7 @@
 //! checks of the goal's [`Termination`] made against them.
 
 use crate::solver::termination::{Stop, Termination};
-use crate::solver::{Engine, Stats, StopReason};
+use crate::solver::{Engine, Progress, Stats, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -126,6 +126,11 @@ impl<'a> Shared<'a> {
     /// Adds `delta` nodes to the shared count and returns the new total.
     pub fn add_nodes(&self, delta: u64) -> u64 {
         self.nodes.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
+    /// Where the workers report their live counters, if anyone watches.
+    pub fn progress(&self) -> Option<&'a Progress> {
+        self.goal.termination.progress
     }
 
     /// Nodes reported so far.
