@@ -4,6 +4,7 @@
 use crate::format::Format;
 use crate::generate::Symmetry;
 use crate::grade::Difficulty;
+use crate::puzzle::Kind;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
@@ -273,15 +274,21 @@ pub struct BenchArgs {
 /// `kakurod generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Rows of the grid (the black border row included).
+    /// The kind of puzzle.
+    #[arg(long, value_parser = choice::<Kind>(), default_value = Kind::Kakuro.name())]
+    pub kind: Kind,
+    /// Rows of a Kakuro (the black border row included).
     #[arg(long)]
-    pub rows: usize,
-    /// Columns of the grid (the black border column included).
+    pub rows: Option<usize>,
+    /// Columns of a Kakuro (the black border column included).
     #[arg(long)]
-    pub cols: usize,
-    /// Share of black cells, in percent (the border included).
-    #[arg(long, default_value_t = 40.0)]
-    pub black: f64,
+    pub cols: Option<usize>,
+    /// The side of a Sudoku or Killer Sudoku: 4, 9, 16 or 25.
+    #[arg(long, value_name = "N")]
+    pub size: Option<usize>,
+    /// Share of black cells of a Kakuro, in percent (the border included) [default: 40].
+    #[arg(long)]
+    pub black: Option<f64>,
     /// Seed of the random generator: the same options and seed give the same puzzle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -331,6 +338,22 @@ impl Choice for Symmetry {
             Symmetry::None => "no symmetry",
             Symmetry::Rotational => "a half turn maps the black cells onto themselves",
             Symmetry::Mirror => "the left-right mirror maps the black cells onto themselves",
+        }
+    }
+}
+
+impl Choice for Kind {
+    const ALL: &'static [Self] = &[Kind::Kakuro, Kind::Sudoku, Kind::Killer];
+
+    fn name(self) -> &'static str {
+        Kind::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Kind::Kakuro => "cross sums (--rows, --cols)",
+            Kind::Sudoku => "givens in a symmetric pattern (--size)",
+            Kind::Killer => "cages with sums, no givens (--size)",
         }
     }
 }

@@ -157,7 +157,7 @@ impl From<&SolveOptions> for Settings {
 #[derive(Clone, Debug, Serialize)]
 pub struct PuzzleReport {
     /// 1-based line where the puzzle starts in its file: written for the puzzles of a batch
-    /// (see [`numbered`]), where it tells them apart, and left out for a file of one puzzle.
+    /// (see `Body::Batch`), where it tells them apart, and left out for a file of one puzzle.
     #[serde(skip)]
     pub line: usize,
     /// Final state.

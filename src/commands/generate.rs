@@ -1,10 +1,12 @@
 //! `kakurod generate`: writes seeded Kakuro puzzles in the janko grid format (by default
-//! with exactly one solution, proved), to standard output or into files, with their
-//! solutions as `.sol` on request. Many puzzles are made at once on every core.
+//! with exactly one solution, proved), or Sudoku and Killer Sudoku with exactly one
+//! solution in their own formats, to standard output or into files, with their solutions
+//! as `.sol` on request. Many puzzles are made at once on every core.
 
 use super::progress_bar;
 use crate::cli::GenerateArgs;
-use crate::generate::{self, GenError, GenOptions, Generated};
+use crate::generate::{self, GenError, GenOptions, GridKind, GridOptions, Proof};
+use crate::puzzle::Kind;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -22,15 +24,29 @@ struct Made<'a> {
     /// The puzzle's text, when it went to no file.
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<&'a str>,
+    kind: &'static str,
     rows: usize,
     cols: usize,
     seed: u64,
     /// `true` when uniqueness was proved.
     unique: bool,
     difficulty: Option<&'static str>,
-    proof: Option<&'a generate::Proof>,
+    proof: Option<&'a Proof>,
     /// Whole generation time.
     #[serde(serialize_with = "crate::report::pretty::seconds")]
+    seconds: f64,
+}
+
+/// One generated puzzle, of any kind, as the command writes it.
+struct Output {
+    kind: Kind,
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    text: String,
+    solution: String,
+    proof: Option<Proof>,
+    difficulty: Option<&'static str>,
     seconds: f64,
 }
 
@@ -43,7 +59,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     if args.count > 1 && args.out.is_none() {
         bail!("--count above 1 needs --out DIR");
     }
-    options(&args, args.seed).check()?;
+    check_kind_options(&args)?;
     let seeds = (0..args.count)
         .map(|i| args.seed.checked_add(i))
         .collect::<Option<Vec<u64>>>()
@@ -60,8 +76,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         seeds
             .par_iter()
             .map(|&seed| {
-                let options = GenOptions { threads: per_puzzle, ..options(&args, seed) };
-                let made = make(&args, &options);
+                let made = make(&args, seed, per_puzzle).and_then(|output| emit(&args, &output));
                 bar.inc(1);
                 made
             })
@@ -93,48 +108,113 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-/// The generator's options for one seed.
-fn options(args: &GenerateArgs, seed: u64) -> GenOptions {
+/// Refuses, before any work, the options that do not fit the kind asked for.
+fn check_kind_options(args: &GenerateArgs) -> anyhow::Result<()> {
+    if args.kind == Kind::Kakuro {
+        if args.size.is_some() {
+            bail!(
+                "--size is the side of a Sudoku or Killer Sudoku; a Kakuro takes --rows and --cols"
+            );
+        }
+        if args.rows.is_none() || args.cols.is_none() {
+            bail!("a Kakuro needs --rows and --cols");
+        }
+        return kakuro_options(args, args.seed).check().map_err(anyhow::Error::new);
+    }
+    let kind = args.kind.name();
+    if args.rows.is_some() || args.cols.is_some() {
+        bail!("a {kind} takes --size N, not --rows and --cols");
+    }
+    let Some(size) = args.size else { bail!("a {kind} needs --size N (4, 9, 16 or 25)") };
+    if args.black.is_some() || args.difficulty.is_some() || args.any_solution {
+        bail!("--black, --difficulty and --any-solution are for Kakuro only");
+    }
+    if !matches!(size, 4 | 9 | 16 | 25) {
+        bail!("--size must be 4, 9, 16 or 25, not {size}");
+    }
+    Ok(())
+}
+
+/// The Kakuro generator's options for one seed.
+fn kakuro_options(args: &GenerateArgs, seed: u64) -> GenOptions {
+    let (rows, cols) = (args.rows.unwrap_or(0), args.cols.unwrap_or(0));
+    let black = args.black.unwrap_or(40.0);
     let base = if args.any_solution {
         // A difficulty is kept so that `check` refuses it: only a unique puzzle has one.
         GenOptions {
             difficulty: args.difficulty,
-            ..GenOptions::any_solution(args.rows, args.cols, args.black, seed)
+            ..GenOptions::any_solution(rows, cols, black, seed)
         }
     } else {
         GenOptions {
             symmetry: args.symmetry,
             difficulty: args.difficulty,
-            ..GenOptions::unique(args.rows, args.cols, args.black, seed)
+            ..GenOptions::unique(rows, cols, black, seed)
         }
     };
     GenOptions { threads: args.threads, timeout: args.timeout, ..base }
 }
 
-/// Makes one puzzle and writes it; returns what to print on standard output.
-fn make(args: &GenerateArgs, options: &GenOptions) -> anyhow::Result<Option<String>> {
-    let generated = generate::generate(options, None)
+/// Makes the puzzle of `seed`.
+fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output> {
+    let context = || format!("seed {seed}");
+    if args.kind == Kind::Kakuro {
+        let options = GenOptions { threads, ..kakuro_options(args, seed) };
+        let made =
+            generate::generate(&options, None).map_err(anyhow::Error::new).with_context(context)?;
+        return Ok(Output {
+            kind: Kind::Kakuro,
+            rows: options.rows,
+            cols: options.cols,
+            seed,
+            text: generate::to_janko(&made.puzzle),
+            solution: made.filling.to_string(),
+            proof: made.proof,
+            difficulty: made.difficulty.map(|d| d.name()),
+            seconds: made.seconds,
+        });
+    }
+    let kind = if args.kind == Kind::Sudoku { GridKind::Sudoku } else { GridKind::Killer };
+    let size = args.size.unwrap_or(9);
+    let options =
+        GridOptions { kind, size, seed, symmetry: args.symmetry, threads, timeout: args.timeout };
+    let made = generate::generate_grid(&options, None)
         .map_err(anyhow::Error::new)
-        .with_context(|| format!("seed {}", options.seed))?;
-    let text = generate::to_janko(&generated.puzzle);
+        .with_context(context)?;
+    Ok(Output {
+        kind: args.kind,
+        rows: size,
+        cols: size,
+        seed,
+        text: made.text,
+        solution: made.solution.to_string(),
+        proof: Some(made.proof),
+        difficulty: None,
+        seconds: made.seconds,
+    })
+}
+
+/// Writes one puzzle (and its solution) where the options say; returns what to print on
+/// standard output.
+fn emit(args: &GenerateArgs, output: &Output) -> anyhow::Result<Option<String>> {
     let Some(out) = &args.out else {
         return Ok(Some(if args.json {
-            json(options, &generated, Files::Text(&text))?
+            json(output, Files::Text(&output.text))?
         } else {
-            text
+            output.text.clone()
         }));
     };
-    let path = if args.count > 1 { out.join(file_name(options)) } else { out.clone() };
-    write(&path, &text)?;
+    let path = if args.count > 1 { out.join(file_name(args, output)) } else { out.clone() };
+    write(&path, &output.text)?;
     let solution = if args.solution {
         let sol = path.with_extension("sol");
-        write(&sol, &generated.filling.to_string())?;
+        write(&sol, &output.solution)?;
         Some(sol)
     } else {
         None
     };
     let files = Files::Written { puzzle: &path, solution: solution.as_deref() };
-    args.json.then(|| json(options, &generated, files)).transpose()
+    args.json.then(|| json(output, files)).transpose()
 }
 
 /// Where a puzzle went.
@@ -146,7 +226,7 @@ enum Files<'a> {
 }
 
 /// The `--json` line of one puzzle.
-fn json(options: &GenOptions, generated: &Generated, files: Files<'_>) -> anyhow::Result<String> {
+fn json(output: &Output, files: Files<'_>) -> anyhow::Result<String> {
     let (puzzle, solution, text) = match files {
         Files::Written { puzzle, solution } => (Some(puzzle), solution, None),
         Files::Text(text) => (None, None, Some(text)),
@@ -155,23 +235,26 @@ fn json(options: &GenOptions, generated: &Generated, files: Files<'_>) -> anyhow
         puzzle: puzzle.map(|p| p.display().to_string()),
         solution: solution.map(|p| p.display().to_string()),
         text,
-        rows: options.rows,
-        cols: options.cols,
-        seed: options.seed,
-        unique: generated.proof.is_some(),
-        difficulty: generated.difficulty.map(|d| d.name()),
-        proof: generated.proof.as_ref(),
-        seconds: generated.seconds,
+        kind: output.kind.name(),
+        rows: output.rows,
+        cols: output.cols,
+        seed: output.seed,
+        unique: output.proof.is_some(),
+        difficulty: output.difficulty,
+        proof: output.proof.as_ref(),
+        seconds: output.seconds,
     };
     Ok(serde_json::to_string(&made)?)
 }
 
-/// `gen_<rows>x<cols>_b<black>_s<seed>.txt`.
-fn file_name(options: &GenOptions) -> PathBuf {
-    PathBuf::from(format!(
-        "gen_{}x{}_b{}_s{}.txt",
-        options.rows, options.cols, options.black_percent, options.seed
-    ))
+/// `gen_<rows>x<cols>_b<black>_s<seed>.txt` for a Kakuro, `gen_<kind><size>_s<seed>.txt`
+/// for the others.
+fn file_name(args: &GenerateArgs, output: &Output) -> PathBuf {
+    let (rows, cols, seed) = (output.rows, output.cols, output.seed);
+    PathBuf::from(match output.kind {
+        Kind::Kakuro => format!("gen_{rows}x{cols}_b{}_s{seed}.txt", args.black.unwrap_or(40.0)),
+        kind => format!("gen_{}{rows}_s{seed}.txt", kind.name()),
+    })
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {

@@ -1,12 +1,18 @@
-//! Seeded generator of Kakuro puzzles: by default with exactly one solution, proved.
+//! Seeded generator of Kakuro puzzles, by default with exactly one solution, proved; and of
+//! Sudoku and Killer Sudoku with exactly one solution (`grids`).
 //!
 //! Everything is driven by one `ChaCha8Rng` seeded from the options' seed, so the same
 //! options always give the same puzzle on every platform.
 
 mod fill;
+mod grids;
+mod killer;
 mod layout;
 mod random;
+mod sudoku;
 mod unique;
+
+pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid};
 
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kakuro, KakuroCell};
