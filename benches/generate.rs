@@ -11,6 +11,8 @@
 //! - `--sizes 15,30,50,100` grid sizes (square; default those);
 //! - `--seeds N` seeds 1..=N per size, the median is reported (default 5);
 //! - `--difficulty LEVEL` generate puzzles of that grade only;
+//! - `--kind sudoku|killer` time Sudoku or Killer Sudoku instead (`--size S` for each of
+//!   the sizes, which default to 9,16,25; no rate run);
 //! - `--count N` puzzles of the rate run (default 100; 0 leaves it out);
 //! - `--kakurod PATH` the binary to time (default: the one cargo built with this bench).
 
@@ -24,6 +26,8 @@ struct Config {
     seeds: u64,
     difficulty: Option<String>,
     count: usize,
+    /// `sudoku` or `killer`; Kakuro when `None`.
+    kind: Option<String>,
 }
 
 fn main() {
@@ -34,6 +38,7 @@ fn main() {
         seeds: 5,
         difficulty: None,
         count: 100,
+        kind: None,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -46,12 +51,20 @@ fn main() {
             "--difficulty" => config.difficulty = Some(value()),
             "--count" => config.count = value().parse().expect("--count N"),
             "--kakurod" => config.kakurod = value().into(),
+            "--kind" => {
+                config.kind = Some(value());
+                if !args.iter().any(|a| a == "--sizes") {
+                    config.sizes = vec![9, 16, 25];
+                }
+                config.count = 0;
+            }
             other => panic!("unknown argument {other}"),
         }
     }
     println!(
-        "machine: {} cores; kakurod generate, whole process, default threads{}",
+        "machine: {} cores; kakurod generate{}, whole process, default threads{}",
         std::thread::available_parallelism().map_or(1, |n| n.get()),
+        config.kind.as_ref().map(|k| format!(" --kind {k}")).unwrap_or_default(),
         config.difficulty.as_ref().map(|d| format!(", --difficulty {d}")).unwrap_or_default()
     );
     println!("\n| size | seeds | median | fastest | slowest |\n|---|---|---|---|---|");
@@ -81,7 +94,11 @@ fn main() {
 fn one(config: &Config, size: usize, seed: u64) -> f64 {
     let size = size.to_string();
     let seed = seed.to_string();
-    let mut args = vec!["generate", "--rows", &size, "--cols", &size, "--seed", &seed, "--json"];
+    let mut args = match &config.kind {
+        Some(kind) => vec!["generate", "--kind", kind, "--size", &size],
+        None => vec!["generate", "--rows", &size, "--cols", &size],
+    };
+    args.extend(["--seed", &seed, "--json"]);
     if let Some(level) = &config.difficulty {
         args.extend(["--difficulty", level]);
     }
