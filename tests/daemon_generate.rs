@@ -259,3 +259,41 @@ fn solve_points_a_job_file_to_the_daemon() {
     assert!(stderr.contains("kakurod generate"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn sudoku_and_killer_jobs_give_unique_puzzles_in_their_own_formats() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let jobs = [
+        ("sudokus.json", r#"{"kind": "generate", "puzzle": "sudoku", "size": 9, "count": 2}"#),
+        ("killers.json", r#"{"kind": "generate", "puzzle": "killer", "size": 9, "seed": 5}"#),
+    ];
+    for (name, job) in jobs {
+        drop_file(&d.path("inbox"), name, job.as_bytes());
+    }
+    let outbox = d.path("outbox");
+    for ((name, _), (kind, made)) in jobs.iter().zip([("sudoku", 2), ("killer", 1)]) {
+        wait_for(&d, name);
+        let doc = json(&outbox.join(name));
+        assert_eq!((doc["status"].as_str(), doc["made"].as_u64()), (Some("generated"), Some(made)));
+        assert_eq!(
+            (doc["job"]["puzzle"].as_str(), doc["job"]["size"].as_u64()),
+            (Some(kind), Some(9))
+        );
+        for entry in doc["puzzles"].as_array().unwrap() {
+            assert_eq!(entry["unique"], true, "{doc}");
+            let puzzle = outbox.join(entry["puzzle"].as_str().unwrap());
+            let solution = fs::read_to_string(outbox.join(entry["solution"].as_str().unwrap()));
+            // Solved again by forward checking, read by the reader of its own kind.
+            assert!(same_grid(&only_solution(&puzzle), &solution.unwrap()), "{}", puzzle.display());
+            let read = Command::new(BIN).args(["solve", "--json"]).arg(&puzzle).output().unwrap();
+            let report: Value = serde_json::from_slice(&read.stdout).unwrap();
+            assert_eq!(report["kind"], kind, "{report}");
+            assert!(outbox.join(entry["svg"].as_str().unwrap()).exists(), "{doc}");
+        }
+    }
+    let log = d.log();
+    assert!(log.contains("killer 9x9"), "{log}");
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+}

@@ -13,7 +13,7 @@
 use super::job::Context;
 use crate::format::Format;
 use crate::format::generation::{self, Job};
-use crate::generate::{self, GenError, GenOptions};
+use crate::generate::{self, GenError, GenOptions, GridOptions};
 use crate::report::{
     Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
 };
@@ -85,9 +85,20 @@ fn make(
         if left == Some(Duration::ZERO) {
             return (puzzles, Some(GenError::Timeout));
         }
-        let options = GenOptions { threads, timeout: left, ..job.options(seed) };
-        match generate::generate(&options, Some(&ctx.cancel)) {
-            Ok(made) => puzzles.push(GeneratedPuzzle::new(seed, made)),
+        let made = match job.grid_options(seed) {
+            Some(options) => {
+                let options = GridOptions { threads, timeout: left, ..options };
+                generate::generate_grid(&options, Some(&ctx.cancel))
+                    .map(|made| GeneratedPuzzle::of_grid(seed, made))
+            }
+            None => {
+                let options = GenOptions { threads, timeout: left, ..job.options(seed) };
+                generate::generate(&options, Some(&ctx.cancel))
+                    .map(|made| GeneratedPuzzle::new(seed, made))
+            }
+        };
+        match made {
+            Ok(puzzle) => puzzles.push(puzzle),
             Err(stop) => return (puzzles, Some(stop)),
         }
     }

@@ -416,7 +416,7 @@ impl LogLine {
             ),
             Body::Generation(g) => (
                 "generate".into(),
-                format!("{}x{}", g.job.rows, g.job.cols),
+                g.job.shape(),
                 format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
                 0,
             ),

@@ -7,13 +7,15 @@
 //! | field        | default        | meaning |
 //! |--------------|----------------|---------|
 //! | `kind`       | required       | `"generate"` |
-//! | `rows`       | required       | rows, the black border row included: 3 up to the daemon's `max_rows` |
-//! | `cols`       | required       | columns, likewise: 3 up to `max_cols` |
+//! | `puzzle`     | `"kakuro"`     | what to make: `"kakuro"`, `"sudoku"` or `"killer"` |
+//! | `rows`       | required       | Kakuro: rows, the black border row included: 3 up to the daemon's `max_rows` |
+//! | `cols`       | required       | Kakuro: columns, likewise: 3 up to `max_cols` |
+//! | `size`       | required       | Sudoku and Killer: the side, 4, 9, 16 or 25 (within `max_rows` and `max_cols`) |
 //! | `count`      | 1              | puzzles to make: 1 up to `max_count` |
 //! | `seed`       | 1              | seed of the first puzzle; the next ones take `seed + 1`, `seed + 2`, ... |
-//! | `black`      | 40             | share of black cells in percent, from 0 to below 90 |
-//! | `symmetry`   | `"rotational"` | of the black cells: `"none"`, `"rotational"` or `"mirror"` |
-//! | `difficulty` | any            | the exact grade: `"easy"`, `"medium"`, `"hard"` or `"expert"` |
+//! | `black`      | 40             | Kakuro: share of black cells in percent, from 0 to below 90 |
+//! | `symmetry`   | `"rotational"` | of a Kakuro's black cells or a Sudoku's givens: `"none"`, `"rotational"` or `"mirror"` |
+//! | `difficulty` | any            | Kakuro: the exact grade, `"easy"`, `"medium"`, `"hard"` or `"expert"` |
 //! | `name`       | none           | free text, ignored |
 //!
 //! The defaults are those of `kakurod generate`. Unknown fields are errors, as in a JSON
@@ -25,8 +27,9 @@
 
 use super::json_path::{self, Step};
 use super::{Format, InputError, json, text};
-use crate::generate::{GenOptions, MAX_BLACK, Symmetry};
+use crate::generate::{GenOptions, GridKind, GridOptions, MAX_BLACK, Symmetry};
 use crate::grade::Difficulty;
+use crate::puzzle::Kind;
 use serde::{Deserialize, Serialize};
 
 /// What the errors of a generation job say was expected, when nothing more precise is.
@@ -49,19 +52,27 @@ pub struct Job {
     #[serde(default, skip_serializing)]
     #[allow(dead_code, reason = "documentation for the reader of the file")]
     name: Option<String>,
-    /// Rows, the black border row included.
-    pub rows: usize,
-    /// Columns, the black border column included.
-    pub cols: usize,
+    /// What to make.
+    #[serde(default = "kakuro")]
+    pub puzzle: Kind,
+    /// A Kakuro's rows, the black border row included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<usize>,
+    /// A Kakuro's columns, the black border column included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cols: Option<usize>,
+    /// A Sudoku's or Killer Sudoku's side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
     /// Puzzles to make.
     #[serde(default = "one")]
     pub count: usize,
     /// Seed of the first puzzle.
     #[serde(default = "one_u64")]
     pub seed: u64,
-    /// Share of black cells, in percent.
-    #[serde(default = "default_black")]
-    pub black: f64,
+    /// A Kakuro's share of black cells, in percent (40 when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<f64>,
     /// Symmetry of the black cells.
     #[serde(default)]
     pub symmetry: Symmetry,
@@ -78,10 +89,13 @@ fn one_u64() -> u64 {
     1
 }
 
-/// `kakurod generate`'s default black share.
-fn default_black() -> f64 {
-    40.0
+/// `kakurod generate`'s default kind.
+fn kakuro() -> Kind {
+    Kind::Kakuro
 }
+
+/// `kakurod generate`'s default black share.
+const DEFAULT_BLACK: f64 = 40.0;
 
 /// What the operator lets one job ask for (`[generate]` in the daemon's configuration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,14 +115,37 @@ impl Job {
         (0..self.count as u64).map_while(move |i| first.checked_add(i))
     }
 
-    /// The generator's options for the puzzle of `seed` (one thread, no time limit: the
-    /// caller sets those).
+    /// The Kakuro generator's options for the puzzle of `seed` (one thread, no time
+    /// limit: the caller sets those).
     pub fn options(&self, seed: u64) -> GenOptions {
+        let (rows, cols) = (self.rows.unwrap_or(0), self.cols.unwrap_or(0));
         GenOptions {
             symmetry: self.symmetry,
             difficulty: self.difficulty,
-            ..GenOptions::unique(self.rows, self.cols, self.black, seed)
+            ..GenOptions::unique(rows, cols, self.black.unwrap_or(DEFAULT_BLACK), seed)
         }
+    }
+
+    /// What the job makes, for the log: `RxC` for Kakuro, `sudoku NxN`, `killer NxN`.
+    pub fn shape(&self) -> String {
+        match (self.puzzle, self.size) {
+            (Kind::Kakuro, _) | (_, None) => {
+                format!("{}x{}", self.rows.unwrap_or(0), self.cols.unwrap_or(0))
+            }
+            (kind, Some(n)) => format!("{} {n}x{n}", kind.name()),
+        }
+    }
+
+    /// The Sudoku or Killer Sudoku generator's options for the puzzle of `seed` (one
+    /// thread, no time limit); `None` for a Kakuro job.
+    pub fn grid_options(&self, seed: u64) -> Option<GridOptions> {
+        let kind = match self.puzzle {
+            Kind::Kakuro => return None,
+            Kind::Sudoku => GridKind::Sudoku,
+            Kind::Killer => GridKind::Killer,
+        };
+        let size = self.size.unwrap_or(0);
+        Some(GridOptions { kind, size, seed, symmetry: self.symmetry, threads: 1, timeout: None })
     }
 }
 
@@ -134,51 +171,109 @@ pub fn is_job(text: &str, forced: Option<Format>) -> bool {
 /// Reads a generation job and checks it against `limits` and the generator's own rules.
 pub fn read(text: &str, limits: &Limits) -> Result<Job, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let job: Job = serde_json::from_str(text).map_err(|e| json::syntax(text, &e, EXPECTED))?;
-    let at = |key: &str, message: String, expected: String| {
-        text::error_at(text, json_path::locate(text, &[Step::Key(key)]), message, expected)
-    };
+    let mut job: Job = serde_json::from_str(text).map_err(|e| json::syntax(text, &e, EXPECTED))?;
+    match job.puzzle {
+        Kind::Kakuro => check_kakuro(text, &mut job, limits)?,
+        Kind::Sudoku | Kind::Killer => check_grid(text, &job, limits)?,
+    }
+    let expected = format!("`count` from 1 to {}", limits.max_count);
+    if job.count == 0 {
+        return Err(at(text, "count", "`count` is 0: no puzzle to make".into(), expected));
+    }
+    if job.count > limits.max_count {
+        let message =
+            format!("`count` is {}, over this daemon's limit ([generate] max_count)", job.count);
+        return Err(at(text, "count", message, expected));
+    }
+    if job.seed.checked_add(job.count as u64 - 1).is_none() {
+        let message = format!("`seed` {} leaves no room for {} seeds", job.seed, job.count);
+        let expected = format!("a seed of at most {}", u64::MAX - (job.count as u64 - 1));
+        return Err(at(text, "seed", message, expected));
+    }
+    if job.puzzle == Kind::Kakuro {
+        job.options(job.seed).check().map_err(|e| refused(text, e.to_string()))?;
+    }
+    Ok(job)
+}
+
+/// The error `message` placed on the value of `key`.
+fn at(text: &str, key: &str, message: String, expected: String) -> InputError {
+    text::error_at(text, json_path::locate(text, &[Step::Key(key)]), message, expected)
+}
+
+/// A Kakuro job: `rows` and `cols` within the limits, a black share that leaves room, no
+/// `size`; fills in the default black share.
+fn check_kakuro(text: &str, job: &mut Job, limits: &Limits) -> Result<(), InputError> {
+    if job.size.is_some() {
+        let message = "`size` is the side of a Sudoku or Killer job".into();
+        return Err(at(text, "size", message, "`rows` and `cols` for a Kakuro".into()));
+    }
     for (key, value, max, limit) in [
         ("rows", job.rows, limits.max_rows, "max_rows"),
         ("cols", job.cols, limits.max_cols, "max_cols"),
     ] {
         let expected = format!("`{key}` from {MIN_SIDE} to {max}");
+        let Some(value) = value else {
+            let message = format!("missing field `{key}`: a Kakuro job needs `rows` and `cols`");
+            return Err(text::error_at(text, json_path::locate(text, &[]), message, expected));
+        };
         if value < MIN_SIDE {
             let why =
                 "the first row and column are black, and every white cell needs runs of 2 cells";
-            return Err(at(key, format!("`{key}` is {value}: too small ({why})"), expected));
+            return Err(at(text, key, format!("`{key}` is {value}: too small ({why})"), expected));
         }
         if value > max {
             let message =
                 format!("`{key}` is {value}, over this daemon's limit ([generate] {limit})");
-            return Err(at(key, message, expected));
+            return Err(at(text, key, message, expected));
         }
     }
-    let expected = format!("`count` from 1 to {}", limits.max_count);
-    if job.count == 0 {
-        return Err(at("count", "`count` is 0: no puzzle to make".into(), expected));
-    }
-    if job.count > limits.max_count {
-        let message =
-            format!("`count` is {}, over this daemon's limit ([generate] max_count)", job.count);
-        return Err(at("count", message, expected));
-    }
-    if !(0.0..MAX_BLACK).contains(&job.black) {
+    let black = *job.black.get_or_insert(DEFAULT_BLACK);
+    if !(0.0..MAX_BLACK).contains(&black) {
         let why =
-            if job.black < 0.0 { "a share cannot be negative" } else { "no room for white cells" };
-        let message = format!("`black` is {}%: {why}", job.black);
-        return Err(at("black", message, format!("a share from 0 to below {MAX_BLACK} (percent)")));
+            if black < 0.0 { "a share cannot be negative" } else { "no room for white cells" };
+        let message = format!("`black` is {black}%: {why}");
+        let expected = format!("a share from 0 to below {MAX_BLACK} (percent)");
+        return Err(at(text, "black", message, expected));
     }
-    if job.seed.checked_add(job.count as u64 - 1).is_none() {
-        let message = format!("`seed` {} leaves no room for {} seeds", job.seed, job.count);
+    Ok(())
+}
+
+/// A Sudoku or Killer job: a `size` of 4, 9, 16 or 25 within the limits, and none of the
+/// Kakuro fields.
+fn check_grid(text: &str, job: &Job, limits: &Limits) -> Result<(), InputError> {
+    let kind = job.puzzle.name();
+    for (key, given) in [
+        ("rows", job.rows.is_some()),
+        ("cols", job.cols.is_some()),
+        ("black", job.black.is_some()),
+        ("difficulty", job.difficulty.is_some()),
+    ] {
+        if given {
+            let message = format!("`{key}` is for a Kakuro job, not a {kind} one");
+            return Err(at(text, key, message, "`size` (and `count`, `seed`, `symmetry`)".into()));
+        }
+    }
+    let largest = limits.max_rows.min(limits.max_cols);
+    let expected = format!("`size` 4, 9, 16 or 25, at most {largest}");
+    let Some(size) = job.size else {
+        let message = format!("missing field `size`: a {kind} job needs its side");
+        return Err(text::error_at(text, json_path::locate(text, &[]), message, expected));
+    };
+    if !matches!(size, 4 | 9 | 16 | 25) {
         return Err(at(
-            "seed",
-            message,
-            format!("a seed of at most {}", u64::MAX - (job.count as u64 - 1)),
+            text,
+            "size",
+            format!("`size` is {size}: not the side of a Sudoku"),
+            expected,
         ));
     }
-    job.options(job.seed).check().map_err(|e| refused(text, e.to_string()))?;
-    Ok(job)
+    if size > largest {
+        let message =
+            format!("`size` is {size}, over this daemon's limit ([generate] max_rows, max_cols)");
+        return Err(at(text, "size", message, expected));
+    }
+    Ok(())
 }
 
 /// The error of a job the generator refuses (its message says why), placed on the object.
@@ -231,7 +326,10 @@ mod tests {
     #[test]
     fn defaults_are_those_of_the_command() {
         let j = job(r#"{"kind": "generate", "rows": 10, "cols": 12, "name": "a batch"}"#).unwrap();
-        assert_eq!((j.rows, j.cols, j.count, j.seed, j.black), (10, 12, 1, 1, 40.0));
+        assert_eq!(
+            (j.rows, j.cols, j.count, j.seed, j.black),
+            (Some(10), Some(12), 1, 1, Some(40.0))
+        );
         assert_eq!((j.symmetry, j.difficulty), (Symmetry::Rotational, None));
         let text = r#"{"kind": "generate", "rows": 8, "cols": 9, "count": 3, "seed": 7,
             "black": 35, "symmetry": "mirror", "difficulty": "hard"}"#;
@@ -305,6 +403,46 @@ mod tests {
     }
 
     #[test]
+    fn sudoku_and_killer_jobs_take_a_size_and_no_kakuro_fields() {
+        let j = job(r#"{"kind": "generate", "puzzle": "killer", "size": 9, "count": 2}"#).unwrap();
+        let o = j.grid_options(4).unwrap();
+        assert_eq!((o.kind, o.size, o.seed), (GridKind::Killer, 9, 4));
+        let echo = serde_json::to_value(&j).unwrap();
+        assert_eq!((echo["puzzle"].as_str(), echo["size"].as_u64()), (Some("killer"), Some(9)));
+        assert!(echo.get("rows").is_none() && echo.get("black").is_none(), "{echo}");
+        assert!(
+            job(r#"{"kind": "generate", "rows": 5, "cols": 5}"#).unwrap().grid_options(1).is_none()
+        );
+        for (text, key, words) in [
+            (
+                r#"{"kind": "generate", "puzzle": "sudoku", "size": 10}"#,
+                "\"size\": ",
+                "not the side",
+            ),
+            (r#"{"kind": "generate", "puzzle": "sudoku", "size": 25}"#, "\"size\": ", "max_rows"),
+            (
+                r#"{"kind": "generate", "puzzle": "sudoku", "size": 9, "black": 30}"#,
+                "\"black\": ",
+                "Kakuro",
+            ),
+            (
+                r#"{"kind": "generate", "puzzle": "killer", "size": 9, "rows": 9}"#,
+                "\"rows\": ",
+                "Kakuro",
+            ),
+            (r#"{"kind": "generate", "rows": 9, "cols": 9, "size": 9}"#, "\"size\": ", "Sudoku"),
+        ] {
+            let e = error(text);
+            assert!(e.message.contains(words), "{text}: {e}");
+            assert_eq!((e.line, e.column), (1, column(text, key) + key.len()), "{text}: {e}");
+        }
+        let e = error(r#"{"kind": "generate", "puzzle": "sudoku"}"#);
+        assert!(e.message.contains("missing field `size`"), "{e}");
+        let e = error(r#"{"kind": "generate", "puzzle": "jigsaw", "size": 9}"#);
+        assert!(e.message.contains("unknown variant `jigsaw`"), "{e}");
+    }
+
+    #[test]
     fn solve_is_pointed_at_the_kind() {
         let text = "{\n  \"kind\": \"generate\", \"rows\": 5, \"cols\": 5}";
         let e = not_a_puzzle(text);
@@ -322,6 +460,6 @@ mod tests {
             .find(|l| l.starts_with('{'))
             .unwrap();
         let j = job(example).unwrap();
-        assert_eq!((j.rows, j.count, j.difficulty), (12, 5, Some(Difficulty::Medium)));
+        assert_eq!((j.rows, j.count, j.difficulty), (Some(12), 5, Some(Difficulty::Medium)));
     }
 }

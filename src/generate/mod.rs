@@ -12,7 +12,7 @@ mod random;
 mod sudoku;
 mod unique;
 
-pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid};
+pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid, to_text};
 
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kakuro, KakuroCell};

@@ -1,10 +1,9 @@
 //! The files of a generation job's result under its stem `NAME`, as `result_names` names
-//! them: per puzzle `N`, the puzzle in the janko format (`NAME.N.txt`, solvable by kakurod
-//! itself), its solution in the `.sol` layout (`NAME.N.sol`) and, when pictures are on, the
+//! them: per puzzle `N`, the puzzle in its kind's format (`NAME.N.txt`: janko for Kakuro;
+//! solvable by kakurod itself), its solution in the `.sol` layout (`NAME.N.sol`) and, when pictures are on, the
 //! empty puzzle drawn (`NAME.N.puzzle.svg`); then `NAME.json`, last, listing them.
 
-use crate::generate::to_janko;
-use crate::puzzle::Puzzle;
+use crate::generate::to_text;
 use crate::render::svg;
 use crate::report::{Body, FileReport, GenerationReport, PuzzleFiles};
 use crate::result_names::generated_suffixes;
@@ -25,10 +24,10 @@ pub(super) fn files(
             solution: format!("{stem}{solution_suffix}"),
             svg: pictures.then(|| format!("{stem}{picture_suffix}")),
         });
-        files.push((puzzle_suffix, to_janko(&puzzle.kakuro)));
+        files.push((puzzle_suffix, to_text(&puzzle.puzzle)));
         files.push((solution_suffix, puzzle.filling.to_string()));
         if pictures {
-            let drawn = svg::svg(&Puzzle::Kakuro(puzzle.kakuro.clone()), None);
+            let drawn = svg::svg(&puzzle.puzzle, None);
             files.push((picture_suffix, drawn));
         }
     }

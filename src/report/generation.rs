@@ -4,9 +4,9 @@
 //! picks; it fills them in ([`GeneratedPuzzle::files`]) before the document is written.
 
 use crate::format::generation::Job;
-use crate::generate::{Generated, Proof};
+use crate::generate::{Generated, GridGenerated, Proof};
 use crate::grade::Difficulty;
-use crate::puzzle::{Grid, Kakuro};
+use crate::puzzle::{Grid, Puzzle};
 use serde::Serialize;
 
 /// How a generation job ended.
@@ -74,7 +74,7 @@ pub struct GeneratedPuzzle {
     pub seconds: f64,
     /// The puzzle, for its files.
     #[serde(skip)]
-    pub kakuro: Kakuro,
+    pub puzzle: Puzzle,
     /// Its only solution, for its files.
     #[serde(skip)]
     pub filling: Grid,
@@ -90,8 +90,22 @@ impl GeneratedPuzzle {
             unique: generated.proof.is_some(),
             proof: generated.proof,
             seconds: generated.seconds,
-            kakuro: generated.puzzle,
+            puzzle: Puzzle::Kakuro(generated.puzzle),
             filling: generated.filling,
+        }
+    }
+
+    /// The entry of a Sudoku or Killer Sudoku made from `seed`.
+    pub fn of_grid(seed: u64, generated: GridGenerated) -> GeneratedPuzzle {
+        GeneratedPuzzle {
+            files: None,
+            seed,
+            difficulty: None,
+            unique: true,
+            proof: Some(generated.proof),
+            seconds: generated.seconds,
+            puzzle: generated.puzzle,
+            filling: generated.solution,
         }
     }
 }
@@ -99,7 +113,8 @@ impl GeneratedPuzzle {
 /// Where a generated puzzle's files are, by name relative to the outbox.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PuzzleFiles {
-    /// The puzzle in the janko grid format: drop it into an inbox to have it solved.
+    /// The puzzle in its kind's format (janko for Kakuro): drop it into an inbox to have it
+    /// solved.
     pub puzzle: String,
     /// Its solution, in the `.sol` layout.
     pub solution: String,
