@@ -104,7 +104,8 @@ fn paired(name: &str, lines: &[String], rounds: usize) {
     );
     // One side alone (for a cycle count under `perf stat`).
     if let Ok(only) = std::env::var("SUDOKU9_ONLY") {
-        let (_, run) = sides.iter().find(|(side, _)| *side == only).expect("engine, read+engine or crate");
+        let (_, run) =
+            sides.iter().find(|(side, _)| *side == only).expect("engine, read+engine or crate");
         (0..rounds).for_each(|_| assert_eq!(run(), unique));
         return;
     }
@@ -142,10 +143,8 @@ fn main() {
     // Not when cargo only checks that the benchmarks run (`cargo test --benches`).
     let checking = std::env::args().any(|a| a == "--test" || a == "--list");
     let rounds = std::env::var("PAIRED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(10);
-    let mut sets: Vec<PathBuf> = common::data_dir()
-        .map(|dir| dir.join("sudoku/lines/top1465.txt"))
-        .into_iter()
-        .collect();
+    let mut sets: Vec<PathBuf> =
+        common::data_dir().map(|dir| dir.join("sudoku/lines/top1465.txt")).into_iter().collect();
     if let Some(extra) = std::env::var_os("SUDOKU_SETS") {
         sets.extend(std::env::split_paths(&extra));
     }

@@ -11,6 +11,8 @@
 mod bands;
 mod search;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 use super::options::{Algorithm, SolveOptions};
 use super::stats::Stats;
@@ -55,7 +57,14 @@ pub fn solve(givens: &[u32], options: &SolveOptions, control: Control<'_>) -> Ou
     let Search { solutions, count, stopped, mut stats, .. } = search;
     stats.largest_subproblem_nodes = stats.nodes;
     stats.solve_time = started.elapsed();
-    Outcome { solutions, count, complete: stopped.is_none(), stopped, stats, engine: Engine::Sudoku9 }
+    Outcome {
+        solutions,
+        count,
+        complete: stopped.is_none(),
+        stopped,
+        stats,
+        engine: Engine::Sudoku9,
+    }
 }
 
 /// The propagated state of the givens.

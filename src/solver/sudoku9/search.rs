@@ -3,10 +3,10 @@
 //! than undoing changes would.
 
 use super::bands::Bands;
+use crate::solver::StopReason;
 use crate::solver::options::ValOrder;
 use crate::solver::stats::Stats;
 use crate::solver::termination::Termination;
-use crate::solver::StopReason;
 
 /// How often (in nodes) the clock and the cancel flag are looked at.
 const POLL_INTERVAL: u64 = 128;
@@ -75,7 +75,7 @@ impl Search<'_> {
         let over_nodes = self.termination.node_limit.is_some_and(|limit| nodes >= limit);
         let stop = if over_nodes {
             Some(StopReason::NodeLimit)
-        } else if nodes % POLL_INTERVAL == 0 {
+        } else if nodes.is_multiple_of(POLL_INTERVAL) {
             self.termination.check(nodes).map(|stop| stop.reason())
         } else {
             None

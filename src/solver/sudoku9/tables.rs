@@ -21,12 +21,6 @@ pub(super) static MINIROWS: [u8; 512] = minirows();
 /// band at all.
 pub(super) static PERMITTED: [u32; 512] = permitted();
 
-/// The same for a stack (three columns of boxes) read sideways: for a nine-bit map of the
-/// columns of a stack where a digit may go in each band (bit `band * 3 + column`), the
-/// (band, column) pairs of some placement: a digit takes one column of a stack in each
-/// band and one band in each column, again a permutation.
-pub(super) static PERMITTED_PAIRS: [u16; 512] = permitted_pairs();
-
 /// For the nine-bit map of the columns where a digit may go in a band, the cells the
 /// other two bands keep for it. Where a box of the band leaves the digit one column, the
 /// digit of that box is in that column, so no other band may put it there.
@@ -73,7 +67,7 @@ const fn minirow_cells(map: usize) -> u32 {
     cells
 }
 
-/// The union of the placements (permutations) that fit in a nine-bit map.
+/// The union of the placements (permutations) that fit in a nine-bit minirow map.
 const fn permitted_pairs() -> [u16; 512] {
     let mut table = [0u16; 512];
     let mut map = 0;
