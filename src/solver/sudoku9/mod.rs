@@ -50,7 +50,7 @@ pub fn solve(givens: &[u32], options: &SolveOptions, control: Control<'_>) -> Ou
     };
     if search.target > 0 {
         match root(givens, &mut search.stats.propagations) {
-            Ok(state) => search.explore(state, 0),
+            Ok(mut state) => search.explore(&mut state, 0),
             Err(Contradiction) => search.stats.failures += 1,
         }
     }

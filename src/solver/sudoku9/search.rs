@@ -38,10 +38,11 @@ impl Search<'_> {
         self.count >= self.target || self.stopped.is_some()
     }
 
-    /// Searches below `state`, a propagated, consistent state at decision `depth`.
-    pub(super) fn explore(&mut self, state: Bands, depth: u64) {
+    /// Searches below `state`, a propagated, consistent state at decision `depth`. The
+    /// last digit tried at a cell is tried on `state` itself, which nothing needs after.
+    pub(super) fn explore(&mut self, state: &mut Bands, depth: u64) {
         if state.is_solved() {
-            self.record(&state);
+            self.record(state);
             return;
         }
         let Some(cell) = state.pair_cell().or_else(|| state.fewest_candidates_cell()) else {
@@ -58,7 +59,13 @@ impl Search<'_> {
                 return;
             }
             self.stats.max_depth = self.stats.max_depth.max(depth + 1);
-            let mut child = state;
+            let mut copy;
+            let child = if digits == 0 {
+                &mut *state
+            } else {
+                copy = *state;
+                &mut copy
+            };
             let consistent = child.assign(digit as usize, cell).is_ok()
                 && child.propagate(&mut self.stats.propagations).is_ok();
             if consistent {
