@@ -1,10 +1,10 @@
-//! A dedicated engine for plain 9x9 Sudoku, the most common puzzle of all, where the
-//! general model (81 variables, 27 `AllDifferent`) spends most of its time on bookkeeping.
+//! A dedicated engine for plain 9x9 Sudoku, the most common puzzle of all, without the
+//! general model's machinery (81 variables, 27 `AllDifferent`, a queue and a trail).
 //!
 //! The grid is kept as 27 masks of 27 bits, one per digit and band (three rows), in the
 //! manner of JCZSolve: propagation is a handful of table lookups and bit operations per
-//! mask (see [`bands`]), a state is copied rather than undone, and the search branches on a
-//! cell with two candidates whenever there is one ([`search`]). It answers the same modes
+//! mask (see `bands.rs`), a state is copied rather than undone, and the search branches on a
+//! cell with two candidates whenever there is one (`search.rs`). It answers the same modes
 //! with the same statistics and limits as the general engine; the pipeline picks it for
 //! every 9x9 Sudoku solved with the default `mac` algorithm ([`fits`]).
 
