@@ -10,7 +10,7 @@ use crate::report::{
     Body, FileReport, PuzzleReport, SatStatistics, Settings, Statistics, Status, Summary,
     Uniqueness,
 };
-use crate::solver::{self, Control, Mode, SolveOptions, StopReason};
+use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
 use crate::verify::{self, Violation};
 use sha2::{Digest, Sha256};
 use std::sync::atomic::AtomicBool;
@@ -148,15 +148,14 @@ fn solve_one(
         return invalid(line, error);
     }
     let solve_options = overrides.apply_to(&options.solve);
-    let compiled = puzzle.compile();
-    let outcome = solver::solve_with(&compiled.model, &solve_options, control);
-    let checked = check_solutions(&puzzle, &compiled, &outcome);
+    let (outcome, compiled) = search(&puzzle, &solve_options, control);
+    let checked = check_solutions(&puzzle, compiled.as_ref(), &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);
     let grading = match &puzzle {
         Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => {
             let unique = verdict.uniqueness == Uniqueness::Unique;
             let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
-            Some(match &compiled.runs {
+            Some(match compiled.as_ref().and_then(|c| c.runs.as_ref()) {
                 Some(runs) => grade::grade_runs(kakuro, runs, solution),
                 None => grade::grade(kakuro),
             })
@@ -170,6 +169,26 @@ fn solve_one(
         difficulty: grading.map(|g| g.difficulty),
         techniques: grading.map(|g| g.uses),
         ..report
+    }
+}
+
+/// Solves `puzzle` with the engine made for it: the dedicated 9x9 engine for a plain 9x9
+/// Sudoku (no model to compile), the general one on the compiled model otherwise, which
+/// is returned with the outcome.
+fn search(
+    puzzle: &Puzzle,
+    options: &SolveOptions,
+    control: Control<'_>,
+) -> (solver::Outcome, Option<Compiled>) {
+    match puzzle {
+        Puzzle::Sudoku(s) if sudoku9::fits(s.n, s.box_size, options.algorithm) => {
+            (sudoku9::solve(&s.givens, options, control), None)
+        }
+        _ => {
+            let compiled = puzzle.compile();
+            let outcome = solver::solve_with(&compiled.model, options, control);
+            (outcome, Some(compiled))
+        }
     }
 }
 
@@ -194,16 +213,32 @@ struct Checked {
 
 /// Checks every solution the solver kept, not only the one reported: a solver bug must
 /// never reach a result file as an answer.
-fn check_solutions(puzzle: &Puzzle, compiled: &Compiled, outcome: &solver::Outcome) -> Checked {
+/// Without a compiled model, the values are the grid's cells in row-major order.
+fn check_solutions(
+    puzzle: &Puzzle,
+    compiled: Option<&Compiled>,
+    outcome: &solver::Outcome,
+) -> Checked {
     let mut grid = None;
     for values in &outcome.solutions {
-        let solution = puzzle.grid_from_values(compiled, values);
+        let solution = match compiled {
+            Some(compiled) => puzzle.grid_from_values(compiled, values),
+            None => grid_from_cells(puzzle, values),
+        };
         if let Err(violation) = verify::check(puzzle, &solution) {
             return Checked { grid, violation: Some(violation) };
         }
         grid.get_or_insert(solution);
     }
     Checked { grid, violation: None }
+}
+
+/// A grid whose cells, row-major, hold `values` (cells past their end stay blank).
+fn grid_from_cells(puzzle: &Puzzle, values: &[u32]) -> Grid {
+    let (rows, cols) = puzzle.size();
+    let mut grid = Grid::blank(rows, cols);
+    grid.cells.iter_mut().zip(values).for_each(|(cell, &value)| *cell = Some(value));
+    grid
 }
 
 /// A search's answer once its solutions are checked.
@@ -328,7 +363,10 @@ fn statistics(
         parse_ms: ms(parse_time),
         solve_ms: ms(stats.solve_time),
         total_ms: ms(parse_time + started.elapsed()),
-        threads: solver::parallel::effective_threads(options.threads),
+        threads: match outcome.engine {
+            Engine::Sudoku9 => 1,
+            Engine::Search | Engine::Sat => solver::parallel::effective_threads(options.threads),
+        },
         engine: outcome.engine,
         sat,
     }

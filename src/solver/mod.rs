@@ -6,6 +6,7 @@
 //! [`Outcome`]. Internally `state` holds the domains and the trail, `propagators` the
 //! constraint algorithms, `branching` the variable and value orders, `search` the
 //! sequential depth-first loop and `parallel` the split-and-race search over many threads.
+//! `sudoku9` is a separate engine for plain 9x9 Sudoku, which the pipeline picks itself.
 
 pub(crate) mod branching;
 pub(crate) mod combos;
@@ -18,6 +19,7 @@ pub(crate) mod sat;
 pub mod search;
 pub(crate) mod state;
 pub mod stats;
+pub mod sudoku9;
 pub(crate) mod termination;
 
 pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
@@ -68,6 +70,8 @@ pub enum Engine {
     Search,
     /// The CDCL SAT solver on the CNF encoding.
     Sat,
+    /// The dedicated 9x9 Sudoku engine ([`sudoku9`]).
+    Sudoku9,
 }
 
 impl Engine {
@@ -76,6 +80,7 @@ impl Engine {
         match self {
             Engine::Search => "search",
             Engine::Sat => "sat",
+            Engine::Sudoku9 => "sudoku9",
         }
     }
 }
