@@ -390,13 +390,6 @@ pub struct ServeArgs {
     /// Do not fsync results (faster; for throwaway data only).
     #[arg(long)]
     pub no_fsync: bool,
-    /// This daemon's node id on a shared inbox (default: the host name).
-    #[arg(long, value_name = "ID")]
-    pub node_id: Option<String>,
-    /// How long a node's lease lasts without renewal; a dead node's work is taken over
-    /// after it.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub lease_seconds: Option<Duration>,
 }
 
 #[cfg(test)]

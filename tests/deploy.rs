@@ -1,5 +1,5 @@
 //! The deploy recipes kept in `deploy/`: the Kubernetes ConfigMap holds a configuration the
-//! daemon accepts, the Deployment carries the hardening and the node id from the pod name,
+//! daemon accepts, the Deployment runs one daemon with the hardening,
 //! and the Slurm array script, run as each task of an array, answers every file once.
 
 use kakurod::daemon::config::Config;
@@ -25,16 +25,14 @@ fn the_kubernetes_recipe_holds_a_valid_config_and_the_hardening() {
     let yaml = fs::read_to_string(Path::new(ROOT).join("deploy/kubernetes/kakurod.yaml")).unwrap();
     let config: Config = toml::from_str(&configmap_config(&yaml)).unwrap();
     assert_eq!(config.folders.claim, Path::new("/data/claim"));
-    assert_eq!(config.cluster.node_id, None, "the node id comes from the pod name");
     for needle in [
-        "ReadWriteMany",
+        "replicas: 1",
+        "type: Recreate",
         "runAsNonRoot: true",
         "readOnlyRootFilesystem: true",
         "allowPrivilegeEscalation: false",
         "- ALL",
         "type: RuntimeDefault",
-        "fieldPath: metadata.name",
-        "- $(POD_NAME)",
     ] {
         assert!(yaml.contains(needle), "deploy/kubernetes/kakurod.yaml lacks {needle:?}");
     }

@@ -38,24 +38,6 @@ pub struct Config {
     pub output: OutputConfig,
     /// `[log]`.
     pub log: LogConfig,
-    /// `[cluster]`.
-    pub cluster: ClusterConfig,
-}
-
-/// `[cluster]`: several daemons on one inbox.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ClusterConfig {
-    /// This daemon's node id (absent: the host name).
-    pub node_id: Option<String>,
-    /// How long a node's lease lasts without renewal.
-    pub lease_seconds: f64,
-}
-
-impl Default for ClusterConfig {
-    fn default() -> Self {
-        ClusterConfig { node_id: None, lease_seconds: 30.0 }
-    }
 }
 
 /// `[folders]`: where files come from and go to.
@@ -237,8 +219,7 @@ pub struct Folders {
     pub done: PathBuf,
     /// Rejected inputs.
     pub failed: PathBuf,
-    /// The claim root: each node claims into its folder `claim/NODE/` (the daemon sets
-    /// this to its own folder once it has joined the cluster).
+    /// Claimed inputs, `ID.NAME`.
     pub claim: PathBuf,
 }
 
@@ -277,10 +258,6 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Log level.
     pub log_level: LogLevel,
-    /// This daemon's node id.
-    pub node_id: String,
-    /// How long a node's lease lasts without renewal.
-    pub lease: Duration,
 }
 
 /// The configuration file read when `--config` is not given, if it exists.
@@ -321,7 +298,6 @@ impl Settings {
         let folders = resolve_folders(&config.folders, base, args);
         apply_overrides(&mut config, args);
         check_ranges(&config)?;
-        let node_id = resolve_node_id(&config.cluster)?;
         let pipeline = pipeline_options(&config.solver, &config.limits)?;
         let generate = generate::resolve(&config.generate)?;
         let (intake, workers) = (&config.intake, &config.workers);
@@ -342,8 +318,6 @@ impl Settings {
             generate,
             log_format: config.log.format,
             log_level: config.log.level,
-            node_id,
-            lease: Duration::from_secs_f64(config.cluster.lease_seconds),
         })
     }
 
@@ -353,8 +327,8 @@ impl Settings {
         format!(
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
              val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
-             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} node_id={} \
-             lease_s={} generate_max_grid={}x{} generate_max_count={} generate_timeout={}",
+             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} \
+             generate_max_grid={}x{} generate_max_count={} generate_timeout={}",
             self.folders.inbox.display(),
             self.folders.outbox.display(),
             self.workers,
@@ -372,8 +346,6 @@ impl Settings {
             self.svg,
             self.fsync,
             self.drain_timeout.as_secs_f64(),
-            self.node_id,
-            self.lease.as_secs_f64(),
             self.generate.limits.max_rows,
             self.generate.limits.max_cols,
             self.generate.limits.max_count,
@@ -406,18 +378,7 @@ fn check_ranges(config: &Config) -> Result<(), DaemonError> {
     check_range("workers.drain_timeout_seconds", w.drain_timeout_seconds, 0.0, 3600.0)?;
     check_range("solver.threads", config.solver.threads as f64, 0.0, 1024.0)?;
     check_range("limits.timeout_seconds", config.limits.timeout_seconds, 0.0, 1e6)?;
-    check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)?;
-    check_range("cluster.lease_seconds", config.cluster.lease_seconds, 1.0, 3600.0)
-}
-
-/// The configured node id, or the host name; either must be a valid node id (it names a
-/// folder and is part of file names).
-fn resolve_node_id(cluster: &ClusterConfig) -> Result<String, DaemonError> {
-    let node_id = cluster.node_id.clone().unwrap_or_else(super::cluster::host_name);
-    match super::cluster::invalid_node_id(&node_id) {
-        Some(message) => Err(setting("cluster.node_id", &message)),
-        None => Ok(node_id),
-    }
+    check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)
 }
 
 /// The solver settings, forced format and cell limit every file is handled with.
@@ -482,12 +443,6 @@ fn apply_overrides(config: &mut Config, args: &ServeArgs) {
     }
     if args.no_fsync {
         config.workers.fsync = false;
-    }
-    if let Some(node_id) = &args.node_id {
-        config.cluster.node_id = Some(node_id.clone());
-    }
-    if let Some(lease) = args.lease_seconds {
-        config.cluster.lease_seconds = lease.as_secs_f64();
     }
 }
 

@@ -1,0 +1,151 @@
+//! The jobs running now, each with its own stop flag, and the watch over them: every
+//! [`PERIOD`], a job whose claimed input was removed (by an operator or a client that
+//! changed its mind) is cancelled, and at shutdown every job is. A per-job flag, rather
+//! than the daemon's one, lets one input be withdrawn without disturbing the others.
+
+use super::claim::{ClaimId, Claimed};
+use crossbeam_channel::{RecvTimeoutError, Sender};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How often the claims of running jobs are checked.
+pub const PERIOD: Duration = Duration::from_millis(200);
+
+#[derive(Debug, Default)]
+struct Flags {
+    /// The search stops once this is set.
+    stop: AtomicBool,
+    /// Set with `stop` when the claimed input was removed.
+    withdrawn: AtomicBool,
+}
+
+/// The registry of running jobs.
+#[derive(Debug, Default)]
+pub struct Running {
+    jobs: Mutex<HashMap<ClaimId, (Claimed, Arc<Flags>)>>,
+}
+
+/// A running job's handle; the job leaves the registry when it is dropped.
+#[derive(Debug)]
+pub struct Stop<'a> {
+    running: &'a Running,
+    id: ClaimId,
+    flags: Arc<Flags>,
+}
+
+impl Stop<'_> {
+    /// The flag the job's search watches.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flags.stop
+    }
+
+    /// True when the job was cancelled because its claimed input was removed.
+    pub fn withdrawn(&self) -> bool {
+        self.flags.withdrawn.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Stop<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut jobs) = self.running.jobs.lock() {
+            jobs.remove(&self.id);
+        }
+    }
+}
+
+impl Running {
+    /// Registers a job; it starts stopped when the daemon is stopping already (`shutdown`).
+    pub fn start(&self, claimed: Claimed, shutdown: &AtomicBool) -> Stop<'_> {
+        let flags = Arc::new(Flags::default());
+        flags.stop.store(shutdown.load(Ordering::SeqCst), Ordering::SeqCst);
+        let id = claimed.id;
+        if let Ok(mut jobs) = self.jobs.lock() {
+            jobs.insert(id, (claimed, Arc::clone(&flags)));
+        }
+        Stop { running: self, id, flags }
+    }
+
+    /// Stops every job on `shutdown`, and each job whose input left `claim_dir`.
+    pub fn check(&self, claim_dir: &Path, shutdown: &AtomicBool) {
+        let stopping = shutdown.load(Ordering::SeqCst);
+        let Ok(jobs) = self.jobs.lock() else { return };
+        for (claimed, flags) in jobs.values() {
+            let gone = claimed
+                .path(claim_dir)
+                .symlink_metadata()
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+            if gone {
+                flags.withdrawn.store(true, Ordering::SeqCst);
+            }
+            if gone || stopping {
+                flags.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+/// The thread that runs [`Running::check`] every [`PERIOD`]; it ends when dropped.
+#[derive(Debug)]
+pub struct Watch {
+    stop: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watch {
+    /// Starts watching the jobs of `ctx`.
+    pub fn start(ctx: Arc<super::job::Context>) -> std::io::Result<Watch> {
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
+        let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
+        let thread =
+            std::thread::Builder::new().name("kakurod-claims".into()).spawn(move || {
+                loop {
+                    ctx.running.check(&claim_dir, &ctx.cancel);
+                    match stopped.recv_timeout(PERIOD) {
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+            })?;
+        Ok(Watch { stop: Some(stop), thread: Some(thread) })
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_removed_claim_stops_its_job_only_and_shutdown_stops_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = Running::default();
+        let shutdown = AtomicBool::new(false);
+        let a = Claimed { id: ClaimId::new(), name: "a".into() };
+        let b = Claimed { id: ClaimId::new(), name: "b".into() };
+        for c in [&a, &b] {
+            std::fs::write(c.path(dir.path()), "x").unwrap();
+        }
+        let (stop_a, stop_b) = (running.start(a.clone(), &shutdown), running.start(b, &shutdown));
+        std::fs::remove_file(a.path(dir.path())).unwrap();
+        running.check(dir.path(), &shutdown);
+        assert!(stop_a.flag().load(Ordering::SeqCst) && stop_a.withdrawn());
+        assert!(!stop_b.flag().load(Ordering::SeqCst));
+        shutdown.store(true, Ordering::SeqCst);
+        running.check(dir.path(), &shutdown);
+        assert!(stop_b.flag().load(Ordering::SeqCst) && !stop_b.withdrawn());
+        drop(stop_a);
+        assert_eq!(running.jobs.lock().unwrap().len(), 1);
+    }
+}
