@@ -1,8 +1,9 @@
-//! The one-shot commands of the binary: `solve`, `bench`, `generate`.
+//! The commands of the binary besides `serve`: `solve`, `bench`, `generate`, `worker`.
 
 pub mod bench;
 pub mod generate;
 pub mod solve;
+pub mod worker;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -40,7 +40,7 @@ struct Shared {
     pending: Mutex<HashSet<Job>>,
     /// Signalled whenever a job ends.
     idle: Condvar,
-    counters: Counters,
+    counters: Arc<Counters>,
 }
 
 /// The job queue and the worker pool.
@@ -68,7 +68,7 @@ impl Dispatcher {
             stopping: AtomicBool::new(false),
             pending: Mutex::new(HashSet::new()),
             idle: Condvar::new(),
-            counters: Counters::default(),
+            counters: Arc::default(),
         });
         let for_thread = Arc::clone(&shared);
         // The thread ends when every sender is gone; it is never joined, because at shutdown
@@ -85,8 +85,13 @@ impl Dispatcher {
     }
 
     /// Finished-job counts.
-    pub fn counters(&self) -> &Counters {
+    pub fn counters(&self) -> &Arc<Counters> {
         &self.shared.counters
+    }
+
+    /// The committer, for results that come from the queue.
+    pub fn committer(&self) -> Committer {
+        self.shared.committer.clone()
     }
 
     /// Jobs not yet started will not start.
@@ -140,7 +145,7 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
                     shared.committer.submit(
                         prepared,
                         Box::new(move |written| {
-                            let outcome = job::finish(&for_commit.ctx, answer, written)
+                            let outcome = job::finish(&for_commit.ctx, *answer, written)
                                 .map_err(|error| Failure { error, claimed: Some(claimed) });
                             end(&for_commit, &job, outcome);
                         }),
@@ -212,6 +217,12 @@ fn count(shared: &Shared, job: &Job, outcome: Result<Outcome, Failure>) -> Retry
         // Logged by the job; the shutdown line counts what is left in the claim folder. A
         // cancelled search says nothing about the outbox.
         Ok(Outcome::LeftClaimed) => RetryNote::Nothing,
+        // Sent to the queue: its answer is counted when it is written.
+        Ok(Outcome::Published) => RetryNote::Ended,
+        Ok(Outcome::Deferred) => {
+            tracing::debug!(file = %job.name, "the queue is full; the input waits in the inbox");
+            RetryNote::Nothing
+        }
         Ok(Outcome::Withdrawn) => RetryNote::Ended,
         Ok(Outcome::Gone) => {
             tracing::debug!(file = %job.name, "gone before it was claimed");

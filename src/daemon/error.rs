@@ -69,6 +69,9 @@ pub enum DaemonError {
         /// The lock file.
         lock: PathBuf,
     },
+    /// The shared queue cannot be used.
+    #[error(transparent)]
+    Queue(#[from] crate::queue::QueueError),
     /// The file watcher failed.
     #[error("cannot watch {path}: {source}")]
     Watch {

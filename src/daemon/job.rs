@@ -10,13 +10,14 @@
 use super::claim::{self, ClaimId, Claimed};
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
+use super::log_line::LogLine;
 use super::running::{Running, Stop};
 use super::solve;
 use crate::format::InputError;
 use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
-use crate::report::{Body, FileReport, Status, Uniqueness};
+use crate::report::{Body, FileReport, Status};
 use crate::result_names;
 use crate::solver::Control;
 use sha2::{Digest, Sha256};
@@ -70,6 +71,10 @@ pub enum Outcome {
     Withdrawn,
     /// Shutdown cancelled the search; the input stays claimed for the next start.
     LeftClaimed,
+    /// Sent to the shared queue; its answer is written when it comes.
+    Published,
+    /// The shared queue holds `max_in_flight` inputs: this one waits in the inbox.
+    Deferred,
 }
 
 /// What every job needs.
@@ -83,6 +88,8 @@ pub struct Context {
     pub cancel: AtomicBool,
     /// The jobs running now, each with its own stop flag.
     pub running: Running,
+    /// The shared queue, when jobs go to workers on other hosts.
+    pub remote: std::sync::OnceLock<Arc<super::remote::Remote>>,
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
@@ -101,13 +108,20 @@ pub struct Answer {
     line: LogLine,
 }
 
+impl Answer {
+    /// The answer to `claimed` (at `path`) that a queue worker sent.
+    pub(crate) fn new(claimed: Claimed, path: PathBuf, rejected: bool, line: LogLine) -> Answer {
+        Answer { claimed, path, rejected, line }
+    }
+}
+
 /// Where a job stands after its worker half.
 #[derive(Debug)]
 pub enum Step {
     /// Nothing more to do.
     Finished(Outcome),
     /// The result set is prepared; commit it, then call [`finish`].
-    Commit(Prepared, Answer),
+    Commit(Prepared, Box<Answer>),
 }
 
 /// A job that failed on I/O, with its claim when it got that far.
@@ -123,6 +137,10 @@ pub struct Failure {
 pub fn run(ctx: &Context, job: &Job) -> Result<Step, Failure> {
     let started = Instant::now();
     let folders = &ctx.settings.folders;
+    let remote = ctx.remote.get();
+    if job.source == Source::Inbox && remote.is_some_and(|r| !r.admit(&job.name)) {
+        return Ok(Step::Finished(Outcome::Deferred));
+    }
     let claimed = match job.source {
         Source::Claimed(id) => Claimed { id, name: job.name.clone() },
         Source::Inbox => match claim::claim(&folders.inbox, &folders.claim, &job.name) {
@@ -162,9 +180,13 @@ fn run_claimed(
                     "already answered by an earlier run; input moved on");
                 return Ok(Step::Finished(Outcome::AlreadyAnswered));
             }
-            let report = match result_names::reserved(name) {
-                Some(error) => rejection(name, checksum, Status::Invalid, error),
-                None => answer(ctx, name, &bytes, checksum, stop.flag()),
+            let report = match (result_names::reserved(name), ctx.remote.get()) {
+                (Some(error), _) => rejection(name, checksum, Status::Invalid, error),
+                (None, Some(remote)) => match remote.submit(ctx, claimed, &bytes, checksum) {
+                    Ok(()) => return Ok(Step::Finished(Outcome::Published)),
+                    Err(report) => *report,
+                },
+                (None, None) => answer(ctx, name, &bytes, checksum, stop.flag()),
             };
             (report, bytes.len() as u64)
         }
@@ -188,7 +210,7 @@ fn run_claimed(
         rejected: report.is_rejected(),
         line: LogLine::new(size, &report, started),
     };
-    Ok(Step::Commit(prepared, answer))
+    Ok(Step::Commit(prepared, Box::new(answer)))
 }
 
 /// What a cancelled search means: its claim was removed (nothing is answered), or the
@@ -387,7 +409,10 @@ fn archive(
         Some(dir) => {
             match claim::move_unique(claimed, dir, name) {
                 Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vanished_after(name)),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    vanished_after(name);
+                    return Ok(());
+                }
                 Err(e) => return Err(JobError::io("cannot move on", claimed, e)),
             }
             if sync {
@@ -396,7 +421,10 @@ fn archive(
         }
         None => match std::fs::remove_file(claimed) {
             Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vanished_after(name)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                vanished_after(name);
+                return Ok(());
+            }
             Err(e) => return Err(JobError::io("cannot delete", claimed, e)),
         },
     }
@@ -410,67 +438,4 @@ fn archive(
 fn vanished_after(name: &str) {
     tracing::info!(file = %name, "the input was removed from the claim folder after it was \
         answered; there is nothing to move on");
-}
-
-/// The fields of the one log line per input, taken from the report before it is dropped.
-#[derive(Debug)]
-struct LogLine {
-    bytes: u64,
-    kind: String,
-    grid: String,
-    status: String,
-    nodes: u64,
-    ms: f64,
-}
-
-impl LogLine {
-    fn new(bytes: u64, report: &FileReport, started: Instant) -> LogLine {
-        let ms = started.elapsed().as_secs_f64() * 1e3;
-        let (kind, grid, status, nodes) = match &report.body {
-            Body::Single(r) => (
-                r.kind.map_or("-", |k| k.name()).to_string(),
-                format!("{}x{}", r.rows, r.cols),
-                match r.uniqueness {
-                    Uniqueness::NotChecked => r.status.name().to_string(),
-                    u => format!("{} ({})", r.status.name(), u.name()),
-                },
-                r.statistics.nodes,
-            ),
-            Body::Batch { puzzles, summary, invalid_lines } => (
-                puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
-                format!("batch of {}", puzzles.len()),
-                format!(
-                    "solved={} multiple={} unsatisfiable={} timeout={} invalid={} failed={}{}",
-                    summary.solved,
-                    summary.multiple,
-                    summary.unsatisfiable,
-                    summary.timeout,
-                    summary.invalid,
-                    summary.failed,
-                    if invalid_lines.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (invalid {})", pipeline::line_list(invalid_lines))
-                    }
-                ),
-                puzzles.iter().map(|p| p.statistics.nodes).sum(),
-            ),
-            Body::Generation(g) => (
-                "generate".into(),
-                format!("{}x{}", g.job.rows, g.job.cols),
-                format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
-                0,
-            ),
-            Body::Rejected { status, error } => {
-                ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
-            }
-        };
-        LogLine { bytes, kind, grid, status, nodes, ms }
-    }
-
-    fn log(&self, name: &str, stem: &str) {
-        tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
-            status = %self.status, ms = (self.ms * 100.0).round() / 100.0, nodes = self.nodes,
-            result = %stem, "answered");
-    }
 }

@@ -15,8 +15,12 @@ pub(crate) mod error;
 pub(crate) mod generate_job;
 pub(crate) mod job;
 pub(crate) mod lock;
+pub(crate) mod log_line;
 pub(crate) mod logging;
+pub(crate) mod queued;
 pub(crate) mod ready;
+pub(crate) mod reconcile;
+pub(crate) mod remote;
 pub(crate) mod retry;
 pub(crate) mod running;
 pub(crate) mod sdnotify;
@@ -78,6 +82,7 @@ struct Daemon {
     ctx: Arc<Context>,
     _lock: lock::InboxLock,
     dispatcher: Dispatcher,
+    queue: Option<queued::QueueParts>,
     watch: running::Watch,
     intake: RunningIntake,
     signals: Receiver<i32>,
@@ -95,16 +100,19 @@ impl Daemon {
         settings.folders = prepare(&settings.folders)?;
         let lock = lock::InboxLock::take(&settings.folders.claim, &settings.folders.inbox)?;
         let (outbox, stale) = open_outbox(&settings)?;
+        let queue = settings.queue.as_ref().map(queued::connect).transpose()?;
         let workers = settings.workers;
         let ctx = Arc::new(Context {
             settings,
             outbox,
             cancel: Default::default(),
             running: Default::default(),
+            remote: Default::default(),
             waiting: Default::default(),
         });
         let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
             .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
+        let queue = queue.map(|q| queued::start(&ctx, &dispatcher, q)).transpose()?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
         let watch = running::Watch::start(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
             about: "cannot start the watch over running jobs",
@@ -112,7 +120,7 @@ impl Daemon {
         })?;
         let signals = signals::forward()?;
         let intake = RunningIntake::start(&ctx.settings, dispatcher.sender())?;
-        Ok(Daemon { ctx, _lock: lock, dispatcher, watch, intake, signals, requeued, stale })
+        Ok(Daemon { ctx, _lock: lock, dispatcher, queue, watch, intake, signals, requeued, stale })
     }
 
     /// Waits for the start-up scan (then tells the log and systemd that the daemon runs),
@@ -134,11 +142,14 @@ impl Daemon {
     /// Stops taking work in, lets the running jobs finish (or cancels them) and logs the
     /// last line; the inbox's lock goes last.
     fn shut_down(self) {
-        let Daemon { ctx, _lock, dispatcher, watch, intake, signals, .. } = self;
+        let Daemon { ctx, _lock, dispatcher, queue, watch, intake, signals, .. } = self;
         sdnotify::stopping("draining");
         intake.stop();
         dispatcher.stop_intake();
-        let drained = finish_running_jobs(&ctx, &dispatcher, &signals);
+        let mut drained = finish_running_jobs(&ctx, &dispatcher, &signals);
+        if let Some(queue) = queue {
+            drained &= queue.stop(ctx.settings.drain_timeout);
+        }
         drop(watch);
         log_stopped(&ctx.settings, dispatcher.counters(), drained);
     }

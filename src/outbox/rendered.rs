@@ -46,11 +46,6 @@ fn picture(report: &FileReport) -> Option<String> {
 }
 
 impl Outbox {
-    /// Whether pictures are drawn.
-    pub(crate) fn pictures(&self) -> bool {
-        self.svg
-    }
-
     /// The first stem for `input_name` without a committed result (not reserved: a
     /// generation job is rendered for it and the stem is taken when the result comes).
     pub(crate) fn free_stem(&self, input_name: &str) -> String {

@@ -4,6 +4,8 @@
 
 #![allow(dead_code, reason = "each test uses a different part of this module")]
 
+pub mod nats;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

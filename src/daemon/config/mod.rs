@@ -10,13 +10,15 @@ use crate::cli::ServeArgs;
 use crate::format::Format;
 use crate::pipeline::PipelineOptions;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod generate;
+mod queue;
 
 pub use generate::{GenerateConfig, GenerateSettings};
+pub use queue::{JobSettings, QueueConfig};
 
 /// The configuration file, as written. Every key has a default (see `config.toml`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -38,6 +40,8 @@ pub struct Config {
     pub output: OutputConfig,
     /// `[log]`.
     pub log: LogConfig,
+    /// `[queue]`.
+    pub queue: QueueConfig,
 }
 
 /// `[folders]`: where files come from and go to.
@@ -129,7 +133,7 @@ impl Default for WorkersConfig {
 }
 
 /// `[solver]`: how each puzzle is searched.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverConfig {
     /// Propagation strength.
@@ -167,7 +171,7 @@ impl Default for SolverConfig {
 }
 
 /// `[limits]`: what one puzzle may cost.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Per-puzzle time limit (0: none).
@@ -258,6 +262,10 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Log level.
     pub log_level: LogLevel,
+    /// The settings every job is solved with, as sent to queue workers.
+    pub job: JobSettings,
+    /// The shared queue (`None`: the in-process queue).
+    pub queue: Option<crate::queue::QueueSettings>,
 }
 
 /// The configuration file read when `--config` is not given, if it exists.
@@ -301,6 +309,13 @@ impl Settings {
         let pipeline = pipeline_options(&config.solver, &config.limits)?;
         let generate = generate::resolve(&config.generate)?;
         let (intake, workers) = (&config.intake, &config.workers);
+        let job = JobSettings {
+            solver: config.solver.clone(),
+            limits: config.limits.clone(),
+            generate: config.generate.clone(),
+            svg: config.output.svg,
+        };
+        let queue = queue::resolve(&config.queue, base, worker_count(workers.workers))?;
         Ok(Settings {
             config_path: None,
             folders,
@@ -318,6 +333,8 @@ impl Settings {
             generate,
             log_format: config.log.format,
             log_level: config.log.level,
+            job,
+            queue,
         })
     }
 
@@ -443,6 +460,9 @@ fn apply_overrides(config: &mut Config, args: &ServeArgs) {
     }
     if args.no_fsync {
         config.workers.fsync = false;
+    }
+    if let Some(url) = &args.queue {
+        config.queue.url = url.clone();
     }
 }
 
