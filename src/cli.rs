@@ -45,6 +45,44 @@ pub enum Command {
     Bench(BenchArgs),
     /// Generate Kakuro with exactly one solution (proved), graded, from a seed.
     Generate(GenerateArgs),
+    /// Answer jobs from a daemon's shared queue (NATS JetStream), on any host, with no
+    /// folders: the daemon (`serve --queue`) claims the inputs and writes the answers.
+    ///
+    /// Each job carries the daemon's settings. SIGTERM or SIGINT stops taking jobs, lets
+    /// the running ones finish within --drain-timeout and hands the rest back; exit 0.
+    /// Exit 2 when the queue cannot be reached at start.
+    Worker(WorkerArgs),
+}
+
+/// `kakurod worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The queue's servers: `nats://` or `tls://` URLs, comma-separated (the daemon's
+    /// `[queue] url`). A user and password in a URL are not logged, but `ps` shows them:
+    /// prefer --creds-file, or KAKUROD_QUEUE in the environment.
+    #[arg(long, value_name = "URLS", env = "KAKUROD_QUEUE", hide_env_values = true)]
+    pub queue: String,
+    /// Job slots, each solving one input at a time (0 = one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub workers: usize,
+    /// The daemon's `[queue] subject_prefix`.
+    #[arg(long, value_name = "PREFIX", default_value = "kakurod")]
+    pub subject_prefix: String,
+    /// A NATS `.creds` file (user JWT and seed).
+    #[arg(long, value_name = "PATH")]
+    pub creds_file: Option<PathBuf>,
+    /// A PEM file of the certificate authorities that sign the servers' certificates.
+    #[arg(long, value_name = "PATH")]
+    pub ca_file: Option<PathBuf>,
+    /// On SIGTERM, how long running jobs may take before they are handed back.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "10")]
+    pub drain_timeout: Duration,
+    /// Log format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub log_format: crate::daemon::logging::LogFormat,
+    /// Log level (`RUST_LOG`, when set, wins).
+    #[arg(long, value_enum, value_name = "LEVEL", default_value = "info")]
+    pub log_level: crate::daemon::logging::LogLevel,
 }
 
 /// Solver settings shared by `solve` and `bench`.
@@ -413,13 +451,11 @@ pub struct ServeArgs {
     /// Do not fsync results (faster; for throwaway data only).
     #[arg(long)]
     pub no_fsync: bool,
-    /// This daemon's node id on a shared inbox (default: the host name).
-    #[arg(long, value_name = "ID")]
-    pub node_id: Option<String>,
-    /// How long a node's lease lasts without renewal; a dead node's work is taken over
-    /// after it.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub lease_seconds: Option<Duration>,
+    /// Share the work through NATS JetStream at these URLs (`nats://` or `tls://`,
+    /// comma-separated), for `kakurod worker` on other hosts. Credentials belong in
+    /// `[queue] creds_file` or the server's URL in config.toml, not here, where `ps` shows them.
+    #[arg(long, value_name = "URLS")]
+    pub queue: Option<String>,
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub mod model;
 pub(crate) mod outbox;
 pub mod pipeline;
 pub mod puzzle;
+pub mod queue;
 pub(crate) mod render;
 pub mod report;
 pub(crate) mod result_names;

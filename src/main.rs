@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => kakurod::commands::solve::run(args),
         Command::Bench(args) => kakurod::commands::bench::run(args),
         Command::Generate(args) => kakurod::commands::generate::run(args),
+        Command::Worker(args) => kakurod::commands::worker::run(args),
     };
     match result {
         Ok(code) => code,

@@ -189,6 +189,34 @@ fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
 }
 
 #[test]
+fn removing_a_claimed_input_cancels_its_job_with_one_clear_line() {
+    // An endless count, as above; the other worker goes on answering meanwhile.
+    let config = "[solver]\nmode = \"count\"\n[workers]\nworkers = 2\n";
+    let mut d = Daemon::new(config);
+    d.start(&[]);
+    let empty16 = ".".repeat(256) + "\n";
+    drop_file(&d.path("inbox"), "endless.txt", empty16.as_bytes());
+    wait_until("the claim", LONG, Some(&d), || claimed(&d.path("claim")) == ["endless.txt"]);
+    let claim = names(&d.path("claim")).into_iter().find(|n| n.ends_with(".endless.txt")).unwrap();
+    fs::remove_file(d.path("claim").join(claim)).unwrap();
+    wait_until("the cancel line", LONG, Some(&d), || {
+        d.log().contains("the input was removed from the claim folder while it was worked on")
+    });
+    let inputs = batch(3);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("3 results", LONG, Some(&d), || answered(&d, 3));
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    let log = d.log();
+    assert!(!log.contains("cannot take the input"), "{log}");
+    assert!(!results(&d.path("outbox")).contains_key("endless.txt"), "answered anyway: {log}");
+    assert_eq!(log.matches("endless.txt").count(), 1, "one line about it: {log}");
+    assert!(log.contains("drained=true"), "the cancelled search ended: {log}");
+}
+
+#[test]
 fn sigterm_with_a_backlog_exits_zero_and_the_rest_is_answered_after_a_restart() {
     let mut d = Daemon::new("");
     d.start(&[]);
@@ -210,7 +238,7 @@ fn sigterm_with_a_backlog_exits_zero_and_the_rest_is_answered_after_a_restart() 
 }
 
 #[test]
-fn a_second_daemon_with_the_same_node_id_on_the_same_inbox_refuses_to_start() {
+fn a_second_daemon_on_the_same_inbox_exits_2_naming_the_one_that_runs() {
     let mut d = Daemon::new("");
     d.start(&[]);
     let second = std::process::Command::new(daemon_common::BIN)
@@ -218,10 +246,10 @@ fn a_second_daemon_with_the_same_node_id_on_the_same_inbox_refuses_to_start() {
         .arg(d.config())
         .output()
         .unwrap();
-    assert!(!second.status.success());
+    assert_eq!(second.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&second.stderr);
-    assert!(stderr.contains("another kakurod with node id"), "{stderr}");
-    assert!(stderr.contains("already serves this inbox"), "{stderr}");
+    assert!(stderr.contains("another kakurod already serves the inbox"), "{stderr}");
+    assert!(stderr.contains(&format!("pid {}", d.pid())), "{stderr}");
     // The first one still works.
     let inputs = batch(3);
     for (name, f) in &inputs {

@@ -1,5 +1,6 @@
 //! The deploy recipes kept in `deploy/`: the Kubernetes ConfigMap holds a configuration the
-//! daemon accepts, the Deployment carries the hardening and the node id from the pod name,
+//! daemon accepts, the daemon (a StatefulSet of one) and the workers (a Deployment
+//! without a volume) carry the hardening,
 //! and the Slurm array script, run as each task of an array, answers every file once.
 
 use kakurod::daemon::config::Config;
@@ -25,16 +26,19 @@ fn the_kubernetes_recipe_holds_a_valid_config_and_the_hardening() {
     let yaml = fs::read_to_string(Path::new(ROOT).join("deploy/kubernetes/kakurod.yaml")).unwrap();
     let config: Config = toml::from_str(&configmap_config(&yaml)).unwrap();
     assert_eq!(config.folders.claim, Path::new("/data/claim"));
-    assert_eq!(config.cluster.node_id, None, "the node id comes from the pod name");
+    assert_eq!(config.queue.url, "nats://nats:4222", "the daemon's queue");
     for needle in [
-        "ReadWriteMany",
+        "kind: StatefulSet",
+        "replicas: 1",
+        "kind: Deployment",
+        "- worker",
+        "- nats://nats:4222",
+        "type: nats-jetstream",
         "runAsNonRoot: true",
         "readOnlyRootFilesystem: true",
         "allowPrivilegeEscalation: false",
         "- ALL",
         "type: RuntimeDefault",
-        "fieldPath: metadata.name",
-        "- $(POD_NAME)",
     ] {
         assert!(yaml.contains(needle), "deploy/kubernetes/kakurod.yaml lacks {needle:?}");
     }

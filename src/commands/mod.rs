@@ -1,9 +1,10 @@
-//! The one-shot commands of the binary: `solve`, `bench`, `generate`.
+//! The commands of the binary besides `serve`: `solve`, `bench`, `generate`, `worker`.
 
 pub mod bench;
 pub mod generate;
 mod live;
 pub mod solve;
+pub mod worker;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -1,21 +1,88 @@
-//! Ownership of input files through the filesystem: a worker claims an input by renaming it
-//! from the inbox into the claim folder (atomic, and never over an existing file), and later
-//! moves it on to `done/` or `failed/` under a free name. Whatever is in the claim folder at
-//! start-up was being worked on when the last run stopped, and is requeued. The claim
-//! folder is the node's own (`claim/NODE/`, see `cluster`), so daemons sharing an inbox
-//! never see each other's claims as their own.
+//! Ownership of input files through the filesystem: the daemon claims an input by renaming
+//! it from the inbox into the claim folder under a fresh claim id (`claim/ID.NAME`), and
+//! later moves it on to `done/` or `failed/` under a free name. Whatever is in the claim
+//! folder at start-up was being worked on when the last run stopped, and is requeued.
+//!
+//! The claim id is the job's identity, here and on a shared queue: the same file dropped
+//! twice is two inputs with two ids (answered as `NAME` and `NAME-2`), and an answer
+//! carries the id of the claim it answers, so a late answer never lands on a newer claim.
 
 use crate::outbox::files::rename_noreplace;
+use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Claims `inbox/name` by renaming it to `claim/name`. Fails with `NotFound` when someone
-/// else took it first and with `AlreadyExists` when a file of that name is still being
-/// worked on (the input then stays in the inbox for a later attempt).
-pub fn claim(inbox: &Path, claim_dir: &Path, name: &str) -> io::Result<PathBuf> {
-    let to = claim_dir.join(name);
-    rename_noreplace(&inbox.join(name), &to)?;
-    Ok(to)
+/// Hex digits of a claim id.
+const ID_LEN: usize = 16;
+
+/// A claim id: the claim time in milliseconds (so ids sort by age) and 20 random bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClaimId(u64);
+
+impl ClaimId {
+    /// A fresh id.
+    pub fn new() -> ClaimId {
+        let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        ClaimId((ms << 20) | (rand::random::<u64>() & 0xf_ffff))
+    }
+
+    /// The id written as 16 lower-case hex digits.
+    pub fn parse(text: &str) -> Option<ClaimId> {
+        let lower = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+        if text.len() != ID_LEN || !text.chars().all(lower) {
+            return None;
+        }
+        u64::from_str_radix(text, 16).ok().map(ClaimId)
+    }
+}
+
+impl fmt::Display for ClaimId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// A claimed input: its id and the name it was dropped under.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Claimed {
+    /// The claim id.
+    pub id: ClaimId,
+    /// The input's name in the inbox (no folder).
+    pub name: String,
+}
+
+impl Claimed {
+    /// The file's name in the claim folder: `ID.NAME`.
+    pub fn file_name(&self) -> String {
+        format!("{}.{}", self.id, self.name)
+    }
+
+    /// The claimed input `ID.NAME`, if `file_name` is one.
+    pub fn parse(file_name: &str) -> Option<Claimed> {
+        let (id, name) = file_name.split_at_checked(ID_LEN)?;
+        let name = name.strip_prefix('.').filter(|n| !n.is_empty())?;
+        Some(Claimed { id: ClaimId::parse(id)?, name: name.to_string() })
+    }
+
+    /// Its path in `claim_dir`.
+    pub fn path(&self, claim_dir: &Path) -> PathBuf {
+        claim_dir.join(self.file_name())
+    }
+}
+
+/// Claims `inbox/name` by renaming it to `claim/ID.name` under a fresh id. Fails with
+/// `NotFound` when the file is gone.
+pub fn claim(inbox: &Path, claim_dir: &Path, name: &str) -> io::Result<Claimed> {
+    loop {
+        let claimed = Claimed { id: ClaimId::new(), name: name.to_string() };
+        match rename_noreplace(&inbox.join(name), &claimed.path(claim_dir)) {
+            Ok(()) => return Ok(claimed),
+            // Two claims of one name in one millisecond drew the same 20 bits: draw again.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Moves `from` into `dir` as `name`, or as `NAME-2.EXT`, `NAME-3.EXT`, ... when that name
@@ -43,21 +110,47 @@ pub fn numbered(name: &str, n: u32) -> String {
     }
 }
 
-/// The names of the inputs in the claim folder, sorted: everything but folders (a claimed
-/// symbolic link or FIFO is answered like any input).
-pub fn claimed(claim_dir: &Path) -> io::Result<Vec<String>> {
-    let mut names = Vec::new();
+/// The inputs in the claim folder, oldest claim first (a claimed symbolic link or FIFO is
+/// answered like any input). Dot files are the daemon's own (its lock).
+pub fn claimed(claim_dir: &Path) -> io::Result<Vec<Claimed>> {
+    let mut claims = Vec::new();
     for entry in std::fs::read_dir(claim_dir)? {
         let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            continue;
-        }
-        if let Ok(name) = entry.file_name().into_string() {
-            names.push(name);
+        let Ok(file_name) = entry.file_name().into_string() else { continue };
+        if let Some(claimed) = Claimed::parse(&file_name) {
+            claims.push(claimed);
         }
     }
-    names.sort();
-    Ok(names)
+    claims.sort_by_key(|c| c.id);
+    Ok(claims)
+}
+
+/// Gives an id to what an earlier version left in the claim folder: inputs claimed without
+/// one (`claim/NAME`) and the inputs of its node folders (`claim/NODE/NAME`); the node
+/// folders' leases go. Returns how many inputs were adopted.
+pub fn adopt_legacy(claim_dir: &Path) -> io::Result<usize> {
+    let mut adopted = 0;
+    for entry in std::fs::read_dir(claim_dir)? {
+        let entry = entry?;
+        let Ok(file_name) = entry.file_name().into_string() else { continue };
+        if file_name.starts_with(".lease.") {
+            std::fs::remove_file(entry.path())?;
+        } else if entry.file_type()?.is_dir() {
+            let folder = entry.path();
+            for inner in std::fs::read_dir(&folder)? {
+                let inner = inner?;
+                let Ok(name) = inner.file_name().into_string() else { continue };
+                claim(&folder, claim_dir, &name)?;
+                adopted += 1;
+            }
+            // Left in place when it is not empty (a name that is not UTF-8).
+            let _ = std::fs::remove_dir(&folder);
+        } else if !file_name.starts_with('.') && Claimed::parse(&file_name).is_none() {
+            claim(claim_dir, claim_dir, &file_name)?;
+            adopted += 1;
+        }
+    }
+    Ok(adopted)
 }
 
 #[cfg(test)]
@@ -73,21 +166,47 @@ mod tests {
     }
 
     #[test]
-    fn claiming_never_replaces_a_file_being_worked_on() {
+    fn the_same_name_claimed_twice_is_two_claims() {
         let dir = tempfile::tempdir().unwrap();
         let (inbox, work) = (dir.path().join("in"), dir.path().join("work"));
         std::fs::create_dir_all(&inbox).unwrap();
         std::fs::create_dir_all(&work).unwrap();
-        std::fs::write(inbox.join("a"), "first").unwrap();
-        let claimed_path = claim(&inbox, &work, "a").unwrap();
-        std::fs::write(inbox.join("a"), "second").unwrap();
-        let error = claim(&inbox, &work, "a").unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::AlreadyExists);
-        assert_eq!(std::fs::read_to_string(&claimed_path).unwrap(), "first");
-        assert_eq!(std::fs::read_to_string(inbox.join("a")).unwrap(), "second");
+        std::fs::write(inbox.join("a.txt"), "first").unwrap();
+        let first = claim(&inbox, &work, "a.txt").unwrap();
+        std::fs::write(inbox.join("a.txt"), "second").unwrap();
+        let second = claim(&inbox, &work, "a.txt").unwrap();
+        assert_ne!(first.id, second.id);
+        assert_eq!(std::fs::read_to_string(first.path(&work)).unwrap(), "first");
+        assert_eq!(std::fs::read_to_string(second.path(&work)).unwrap(), "second");
         let gone = claim(&inbox, &work, "missing").unwrap_err();
         assert_eq!(gone.kind(), io::ErrorKind::NotFound);
-        assert_eq!(claimed(&work).unwrap(), vec!["a".to_string()]);
+        let mut both = vec![first, second];
+        both.sort_by_key(|c| c.id);
+        assert_eq!(claimed(&work).unwrap(), both);
+    }
+
+    #[test]
+    fn claim_file_names_round_trip_and_odd_names_are_not_claims() {
+        let c = Claimed { id: ClaimId::new(), name: "x.y.txt".into() };
+        assert_eq!(Claimed::parse(&c.file_name()), Some(c.clone()));
+        for odd in ["x.txt", "0123456789abcdef", "0123456789abcdef.", "0123456789ABCDEF.a"] {
+            assert_eq!(Claimed::parse(odd), None, "{odd}");
+        }
+    }
+
+    #[test]
+    fn an_earlier_versions_claims_are_adopted() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("old.txt"), "x").unwrap();
+        std::fs::create_dir(root.join("node-1")).unwrap();
+        std::fs::write(root.join("node-1/n.txt"), "y").unwrap();
+        std::fs::write(root.join(".lease.node-1"), "").unwrap();
+        assert_eq!(adopt_legacy(root).unwrap(), 2);
+        let mut names: Vec<String> = claimed(root).unwrap().into_iter().map(|c| c.name).collect();
+        names.sort();
+        assert_eq!(names, ["n.txt", "old.txt"]);
+        assert!(!root.join("node-1").exists() && !root.join(".lease.node-1").exists());
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! started return at once (their files stay in the inbox or the claim folder), then
 //! [`Dispatcher::drain`] waits for the running ones.
 
+use super::claim::Claimed;
 use super::commit::Committer;
-use super::job::{self, Context, Job, Outcome, Step};
+use super::job::{self, Context, Failure, Job, Outcome, Source, Step};
 use super::retry::{self, Retrier};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;
@@ -39,7 +40,7 @@ struct Shared {
     pending: Mutex<HashSet<Job>>,
     /// Signalled whenever a job ends.
     idle: Condvar,
-    counters: Counters,
+    counters: Arc<Counters>,
 }
 
 /// The job queue and the worker pool.
@@ -67,7 +68,7 @@ impl Dispatcher {
             stopping: AtomicBool::new(false),
             pending: Mutex::new(HashSet::new()),
             idle: Condvar::new(),
-            counters: Counters::default(),
+            counters: Arc::default(),
         });
         let for_thread = Arc::clone(&shared);
         // The thread ends when every sender is gone; it is never joined, because at shutdown
@@ -84,8 +85,13 @@ impl Dispatcher {
     }
 
     /// Finished-job counts.
-    pub fn counters(&self) -> &Counters {
+    pub fn counters(&self) -> &Arc<Counters> {
         &self.shared.counters
+    }
+
+    /// The committer, for results that come from the queue.
+    pub fn committer(&self) -> Committer {
+        self.shared.committer.clone()
     }
 
     /// Jobs not yet started will not start.
@@ -135,10 +141,12 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
             match job::run(&shared.ctx, &job) {
                 Ok(Step::Commit(prepared, answer)) => {
                     let for_commit = Arc::clone(&shared);
+                    let claimed = answer.claimed.clone();
                     shared.committer.submit(
                         prepared,
                         Box::new(move |written| {
-                            let outcome = job::finish(&for_commit.ctx, answer, written);
+                            let outcome = job::finish(&for_commit.ctx, *answer, written)
+                                .map_err(|error| Failure { error, claimed: Some(claimed) });
                             end(&for_commit, &job, outcome);
                         }),
                     );
@@ -146,8 +154,8 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
                 Ok(Step::Finished(outcome)) => {
                     end(&shared, &job, Ok(outcome));
                 }
-                Err(error) => {
-                    end(&shared, &job, Err(error));
+                Err(failure) => {
+                    end(&shared, &job, Err(failure));
                 }
             }
         });
@@ -164,7 +172,7 @@ fn settle(shared: &Shared, job: &Job) {
 /// How a finished job's end concerns the retrier.
 enum RetryNote {
     /// Its result could not be written; the input waits in the claim folder.
-    Failed(String),
+    Failed(Claimed, String),
     /// It ended without an output error.
     Ended,
     /// Nothing to tell (a cancelled search, or an input still in the inbox).
@@ -174,12 +182,17 @@ enum RetryNote {
 /// A job has ended: count and log it, let its name be submitted again, then tell the
 /// retrier (last, so that an input the retrier requeues at once is not taken for a
 /// duplicate of the job that is ending).
-fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobError>) {
+fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, Failure>) {
     let note = count(shared, job, outcome);
     settle(shared, job);
     match note {
-        RetryNote::Failed(error) => shared.retrier.failed(&job.name, error),
-        RetryNote::Ended => shared.retrier.ended(&job.name),
+        RetryNote::Failed(claimed, error) => shared.retrier.failed(&claimed, error),
+        RetryNote::Ended => {
+            // Only a job of a claimed input can be the retrier's probe.
+            if let Source::Claimed(id) = job.source {
+                shared.retrier.ended(&Claimed { id, name: job.name.clone() });
+            }
+        }
         RetryNote::Nothing => {}
     }
 }
@@ -187,11 +200,7 @@ fn end(shared: &Shared, job: &Job, outcome: Result<Outcome, super::error::JobErr
 /// Counts and logs a finished job, and says what its end means to the retrier. A job that
 /// failed after its input was claimed is noted for the retrier, which logs it (once for
 /// the whole trouble rather than per file).
-fn count(
-    shared: &Shared,
-    job: &Job,
-    outcome: Result<Outcome, super::error::JobError>,
-) -> RetryNote {
+fn count(shared: &Shared, job: &Job, outcome: Result<Outcome, Failure>) -> RetryNote {
     let c = &shared.counters;
     match outcome {
         Ok(Outcome::Answered { rejected }) => {
@@ -208,22 +217,30 @@ fn count(
         // Logged by the job; the shutdown line counts what is left in the claim folder. A
         // cancelled search says nothing about the outbox.
         Ok(Outcome::LeftClaimed) => RetryNote::Nothing,
-        Ok(Outcome::Busy) => {
-            tracing::debug!(file = %job.name, "a file of this name is still being worked on");
-            RetryNote::Ended
+        // Sent to the queue: its answer is counted when it is written.
+        Ok(Outcome::Published) => RetryNote::Ended,
+        Ok(Outcome::Deferred) => {
+            tracing::debug!(file = %job.name, "the queue is full; the input waits in the inbox");
+            RetryNote::Nothing
         }
+        Ok(Outcome::Withdrawn) => RetryNote::Ended,
         Ok(Outcome::Gone) => {
             tracing::debug!(file = %job.name, "gone before it was claimed");
             RetryNote::Ended
         }
-        Err(error) => {
+        Err(Failure { error, claimed }) => {
             c.errors.fetch_add(1, Ordering::Relaxed);
             let claim = &shared.ctx.settings.folders.claim;
-            if retry::claimed_input(claim, &job.name).is_some() {
-                return RetryNote::Failed(error.to_string());
+            match claimed {
+                None => tracing::error!(file = %job.name, %error,
+                    "cannot take the input; it stays in the inbox for the next scan"),
+                Some(claimed) if retry::claimed_input(claim, &claimed).is_some() => {
+                    return RetryNote::Failed(claimed, error.to_string());
+                }
+                Some(_) => tracing::warn!(file = %job.name, %error,
+                    "the input was removed from the claim folder while it was worked on; \
+                     nothing is answered"),
             }
-            tracing::error!(file = %job.name, %error,
-                "cannot take the input; it stays in the inbox for the next scan");
             RetryNote::Nothing
         }
     }

@@ -1,5 +1,5 @@
 //! The daemon's two classes of error. A [`DaemonError`] stops the daemon (bad configuration,
-//! missing folders, a second daemon with the same node id on the same inbox, a failed
+//! missing folders, a second daemon on the same inbox, a failed
 //! watcher); a [`JobError`] concerns one input file only: the file is left where it is for
 //! a later attempt, and the daemon carries on.
 
@@ -56,18 +56,22 @@ pub enum DaemonError {
         /// The inbox.
         inbox: PathBuf,
     },
-    /// Another live kakurod has this node id on this claim folder.
+    /// Another kakurod serves this inbox already.
     #[error(
-        "another kakurod with node id '{node}' already serves this inbox (it holds the lock on \
-         {claim}/.lease.{node}); give each daemon on a shared inbox its own node id \
-         (--node-id or [cluster] node_id)"
+        "another kakurod already serves the inbox {inbox} ({holder}; it holds the lock \
+         {lock}); run one daemon per inbox, and add hosts as workers on a shared queue"
     )]
-    NodeRunning {
-        /// The node id.
-        node: String,
-        /// The claim root.
-        claim: PathBuf,
+    InboxServed {
+        /// The inbox.
+        inbox: PathBuf,
+        /// Who holds the lock, as it wrote itself into the file.
+        holder: String,
+        /// The lock file.
+        lock: PathBuf,
     },
+    /// The shared queue cannot be used.
+    #[error(transparent)]
+    Queue(#[from] crate::queue::QueueError),
     /// The file watcher failed.
     #[error("cannot watch {path}: {source}")]
     Watch {
@@ -94,6 +98,15 @@ pub enum DaemonError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum JobError {
+    /// The input could not be claimed; it stays in the inbox for the next scan.
+    #[error("cannot claim {path}: {source}")]
+    Claim {
+        /// The input in the inbox.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
     /// A file operation failed.
     #[error("{about} {path}: {source}")]
     Io {

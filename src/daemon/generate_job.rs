@@ -10,26 +10,34 @@
 //! cancels a running job: its report says so, nothing is written and the input stays
 //! claimed, to be made again (the same puzzles, from the same seeds) at the next start.
 
-use super::job::Context;
+use super::config::GenerateSettings;
 use crate::format::Format;
 use crate::format::generation::{self, Job};
 use crate::generate::{self, GenError, GenOptions, GridOptions};
+use crate::pipeline::PipelineOptions;
 use crate::report::{
     Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
 };
 use crate::solver::parallel::effective_threads;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The text of a generation job, if `bytes` are one (as the pipeline tells them apart).
-pub(super) fn recognise<'a>(ctx: &Context, bytes: &'a [u8]) -> Option<&'a str> {
-    let forced = ctx.settings.pipeline.format;
+pub(crate) fn recognise<'a>(options: &PipelineOptions, bytes: &'a [u8]) -> Option<&'a str> {
+    let forced = options.format;
     std::str::from_utf8(bytes).ok().filter(|text| generation::is_job(text, forced))
 }
 
 /// Reads the job, checks it against the operator's limits and makes its puzzles.
-pub(super) fn run(ctx: &Context, name: &str, text: &str, checksum: String) -> FileReport {
+pub(crate) fn run(
+    options: &PipelineOptions,
+    settings: &GenerateSettings,
+    name: &str,
+    text: &str,
+    checksum: String,
+    cancel: &AtomicBool,
+) -> FileReport {
     let started = Instant::now();
-    let settings = &ctx.settings.generate;
     let report = |body| FileReport {
         file: name.to_string(),
         checksum: checksum.clone(),
@@ -41,9 +49,9 @@ pub(super) fn run(ctx: &Context, name: &str, text: &str, checksum: String) -> Fi
         Ok(job) => job,
         Err(error) => return rejection(error),
     };
-    let threads = ctx.settings.pipeline.solve.threads;
+    let threads = options.solve.threads;
     let deadline = settings.timeout.map(|t| started + t);
-    let (puzzles, stop) = make(ctx, &job, threads, deadline);
+    let (puzzles, stop) = make(&job, threads, deadline, cancel);
     let (status, message) = match &stop {
         None => (GenerationStatus::Generated, None),
         Some(GenError::Timeout) => {
@@ -74,10 +82,10 @@ pub(super) fn run(ctx: &Context, name: &str, text: &str, checksum: String) -> Fi
 /// Makes the job's puzzles in seed order until all are made or one fails; returns those
 /// made and what stopped the rest, if anything did.
 fn make(
-    ctx: &Context,
     job: &Job,
     threads: usize,
     deadline: Option<Instant>,
+    cancel: &AtomicBool,
 ) -> (Vec<GeneratedPuzzle>, Option<GenError>) {
     let mut puzzles = Vec::with_capacity(job.count);
     for seed in job.seeds() {
@@ -88,12 +96,12 @@ fn make(
         let made = match job.grid_options(seed) {
             Some(options) => {
                 let options = GridOptions { threads, timeout: left, ..options };
-                generate::generate_grid(&options, Some(&ctx.cancel))
+                generate::generate_grid(&options, Some(cancel))
                     .map(|made| GeneratedPuzzle::of_grid(seed, made))
             }
             None => {
                 let options = GenOptions { threads, timeout: left, ..job.options(seed) };
-                generate::generate(&options, Some(&ctx.cancel))
+                generate::generate(&options, Some(cancel))
                     .map(|made| GeneratedPuzzle::new(seed, made))
             }
         };

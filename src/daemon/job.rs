@@ -4,25 +4,26 @@
 //! once the result set is durable, move the input to `done/` (or delete it) or, when it was
 //! rejected, to `failed/` ([`finish`]). A search cancelled by shutdown
 //! writes nothing and leaves the input claimed, so the next start requeues it; a result
-//! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue.
+//! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue. An
+//! input removed from the claim folder while it is solved cancels its job (`running`).
 
-use super::claim;
+use super::claim::{self, ClaimId, Claimed};
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
-use super::generate_job;
-use super::running::Running;
+use super::log_line::LogLine;
+use super::running::{Running, Stop};
+use super::solve;
 use crate::format::InputError;
 use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
-use crate::report::{Body, FileReport, Status, Uniqueness};
+use crate::report::{Body, FileReport, Status};
 use crate::result_names;
 use crate::solver::Control;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -33,8 +34,9 @@ use std::time::Instant;
 pub enum Source {
     /// In the inbox; the job claims it first.
     Inbox,
-    /// Already in the claim folder (left there by an earlier run).
-    Requeued,
+    /// Already in the claim folder under this id (left there by an earlier run, or waiting
+    /// for its result to be written).
+    Claimed(ClaimId),
 }
 
 /// One input file to handle.
@@ -44,6 +46,13 @@ pub struct Job {
     pub name: String,
     /// Where it is.
     pub source: Source,
+}
+
+impl Job {
+    /// The job of an input in the claim folder.
+    pub fn claimed(claimed: Claimed) -> Job {
+        Job { name: claimed.name, source: Source::Claimed(claimed.id) }
+    }
 }
 
 /// What became of a job.
@@ -56,12 +65,16 @@ pub enum Outcome {
     },
     /// An earlier run had written the result already; only the input was moved on.
     AlreadyAnswered,
-    /// The file was gone (taken or removed by someone else).
+    /// The file was gone before it was claimed (taken or removed by someone else).
     Gone,
-    /// A file of the same name is still being worked on; the input stays in the inbox.
-    Busy,
+    /// The claimed input was removed while it was worked on: nothing is answered.
+    Withdrawn,
     /// Shutdown cancelled the search; the input stays claimed for the next start.
     LeftClaimed,
+    /// Sent to the shared queue; its answer is written when it comes.
+    Published,
+    /// The shared queue holds `max_in_flight` inputs: this one waits in the inbox.
+    Deferred,
 }
 
 /// What every job needs.
@@ -73,24 +86,33 @@ pub struct Context {
     pub outbox: Outbox,
     /// Set at the end of the drain: running searches stop and write nothing.
     pub cancel: AtomicBool,
+    /// The jobs running now, each with its own stop flag and live search counters.
+    pub running: Running,
+    /// The shared queue, when jobs go to workers on other hosts.
+    pub remote: std::sync::OnceLock<Arc<super::remote::Remote>>,
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
-    /// The inputs being worked on now, with their searches' live counters.
-    pub running: Running,
 }
 
 /// The first half of a job's result: what the committer needs to finish it.
 #[derive(Debug)]
 pub struct Answer {
-    /// The input's name.
-    pub name: String,
+    /// The claimed input.
+    pub claimed: Claimed,
     /// Where the input is now.
-    claimed: PathBuf,
+    path: PathBuf,
     /// True for an error result.
     rejected: bool,
     /// The fields of the log line.
     line: LogLine,
+}
+
+impl Answer {
+    /// The answer to `claimed` (at `path`) that a queue worker sent.
+    pub(crate) fn new(claimed: Claimed, path: PathBuf, rejected: bool, line: LogLine) -> Answer {
+        Answer { claimed, path, rejected, line }
+    }
 }
 
 /// Where a job stands after its worker half.
@@ -99,65 +121,114 @@ pub enum Step {
     /// Nothing more to do.
     Finished(Outcome),
     /// The result set is prepared; commit it, then call [`finish`].
-    Commit(Prepared, Answer),
+    Commit(Prepared, Box<Answer>),
+}
+
+/// A job that failed on I/O, with its claim when it got that far.
+#[derive(Debug)]
+pub struct Failure {
+    /// What failed.
+    pub error: JobError,
+    /// The claimed input (`None`: it could not be claimed and stays in the inbox).
+    pub claimed: Option<Claimed>,
 }
 
 /// The worker half of a job: claim, read, solve, and prepare the result files.
-pub fn run(ctx: &Context, job: &Job) -> Result<Step, JobError> {
+pub fn run(ctx: &Context, job: &Job) -> Result<Step, Failure> {
     let started = Instant::now();
     let folders = &ctx.settings.folders;
+    let remote = ctx.remote.get();
+    if job.source == Source::Inbox && remote.is_some_and(|r| !r.admit(&job.name)) {
+        return Ok(Step::Finished(Outcome::Deferred));
+    }
     let claimed = match job.source {
-        Source::Requeued => folders.claim.join(&job.name),
+        Source::Claimed(id) => Claimed { id, name: job.name.clone() },
         Source::Inbox => match claim::claim(&folders.inbox, &folders.claim, &job.name) {
-            Ok(path) => path,
+            Ok(claimed) => claimed,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Ok(Step::Finished(Outcome::Gone));
             }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                return Ok(Step::Finished(Outcome::Busy));
+            Err(source) => {
+                let error = JobError::Claim { path: folders.inbox.join(&job.name), source };
+                return Err(Failure { error, claimed: None });
             }
-            Err(e) => return Err(JobError::io("cannot claim", folders.inbox.join(&job.name), e)),
         },
     };
-    let (report, size) = match read(ctx, &claimed)? {
+    let requeued = matches!(job.source, Source::Claimed(_));
+    run_claimed(ctx, &claimed, requeued, started)
+        .map_err(|error| Failure { error, claimed: Some(claimed) })
+}
+
+/// [`run`] once the input is claimed (`requeued`: by an earlier run, so its result may
+/// exist already).
+fn run_claimed(
+    ctx: &Context,
+    claimed: &Claimed,
+    requeued: bool,
+    started: Instant,
+) -> Result<Step, JobError> {
+    let name = &claimed.name;
+    let path = claimed.path(&ctx.settings.folders.claim);
+    let stop = ctx.running.start(claimed.clone(), &ctx.cancel);
+    let (report, size) = match read(ctx, &path)? {
         Input::Bytes(bytes) => {
             let checksum = pipeline::checksum(&bytes);
-            if job.source == Source::Requeued
-                && let Some(json) = ctx.outbox.find_result(&job.name, &checksum)
-            {
+            if requeued && let Some(json) = ctx.outbox.find_result(name, &checksum) {
                 let rejected = json.to_string_lossy().ends_with(".error.json");
-                archive(ctx, &claimed, &job.name, rejected, ctx.settings.fsync)?;
-                tracing::info!(file = %job.name, result = %json.display(),
+                archive(ctx, &path, name, rejected, ctx.settings.fsync)?;
+                tracing::info!(file = %name, result = %json.display(),
                     "already answered by an earlier run; input moved on");
                 return Ok(Step::Finished(Outcome::AlreadyAnswered));
             }
-            let report = match result_names::reserved(&job.name) {
-                Some(error) => rejection(&job.name, checksum, Status::Invalid, error),
-                None => answer(ctx, &job.name, &bytes, checksum),
+            let report = match (result_names::reserved(name), ctx.remote.get()) {
+                (Some(error), _) => rejection(name, checksum, Status::Invalid, error),
+                (None, Some(remote)) => match remote.submit(ctx, claimed, &bytes, checksum) {
+                    Ok(()) => return Ok(Step::Finished(Outcome::Published)),
+                    Err(report) => *report,
+                },
+                (None, None) => answer(ctx, name, &bytes, checksum, &stop),
             };
             (report, bytes.len() as u64)
         }
         Input::Refused { size, checksum, message, expected } => {
             let error = InputError { line: 1, column: 1, message, expected };
-            (rejection(&job.name, checksum, Status::Invalid, error), size)
+            (rejection(name, checksum, Status::Invalid, error), size)
         }
-        Input::Gone => return Ok(Step::Finished(Outcome::Gone)),
+        Input::Gone => return Ok(Step::Finished(withdrawn(name, started))),
     };
     if report.was_cancelled() {
-        tracing::info!(file = %job.name, "search or generation cancelled by shutdown; left claimed for requeue");
-        return Ok(Step::Finished(Outcome::LeftClaimed));
+        return Ok(Step::Finished(cancelled(&stop, name, started)));
     }
+    drop(stop);
     let prepared = ctx
         .outbox
-        .prepare(&job.name, &report)
-        .map_err(|e| JobError::io("cannot write the result of", &claimed, e))?;
+        .prepare(name, &report)
+        .map_err(|e| JobError::io("cannot write the result of", &path, e))?;
     let answer = Answer {
-        name: job.name.clone(),
-        claimed,
+        claimed: claimed.clone(),
+        path,
         rejected: report.is_rejected(),
         line: LogLine::new(size, &report, started),
     };
-    Ok(Step::Commit(prepared, answer))
+    Ok(Step::Commit(prepared, Box::new(answer)))
+}
+
+/// What a cancelled search means: its claim was removed (nothing is answered), or the
+/// daemon stops (the input stays claimed for the next start).
+fn cancelled(stop: &Stop, name: &str, started: Instant) -> Outcome {
+    if stop.withdrawn() {
+        return withdrawn(name, started);
+    }
+    tracing::info!(file = %name, "search or generation cancelled by shutdown; left claimed for requeue");
+    Outcome::LeftClaimed
+}
+
+/// The claimed input is gone: say so once, plainly.
+fn withdrawn(name: &str, started: Instant) -> Outcome {
+    tracing::info!(file = %name, after_s = (started.elapsed().as_secs_f64() * 100.0).round() / 100.0,
+        "the input was removed from the claim folder while it was worked on; its job is \
+         cancelled and nothing is answered");
+    Outcome::Withdrawn
 }
 
 /// The committer half: once the result set is durable (`written`), move the input on and
@@ -168,9 +239,9 @@ pub fn finish(
     written: io::Result<Written>,
 ) -> Result<Outcome, JobError> {
     let written =
-        written.map_err(|e| JobError::io("cannot write the result of", &answer.claimed, e))?;
-    archive(ctx, &answer.claimed, &answer.name, answer.rejected, false)?;
-    answer.line.log(&answer.name, &written.stem);
+        written.map_err(|e| JobError::io("cannot write the result of", &answer.path, e))?;
+    archive(ctx, &answer.path, &answer.claimed.name, answer.rejected, false)?;
+    answer.line.log(&answer.claimed.name, &written.stem);
     Ok(Outcome::Answered { rejected: answer.rejected })
 }
 
@@ -303,36 +374,15 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
     }
 }
 
-/// Makes the puzzles of a generation job, or runs the pipeline on anything else; a panic
-/// (a bug) becomes a `failed` error result, not a dead worker, so one bad file cannot stop
-/// the daemon or come back at every start.
-fn answer(ctx: &Context, name: &str, bytes: &[u8], checksum: String) -> FileReport {
-    let options = &ctx.settings.pipeline;
-    let ticket = ctx.running.start(name);
+/// The answer to the input's bytes, solved on this worker's thread.
+fn answer(ctx: &Context, name: &str, bytes: &[u8], checksum: String, stop: &Stop) -> FileReport {
+    let settings = &ctx.settings;
     let control = Control {
-        cancel: Some(&ctx.cancel),
+        cancel: Some(stop.flag()),
         waiting: Some(&ctx.waiting),
-        progress: Some(ticket.progress()),
+        progress: Some(stop.progress()),
     };
-    let run = || match generate_job::recognise(ctx, bytes) {
-        Some(text) => generate_job::run(ctx, name, text, checksum.clone()),
-        None => pipeline::process_with(name, bytes, checksum.clone(), options, control),
-    };
-    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        tracing::error!(file = %name, panic = %what, "internal error while processing");
-        let error = InputError {
-            line: 1,
-            column: 1,
-            message: format!("internal error while processing the file: {what}"),
-            expected: "a file kakurod can process".into(),
-        };
-        rejection(name, checksum, Status::Failed, error)
-    })
+    solve::answer(&settings.pipeline, &settings.generate, name, bytes, checksum, control)
 }
 
 fn rejection(name: &str, checksum: String, status: Status, error: InputError) -> FileReport {
@@ -355,15 +405,26 @@ fn archive(
     };
     match target {
         Some(dir) => {
-            claim::move_unique(claimed, dir, name)
-                .map_err(|e| JobError::io("cannot move on", claimed, e))?;
+            match claim::move_unique(claimed, dir, name) {
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    vanished_after(name);
+                    return Ok(());
+                }
+                Err(e) => return Err(JobError::io("cannot move on", claimed, e)),
+            }
             if sync {
                 sync_dir(dir).map_err(|e| JobError::io("cannot sync", dir, e))?;
             }
         }
-        None => {
-            std::fs::remove_file(claimed).map_err(|e| JobError::io("cannot delete", claimed, e))?;
-        }
+        None => match std::fs::remove_file(claimed) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                vanished_after(name);
+                return Ok(());
+            }
+            Err(e) => return Err(JobError::io("cannot delete", claimed, e)),
+        },
     }
     if sync {
         sync_dir(&folders.claim).map_err(|e| JobError::io("cannot sync", &folders.claim, e))?;
@@ -371,65 +432,8 @@ fn archive(
     Ok(())
 }
 
-/// The fields of the one log line per input, taken from the report before it is dropped.
-#[derive(Debug)]
-struct LogLine {
-    bytes: u64,
-    kind: String,
-    grid: String,
-    status: String,
-    nodes: u64,
-    ms: f64,
-}
-
-impl LogLine {
-    fn new(bytes: u64, report: &FileReport, started: Instant) -> LogLine {
-        let ms = started.elapsed().as_secs_f64() * 1e3;
-        let (kind, grid, status, nodes) = match &report.body {
-            Body::Single(r) => (
-                r.kind.map_or("-", |k| k.name()).to_string(),
-                format!("{}x{}", r.rows, r.cols),
-                match r.uniqueness {
-                    Uniqueness::NotChecked => r.status.name().to_string(),
-                    u => format!("{} ({})", r.status.name(), u.name()),
-                },
-                r.statistics.nodes,
-            ),
-            Body::Batch { puzzles, summary, invalid_lines } => (
-                puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
-                format!("batch of {}", puzzles.len()),
-                format!(
-                    "solved={} multiple={} unsatisfiable={} timeout={} invalid={} failed={}{}",
-                    summary.solved,
-                    summary.multiple,
-                    summary.unsatisfiable,
-                    summary.timeout,
-                    summary.invalid,
-                    summary.failed,
-                    if invalid_lines.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (invalid {})", pipeline::line_list(invalid_lines))
-                    }
-                ),
-                puzzles.iter().map(|p| p.statistics.nodes).sum(),
-            ),
-            Body::Generation(g) => (
-                "generate".into(),
-                g.job.shape(),
-                format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
-                0,
-            ),
-            Body::Rejected { status, error } => {
-                ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
-            }
-        };
-        LogLine { bytes, kind, grid, status, nodes, ms }
-    }
-
-    fn log(&self, name: &str, stem: &str) {
-        tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
-            status = %self.status, ms = (self.ms * 100.0).round() / 100.0, nodes = self.nodes,
-            result = %stem, "answered");
-    }
+/// The claimed input was removed after its result was written: nothing left to move on.
+fn vanished_after(name: &str) {
+    tracing::info!(file = %name, "the input was removed from the claim folder after it was \
+        answered; there is nothing to move on");
 }

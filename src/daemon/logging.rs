@@ -51,7 +51,8 @@ impl LogLevel {
 pub fn init(format: LogFormat, level: LogLevel) {
     let filter = match std::env::var("RUST_LOG") {
         Ok(spec) if !spec.trim().is_empty() => EnvFilter::new(spec),
-        _ => EnvFilter::new(level.directive()),
+        // The NATS client's own lines repeat what kakurod says of the queue.
+        _ => EnvFilter::new(format!("{},async_nats=warn", level.directive())),
     };
     let terminal = std::io::stderr().is_terminal();
     // journald stamps every line itself; systemd sets JOURNAL_STREAM for its services.

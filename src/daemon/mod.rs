@@ -1,27 +1,31 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
 //! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
-//! pool (`dispatch`, `job`; a generation job makes puzzles instead, `generate_job`), and answered in the outbox (through `crate::outbox`, the one
-//! writer of result files), made durable in batches (`commit`); results that cannot be written are tried again (`retry`); SIGTERM drains the
-//! work (`signals`); inputs that run long are logged while they run (`running`). Several daemons may share one inbox as the nodes of a cluster
-//! (`cluster`): each claims into its own folder and keeps a lease, and the live ones take
-//! over a dead node's work (`takeover`). This module wires the parts together and
-//! owns start-up and shutdown.
+//! pool (`dispatch`, `job`; a generation job makes puzzles instead, `generate_job`), and
+//! answered in the outbox (through `crate::outbox`, the one writer of result files), made
+//! durable in batches (`commit`); results that cannot be written are tried again
+//! (`retry`); an input removed from the claim folder cancels its job (`running`); SIGTERM
+//! drains the work (`signals`). One daemon serves an inbox (`lock`). This module wires the
+//! parts together and owns start-up and shutdown.
 
 pub(crate) mod claim;
-pub(crate) mod cluster;
 pub(crate) mod commit;
 pub mod config;
 pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod generate_job;
 pub(crate) mod job;
+pub(crate) mod lock;
+pub(crate) mod log_line;
 pub(crate) mod logging;
+pub(crate) mod queued;
 pub(crate) mod ready;
+pub(crate) mod reconcile;
+pub(crate) mod remote;
 pub(crate) mod retry;
 pub(crate) mod running;
 pub(crate) mod sdnotify;
 pub(crate) mod signals;
-pub(crate) mod takeover;
+pub(crate) mod solve;
 pub(crate) mod watcher;
 
 use crate::outbox::Outbox;
@@ -29,7 +33,7 @@ use config::{Folders, Settings};
 use crossbeam_channel::{Receiver, Sender, select};
 use dispatch::Dispatcher;
 use error::DaemonError;
-use job::{Context, Job, Source};
+use job::{Context, Job};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,9 +80,10 @@ fn serve(settings: Settings) -> Result<(), DaemonError> {
 /// The running daemon's parts, from start-up to shutdown.
 struct Daemon {
     ctx: Arc<Context>,
-    node: Arc<cluster::Node>,
+    _lock: lock::InboxLock,
     dispatcher: Dispatcher,
-    keeper: takeover::Keeper,
+    queue: Option<queued::QueueParts>,
+    watch: running::Watch,
     intake: RunningIntake,
     signals: Receiver<i32>,
     /// Inputs requeued from the claim folder at start-up.
@@ -88,35 +93,34 @@ struct Daemon {
 }
 
 impl Daemon {
-    /// Prepares the folders, joins the cluster, cleans the outbox, and starts the workers
-    /// (fed the inputs left claimed), the lease keeper, the signal forwarding and, last,
-    /// the intake of new inputs.
+    /// Prepares the folders, takes the inbox's lock, cleans the outbox, and starts the
+    /// workers (fed the inputs left claimed), the watch over running jobs, the signal
+    /// forwarding and, last, the intake of new inputs.
     fn start(mut settings: Settings) -> Result<Daemon, DaemonError> {
         settings.folders = prepare(&settings.folders)?;
-        let node = join_cluster(&mut settings)?;
-        let (outbox, stale) = open_outbox(&settings, &node.id)?;
+        let lock = lock::InboxLock::take(&settings.folders.claim, &settings.folders.inbox)?;
+        let (outbox, stale) = open_outbox(&settings)?;
+        let queue = settings.queue.as_ref().map(queued::connect).transpose()?;
         let workers = settings.workers;
         let ctx = Arc::new(Context {
             settings,
             outbox,
             cancel: Default::default(),
-            waiting: Default::default(),
             running: Default::default(),
+            remote: Default::default(),
+            waiting: Default::default(),
         });
-        running::watch(Arc::downgrade(&ctx))
-            .map_err(|source| DaemonError::Io { about: "cannot start the watch thread", source })?;
         let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
             .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
+        let queue = queue.map(|q| queued::start(&ctx, &dispatcher, q)).transpose()?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
-        let keeper =
-            takeover::Keeper::start(Arc::clone(&node), Arc::clone(&ctx), dispatcher.sender())
-                .map_err(|source| DaemonError::Io {
-                    about: "cannot start the lease thread",
-                    source,
-                })?;
+        let watch = running::Watch::start(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
+            about: "cannot start the watch over running jobs",
+            source,
+        })?;
         let signals = signals::forward()?;
         let intake = RunningIntake::start(&ctx.settings, dispatcher.sender())?;
-        Ok(Daemon { ctx, node, dispatcher, keeper, intake, signals, requeued, stale })
+        Ok(Daemon { ctx, _lock: lock, dispatcher, queue, watch, intake, signals, requeued, stale })
     }
 
     /// Waits for the start-up scan (then tells the log and systemd that the daemon runs),
@@ -135,62 +139,51 @@ impl Daemon {
         })
     }
 
-    /// Stops taking work in, lets the running jobs finish (or cancels them), gives up the
-    /// lease and logs the last line.
+    /// Stops taking work in, lets the running jobs finish (or cancels them) and logs the
+    /// last line; the inbox's lock goes last.
     fn shut_down(self) {
-        let Daemon { ctx, node, dispatcher, keeper, intake, signals, .. } = self;
+        let Daemon { ctx, _lock, dispatcher, queue, watch, intake, signals, .. } = self;
         sdnotify::stopping("draining");
-        keeper.stop_taking_over();
         intake.stop();
         dispatcher.stop_intake();
-        let drained = finish_running_jobs(&ctx, &dispatcher, &signals);
-        // The lease lasts through the drain; once stopped, it is given up at once, so
-        // another node takes over what is left without waiting out the lease.
-        keeper.stop();
-        if let Err(error) = node.expire() {
-            tracing::warn!(%error, "cannot give up the lease");
+        let mut drained = finish_running_jobs(&ctx, &dispatcher, &signals);
+        if let Some(queue) = queue {
+            drained &= queue.stop(ctx.settings.drain_timeout);
         }
+        drop(watch);
         log_stopped(&ctx.settings, dispatcher.counters(), drained);
     }
 }
 
-/// Joins the cluster as the configured node, adopts the claims a daemon without nodes left
-/// in the claim root, and points the settings at the node's own claim folder.
-fn join_cluster(settings: &mut Settings) -> Result<Arc<cluster::Node>, DaemonError> {
-    let node = cluster::Node::join(&settings.folders.claim, &settings.node_id, settings.lease)?;
-    let adopted = node.adopt_unowned().map_err(|source| DaemonError::Folder {
-        about: "cannot adopt the claims in",
-        path: settings.folders.claim.clone(),
-        source,
-    })?;
-    if !adopted.is_empty() {
-        tracing::info!(inputs = adopted.len(), "claims of a daemon without nodes adopted");
-    }
-    settings.folders.claim = node.claim_folder().to_path_buf();
-    Ok(Arc::new(node))
-}
-
-/// The outbox writer of node `node`, once the temporary files and stem reservations of
-/// this node's crashed runs are gone; also returns how many were removed.
-fn open_outbox(settings: &Settings, node: &str) -> Result<(Outbox, usize), DaemonError> {
-    let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, node);
+/// The outbox writer, once the temporary files and stem reservations of this host's
+/// crashed runs are gone; also returns how many were removed.
+fn open_outbox(settings: &Settings) -> Result<(Outbox, usize), DaemonError> {
+    let host = crate::outbox::host_name();
+    let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, &host);
     let stale = outbox
         .remove_stale_temporaries()
         .map_err(|source| DaemonError::Io { about: "cannot clean the outbox", source })?;
     Ok((outbox, stale))
 }
 
-/// Queues the inputs an earlier run left in the claim folder; returns how many.
+/// Queues the inputs an earlier run left in the claim folder (giving an id to those an
+/// earlier version left without one); returns how many.
 fn requeue_claimed(claim_folder: &Path, jobs: &Sender<Job>) -> Result<usize, DaemonError> {
-    let requeued = claim::claimed(claim_folder).map_err(|source| DaemonError::Folder {
+    let error = |source| DaemonError::Folder {
         about: "cannot list",
         path: claim_folder.to_path_buf(),
         source,
-    })?;
-    for name in &requeued {
-        let _ = jobs.send(Job { name: name.clone(), source: Source::Requeued });
+    };
+    let adopted = claim::adopt_legacy(claim_folder).map_err(error)?;
+    if adopted > 0 {
+        tracing::info!(inputs = adopted, "claims of an earlier version adopted");
     }
-    Ok(requeued.len())
+    let requeued = claim::claimed(claim_folder).map_err(error)?;
+    let count = requeued.len();
+    for claimed in requeued {
+        let _ = jobs.send(Job::claimed(claimed));
+    }
+    Ok(count)
 }
 
 /// The intake thread with what it needs to run and to be stopped: the inbox watcher, the

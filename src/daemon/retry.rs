@@ -1,4 +1,5 @@
-//! Results that could not be written are tried again by the running daemon. A full or
+//! Results that could not be written are tried again by the running daemon (the waiting
+//! inputs are kept by their claim file names, `ID.NAME`). A full or
 //! missing outbox, a quota or an I/O error fails a job after its input was claimed; the
 //! input then waits, safe, in the claim folder. Rather than retrying every waiting input on
 //! its own (which would solve each again at every try), one of them is sent as a *probe*
@@ -11,7 +12,8 @@
 //! [`Retries`] is the pure state machine, with the clock passed in; [`Retrier`] runs it on
 //! its own thread and requeues through the job channel.
 
-use super::job::{Context, Job, Source};
+use super::claim::Claimed;
+use super::job::{Context, Job};
 use super::sdnotify;
 use crossbeam_channel::{Receiver, Sender, select};
 use std::collections::VecDeque;
@@ -160,14 +162,15 @@ impl Retrier {
         Ok(Retrier { sender })
     }
 
-    /// The result of `name` could not be written (`error`); its input is in the claim folder.
-    pub fn failed(&self, name: &str, error: String) {
-        let _ = self.sender.send(Report::Failed { name: name.to_string(), error });
+    /// The result of `claimed` could not be written (`error`); its input is in the claim
+    /// folder.
+    pub fn failed(&self, claimed: &Claimed, error: String) {
+        let _ = self.sender.send(Report::Failed { name: claimed.file_name(), error });
     }
 
-    /// The job of `name` ended without an output error.
-    pub fn ended(&self, name: &str) {
-        let _ = self.sender.send(Report::Ended { name: name.to_string() });
+    /// The job of `claimed` ended without an output error.
+    pub fn ended(&self, claimed: &Claimed) {
+        let _ = self.sender.send(Report::Ended { name: claimed.file_name() });
     }
 }
 
@@ -206,8 +209,8 @@ fn run(ctx: &Context, reports: &Receiver<Report>, jobs: &Sender<Job>) {
                         tracing::info!(file = %name, requeued = requeue.len(),
                             "results can be written again; the waiting inputs are requeued");
                         sdnotify::status(&format!("watching {}", folders.inbox.display()));
-                        for name in requeue {
-                            let _ = jobs.send(Job { name, source: Source::Requeued });
+                        for claimed in requeue.iter().filter_map(|n| Claimed::parse(n)) {
+                            let _ = jobs.send(Job::claimed(claimed));
                         }
                     }
                 }
@@ -215,10 +218,10 @@ fn run(ctx: &Context, reports: &Receiver<Report>, jobs: &Sender<Job>) {
             },
             default(timeout) => {}
         }
-        if let Some(name) = retries.due(Instant::now()) {
+        if let Some(claimed) = retries.due(Instant::now()).and_then(|n| Claimed::parse(&n)) {
             restore_folders(ctx);
-            tracing::debug!(file = %name, "trying the result of a waiting input again");
-            let _ = jobs.send(Job { name, source: Source::Requeued });
+            tracing::debug!(file = %claimed.name, "trying the result of a waiting input again");
+            let _ = jobs.send(Job::claimed(claimed));
         }
     }
 }
@@ -242,8 +245,8 @@ fn restore(dir: &Path) {
 }
 
 /// Where the input of a job that failed on output is: its claim path, when it is there.
-pub fn claimed_input(claim_dir: &Path, name: &str) -> Option<PathBuf> {
-    let path = claim_dir.join(name);
+pub fn claimed_input(claim_dir: &Path, claimed: &Claimed) -> Option<PathBuf> {
+    let path = claimed.path(claim_dir);
     path.symlink_metadata().is_ok().then_some(path)
 }
 

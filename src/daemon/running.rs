@@ -1,78 +1,130 @@
-//! The inputs being worked on now, each with the live counters of its search, so that a
-//! long puzzle shows in the log while it runs rather than only when it is answered: a
-//! watcher thread logs each input still running after [`FIRST_NOTICE`], and again every
-//! [`LATER_NOTICES`] while it lasts.
+//! The jobs running now, each with its own stop flag and the live counters of its search,
+//! and the watch over them: every [`PERIOD`], a job whose claimed input was removed (by an
+//! operator or a client that changed its mind) is cancelled, and at shutdown every job is.
+//! A per-job flag, rather than the daemon's one, lets one input be withdrawn without
+//! disturbing the others. The watch also logs each job still running after
+//! [`FIRST_NOTICE`], and again every [`LATER_NOTICES`], so a long puzzle shows in the log
+//! while it runs rather than only when it is answered.
 
-use super::job::Context;
+use super::claim::{ClaimId, Claimed};
 use crate::solver::Progress;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use crossbeam_channel::{RecvTimeoutError, Sender};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// How long an input runs before the log says it is running.
+/// How often the claims of running jobs are checked.
+pub const PERIOD: Duration = Duration::from_millis(200);
+/// How long a job runs before the log says it is running.
 const FIRST_NOTICE: Duration = Duration::from_secs(1);
 /// How often the log says so again while it runs on.
 const LATER_NOTICES: Duration = Duration::from_secs(60);
-/// How often the watcher looks.
-const TICK: Duration = Duration::from_millis(250);
 
-/// The registry of running inputs.
 #[derive(Debug, Default)]
-pub struct Running {
-    jobs: Mutex<BTreeMap<u64, Entry>>,
-    next_id: AtomicU64,
+struct Flags {
+    /// The search stops once this is set.
+    stop: AtomicBool,
+    /// Set with `stop` when the claimed input was removed.
+    withdrawn: AtomicBool,
+    /// The live counters of the job's search.
+    progress: Progress,
 }
 
+/// One running job.
 #[derive(Debug)]
 struct Entry {
-    name: String,
+    claimed: Claimed,
+    flags: Arc<Flags>,
     started: Instant,
-    progress: Arc<Progress>,
     /// When the log last told of it.
     noticed: Option<Instant>,
 }
 
-/// One input's place in the registry; dropping it removes the input.
-#[derive(Debug)]
-pub struct Ticket<'a> {
-    running: &'a Running,
-    id: u64,
-    progress: Arc<Progress>,
+/// The registry of running jobs.
+#[derive(Debug, Default)]
+pub struct Running {
+    jobs: Mutex<HashMap<ClaimId, Entry>>,
 }
 
-impl Ticket<'_> {
-    /// The counters the input's search reports to.
+/// A running job's handle; the job leaves the registry when it is dropped.
+#[derive(Debug)]
+pub struct Stop<'a> {
+    running: &'a Running,
+    id: ClaimId,
+    flags: Arc<Flags>,
+}
+
+impl Stop<'_> {
+    /// The flag the job's search watches.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flags.stop
+    }
+
+    /// The counters the job's search reports to.
     pub fn progress(&self) -> &Progress {
-        &self.progress
+        &self.flags.progress
+    }
+
+    /// True when the job was cancelled because its claimed input was removed.
+    pub fn withdrawn(&self) -> bool {
+        self.flags.withdrawn.load(Ordering::SeqCst)
     }
 }
 
-impl Drop for Ticket<'_> {
+impl Drop for Stop<'_> {
     fn drop(&mut self) {
-        self.running.lock().remove(&self.id);
+        if let Ok(mut jobs) = self.running.jobs.lock() {
+            jobs.remove(&self.id);
+        }
     }
 }
 
 impl Running {
-    /// Registers `name` as running from now on, until the ticket is dropped.
-    pub fn start(&self, name: &str) -> Ticket<'_> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let progress = Arc::new(Progress::default());
-        let entry = Entry {
-            name: name.to_string(),
-            started: Instant::now(),
-            progress: Arc::clone(&progress),
-            noticed: None,
-        };
-        self.lock().insert(id, entry);
-        Ticket { running: self, id, progress }
+    /// Registers a job; it starts stopped when the daemon is stopping already (`shutdown`).
+    pub fn start(&self, claimed: Claimed, shutdown: &AtomicBool) -> Stop<'_> {
+        let flags = Arc::new(Flags::default());
+        flags.stop.store(shutdown.load(Ordering::SeqCst), Ordering::SeqCst);
+        let id = claimed.id;
+        if let Ok(mut jobs) = self.jobs.lock() {
+            let entry = Entry {
+                claimed,
+                flags: Arc::clone(&flags),
+                started: Instant::now(),
+                noticed: None,
+            };
+            jobs.insert(id, entry);
+        }
+        Stop { running: self, id, flags }
     }
 
-    /// Logs the inputs due a notice at `now`: running for [`FIRST_NOTICE`] and not told of
+    /// Stops every job on `shutdown`, and each job whose input left `claim_dir`.
+    pub fn check(&self, claim_dir: &Path, shutdown: &AtomicBool) {
+        let stopping = shutdown.load(Ordering::SeqCst);
+        let Ok(jobs) = self.jobs.lock() else { return };
+        for Entry { claimed, flags, .. } in jobs.values() {
+            let gone = claimed
+                .path(claim_dir)
+                .symlink_metadata()
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+            if gone {
+                flags.withdrawn.store(true, Ordering::SeqCst);
+            }
+            if gone || stopping {
+                flags.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+impl Running {
+    /// Logs the jobs due a notice at `now`: running for [`FIRST_NOTICE`] and not told of
     /// yet, or told of [`LATER_NOTICES`] ago.
-    fn notice_long(&self, now: Instant) {
-        for entry in self.lock().values_mut() {
+    pub fn notice_long(&self, now: Instant) {
+        let Ok(mut jobs) = self.jobs.lock() else { return };
+        for entry in jobs.values_mut() {
             let due = match entry.noticed {
                 None => now.duration_since(entry.started) >= FIRST_NOTICE,
                 Some(at) => now.duration_since(at) >= LATER_NOTICES,
@@ -80,27 +132,75 @@ impl Running {
             if due {
                 entry.noticed = Some(now);
                 let seconds = now.duration_since(entry.started).as_secs_f64();
-                let counts = entry.progress.counts();
-                tracing::info!(file = %entry.name, seconds = (seconds * 10.0).round() / 10.0,
-                    nodes = counts.nodes, failures = counts.failures,
-                    solutions = counts.solutions, "still running");
+                let counts = entry.flags.progress.counts();
+                tracing::info!(file = %entry.claimed.name,
+                    seconds = (seconds * 10.0).round() / 10.0, nodes = counts.nodes,
+                    failures = counts.failures, solutions = counts.solutions, "still running");
             }
         }
     }
+}
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Entry>> {
-        self.jobs.lock().unwrap_or_else(PoisonError::into_inner)
+/// The thread that runs [`Running::check`] and [`Running::notice_long`] every [`PERIOD`];
+/// it ends when dropped.
+#[derive(Debug)]
+pub struct Watch {
+    stop: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watch {
+    /// Starts watching the jobs of `ctx`.
+    pub fn start(ctx: Arc<super::job::Context>) -> std::io::Result<Watch> {
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
+        let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
+        let thread =
+            std::thread::Builder::new().name("kakurod-claims".into()).spawn(move || {
+                loop {
+                    ctx.running.check(&claim_dir, &ctx.cancel);
+                    ctx.running.notice_long(Instant::now());
+                    match stopped.recv_timeout(PERIOD) {
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+            })?;
+        Ok(Watch { stop: Some(stop), thread: Some(thread) })
     }
 }
 
-/// Starts the thread that logs the long-running inputs of `ctx`; it ends with the context.
-pub fn watch(ctx: Weak<Context>) -> std::io::Result<()> {
-    std::thread::Builder::new().name("kakurod-running".into()).spawn(move || {
-        while let Some(ctx) = ctx.upgrade() {
-            ctx.running.notice_long(Instant::now());
-            drop(ctx);
-            std::thread::sleep(TICK);
+impl Drop for Watch {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
-    })?;
-    Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_removed_claim_stops_its_job_only_and_shutdown_stops_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let running = Running::default();
+        let shutdown = AtomicBool::new(false);
+        let a = Claimed { id: ClaimId::new(), name: "a".into() };
+        let b = Claimed { id: ClaimId::new(), name: "b".into() };
+        for c in [&a, &b] {
+            std::fs::write(c.path(dir.path()), "x").unwrap();
+        }
+        let (stop_a, stop_b) = (running.start(a.clone(), &shutdown), running.start(b, &shutdown));
+        std::fs::remove_file(a.path(dir.path())).unwrap();
+        running.check(dir.path(), &shutdown);
+        assert!(stop_a.flag().load(Ordering::SeqCst) && stop_a.withdrawn());
+        assert!(!stop_b.flag().load(Ordering::SeqCst));
+        shutdown.store(true, Ordering::SeqCst);
+        running.check(dir.path(), &shutdown);
+        assert!(stop_b.flag().load(Ordering::SeqCst) && !stop_b.withdrawn());
+        drop(stop_a);
+        assert_eq!(running.jobs.lock().unwrap().len(), 1);
+    }
 }

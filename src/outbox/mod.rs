@@ -13,21 +13,20 @@
 //! `STEM.error.json` is already there (an earlier input of the same name), the set is
 //! written as `STEM-2.*`, `STEM-3.*`, ...
 //! A stem is reserved ([`stems`]) before its files are renamed into place, so that writers
-//! sharing the outbox (daemons on other nodes, a `solve --out` run) never write the same
+//! sharing the outbox (the daemon and a `solve --out` run beside it) never write the same
 //! stem at once. Companion files without their JSON are leftovers of a crash before the
 //! commit and are overwritten. A generation job's result names its puzzles' files in its
 //! JSON ([`generated`]), so its stem is reserved when the set is prepared rather than when
 //! it is committed.
 //!
-//! Temporary files are named `.kakurod-tmp.NODE.PID.N`: a writer removes its own node's
-//! leftovers at start-up, and a daemon that takes over a dead node's work removes the dead
-//! node's.
+//! Temporary files are named `.kakurod-tmp.HOST.PID.N`: a writer removes the leftovers of
+//! its host's dead processes at start-up.
 
 pub(crate) mod files;
 mod generated;
+pub(crate) mod rendered;
 pub(crate) mod stems;
 
-use crate::render::svg;
 use crate::report::{Body, FileReport};
 use crate::result_names::{RESERVED_STEM_END, stem_of};
 use files::{rename_noreplace, sync_dir, sync_file};
@@ -36,6 +35,11 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use stems::Reservation;
+
+/// This host's name, which a writer's temporary files carry.
+pub(crate) fn host_name() -> String {
+    rustix::system::uname().nodename().to_string_lossy().into_owned()
+}
 
 /// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
 const TEMP_PREFIX: &str = ".kakurod-tmp.";
@@ -124,12 +128,6 @@ impl Outbox {
         Ok(self.remove_temporaries(&stale)? + stems::remove_stale(&self.dir, stale)?)
     }
 
-    /// Removes every temporary file and stem reservation of the (dead) node `node`.
-    pub(crate) fn remove_temporaries_of(&self, node: &str) -> io::Result<usize> {
-        let stale = |owner: &str, _pid: u32| owner == node;
-        Ok(self.remove_temporaries(&stale)? + stems::remove_stale(&self.dir, stale)?)
-    }
-
     /// Removes the temporary files whose `(node, pid)` `stale` judges left over.
     fn remove_temporaries(&self, stale: &dyn Fn(&str, u32) -> bool) -> io::Result<usize> {
         let owner = |entry: &std::fs::DirEntry| {
@@ -155,38 +153,9 @@ impl Outbox {
                 let files = generated::files(report, generation, &stem, self.svg);
                 (files, Stem::Reserved(Box::new((stem, reservation))))
             }
-            _ => (self.files(report), Stem::Wanted(base)),
+            _ => (rendered::files(report, self.svg), Stem::Wanted(base)),
         };
-        let mut prepared = Prepared { stem, temps: Vec::with_capacity(files.len()) };
-        for (suffix, content) in files {
-            match self.write_temp(&content) {
-                Ok(temp) => prepared.temps.push((suffix, temp)),
-                Err(e) => {
-                    prepared.discard();
-                    return Err(e);
-                }
-            }
-        }
-        Ok(prepared)
-    }
-
-    /// The files of a puzzle's result (or a rejection's), suffix and text, the JSON last.
-    fn files(&self, report: &FileReport) -> Vec<(String, String)> {
-        let rejected = report.is_rejected();
-        let mut files = Vec::new();
-        if !rejected {
-            if let Some(text) = report.solution_text() {
-                files.push((".solution.txt".to_string(), text));
-            }
-            if self.svg
-                && let Some(picture) = picture(report)
-            {
-                files.push((".svg".to_string(), picture));
-            }
-        }
-        let json_suffix = if rejected { ".error.json" } else { ".json" };
-        files.push((json_suffix.to_string(), report.to_json()));
-        files
+        self.write_set(stem, files)
     }
 
     /// Second half, for a whole batch at once (group commit): syncs every temporary file
@@ -367,14 +336,6 @@ fn numbered_stem(base: &str, n: u32) -> String {
     if n <= 1 { base.to_string() } else { format!("{base}-{n}") }
 }
 
-/// The SVG picture of a solved single puzzle (batches and unsolved puzzles get none).
-fn picture(report: &FileReport) -> Option<String> {
-    match &report.body {
-        Body::Single(r) => Some(svg::svg(r.puzzle.as_ref()?, Some(r.grid.as_ref()?))),
-        Body::Batch { .. } | Body::Generation(_) | Body::Rejected { .. } => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,7 +418,7 @@ mod tests {
     }
 
     #[test]
-    fn stale_temporaries_of_dead_processes_of_this_node_are_removed() {
+    fn stale_temporaries_of_dead_processes_of_this_host_are_removed() {
         let dir = tempfile::tempdir().unwrap();
         let dead = u32::MAX;
         for name in [format!("n.{dead}.0"), format!("{dead}.0"), format!("other.node.{dead}.0")] {
@@ -468,8 +429,6 @@ mod tests {
         assert_eq!(outbox.remove_stale_temporaries().unwrap(), 2);
         let other = format!("{TEMP_PREFIX}other.node.{dead}.0");
         assert_eq!(names(dir.path()), vec![other, "keep.json".to_string()]);
-        assert_eq!(outbox.remove_temporaries_of("other.node").unwrap(), 1);
-        assert_eq!(names(dir.path()), vec!["keep.json"]);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 
 #![allow(dead_code, reason = "each test uses a different part of this module")]
 
+pub mod nats;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -80,15 +82,15 @@ pub fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-/// The inputs claimed by any node under the claim root `claim` (in `claim/NODE/`), sorted;
-/// leases and other dot files are left out.
+/// The names of the inputs in the claim folder `claim` (its files `ID.NAME`, without the
+/// 16-digit claim id), sorted; the lock and other dot files are left out.
 pub fn claimed(claim: &Path) -> Vec<String> {
     let mut v: Vec<String> = names(claim)
         .into_iter()
         .filter(|n| !n.starts_with('.'))
-        .flat_map(|node| {
-            let folder = claim.join(&node);
-            if folder.is_dir() { names(&folder) } else { vec![node] }
+        .map(|n| match n.split_at_checked(17) {
+            Some((id, name)) if id.ends_with('.') => name.to_string(),
+            _ => panic!("{n} in the claim folder is not ID.NAME"),
         })
         .collect();
     v.sort();

@@ -4,11 +4,11 @@
 
 use super::{DaemonError, check_range};
 use crate::format::generation::Limits;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// `[generate]`, as written.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GenerateConfig {
     /// Most rows a job may ask for.

@@ -10,13 +10,15 @@ use crate::cli::ServeArgs;
 use crate::format::Format;
 use crate::pipeline::PipelineOptions;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod generate;
+mod queue;
 
 pub use generate::{GenerateConfig, GenerateSettings};
+pub use queue::{JobSettings, QueueConfig};
 
 /// The configuration file, as written. Every key has a default (see `config.toml`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -38,24 +40,8 @@ pub struct Config {
     pub output: OutputConfig,
     /// `[log]`.
     pub log: LogConfig,
-    /// `[cluster]`.
-    pub cluster: ClusterConfig,
-}
-
-/// `[cluster]`: several daemons on one inbox.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ClusterConfig {
-    /// This daemon's node id (absent: the host name).
-    pub node_id: Option<String>,
-    /// How long a node's lease lasts without renewal.
-    pub lease_seconds: f64,
-}
-
-impl Default for ClusterConfig {
-    fn default() -> Self {
-        ClusterConfig { node_id: None, lease_seconds: 30.0 }
-    }
+    /// `[queue]`.
+    pub queue: QueueConfig,
 }
 
 /// `[folders]`: where files come from and go to.
@@ -147,7 +133,7 @@ impl Default for WorkersConfig {
 }
 
 /// `[solver]`: how each puzzle is searched.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverConfig {
     /// Propagation strength.
@@ -185,7 +171,7 @@ impl Default for SolverConfig {
 }
 
 /// `[limits]`: what one puzzle may cost.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Per-puzzle time limit (0: none).
@@ -237,8 +223,7 @@ pub struct Folders {
     pub done: PathBuf,
     /// Rejected inputs.
     pub failed: PathBuf,
-    /// The claim root: each node claims into its folder `claim/NODE/` (the daemon sets
-    /// this to its own folder once it has joined the cluster).
+    /// Claimed inputs, `ID.NAME`.
     pub claim: PathBuf,
 }
 
@@ -277,10 +262,10 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Log level.
     pub log_level: LogLevel,
-    /// This daemon's node id.
-    pub node_id: String,
-    /// How long a node's lease lasts without renewal.
-    pub lease: Duration,
+    /// The settings every job is solved with, as sent to queue workers.
+    pub job: JobSettings,
+    /// The shared queue (`None`: the in-process queue).
+    pub queue: Option<crate::queue::QueueSettings>,
 }
 
 /// The configuration file read when `--config` is not given, if it exists.
@@ -321,10 +306,16 @@ impl Settings {
         let folders = resolve_folders(&config.folders, base, args);
         apply_overrides(&mut config, args);
         check_ranges(&config)?;
-        let node_id = resolve_node_id(&config.cluster)?;
         let pipeline = pipeline_options(&config.solver, &config.limits)?;
         let generate = generate::resolve(&config.generate)?;
         let (intake, workers) = (&config.intake, &config.workers);
+        let job = JobSettings {
+            solver: config.solver.clone(),
+            limits: config.limits.clone(),
+            generate: config.generate.clone(),
+            svg: config.output.svg,
+        };
+        let queue = queue::resolve(&config.queue, base, worker_count(workers.workers))?;
         Ok(Settings {
             config_path: None,
             folders,
@@ -342,8 +333,8 @@ impl Settings {
             generate,
             log_format: config.log.format,
             log_level: config.log.level,
-            node_id,
-            lease: Duration::from_secs_f64(config.cluster.lease_seconds),
+            job,
+            queue,
         })
     }
 
@@ -353,8 +344,8 @@ impl Settings {
         format!(
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
              val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
-             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} node_id={} \
-             lease_s={} generate_max_grid={}x{} generate_max_count={} generate_timeout={}",
+             settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} \
+             generate_max_grid={}x{} generate_max_count={} generate_timeout={}",
             self.folders.inbox.display(),
             self.folders.outbox.display(),
             self.workers,
@@ -372,8 +363,6 @@ impl Settings {
             self.svg,
             self.fsync,
             self.drain_timeout.as_secs_f64(),
-            self.node_id,
-            self.lease.as_secs_f64(),
             self.generate.limits.max_rows,
             self.generate.limits.max_cols,
             self.generate.limits.max_count,
@@ -406,18 +395,7 @@ fn check_ranges(config: &Config) -> Result<(), DaemonError> {
     check_range("workers.drain_timeout_seconds", w.drain_timeout_seconds, 0.0, 3600.0)?;
     check_range("solver.threads", config.solver.threads as f64, 0.0, 1024.0)?;
     check_range("limits.timeout_seconds", config.limits.timeout_seconds, 0.0, 1e6)?;
-    check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)?;
-    check_range("cluster.lease_seconds", config.cluster.lease_seconds, 1.0, 3600.0)
-}
-
-/// The configured node id, or the host name; either must be a valid node id (it names a
-/// folder and is part of file names).
-fn resolve_node_id(cluster: &ClusterConfig) -> Result<String, DaemonError> {
-    let node_id = cluster.node_id.clone().unwrap_or_else(super::cluster::host_name);
-    match super::cluster::invalid_node_id(&node_id) {
-        Some(message) => Err(setting("cluster.node_id", &message)),
-        None => Ok(node_id),
-    }
+    check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)
 }
 
 /// The solver settings, forced format and cell limit every file is handled with.
@@ -483,11 +461,8 @@ fn apply_overrides(config: &mut Config, args: &ServeArgs) {
     if args.no_fsync {
         config.workers.fsync = false;
     }
-    if let Some(node_id) = &args.node_id {
-        config.cluster.node_id = Some(node_id.clone());
-    }
-    if let Some(lease) = args.lease_seconds {
-        config.cluster.lease_seconds = lease.as_secs_f64();
+    if let Some(url) = &args.queue {
+        config.queue.url = url.clone();
     }
 }
 

@@ -25,21 +25,12 @@ fn an_empty_file_gives_the_documented_defaults() {
     assert_eq!(settings.settle, Duration::from_millis(500));
     assert!(settings.workers >= 1);
     assert!(settings.svg && settings.fsync);
-    assert_eq!(settings.node_id, super::super::cluster::host_name());
-    assert_eq!(settings.lease, Duration::from_secs(30));
 }
 
 #[test]
-fn cluster_keys_and_flags() {
-    let config: Config =
-        toml::from_str("[cluster]\nnode_id = \"n1\"\nlease_seconds = 5\n").unwrap();
-    let s = Settings::resolve(config.clone(), Path::new("."), &args(&[])).unwrap();
-    assert_eq!((s.node_id.as_str(), s.lease), ("n1", Duration::from_secs(5)));
-    let a = args(&["--node-id", "n2", "--lease-seconds", "3"]);
-    let s = Settings::resolve(config, Path::new("."), &a).unwrap();
-    assert_eq!((s.node_id.as_str(), s.lease), ("n2", Duration::from_secs(3)));
-    let bad = Settings::resolve(Config::default(), Path::new("."), &args(&["--node-id", "a/b"]));
-    assert!(bad.unwrap_err().to_string().contains("cluster.node_id"));
+fn the_settings_of_the_shared_inbox_protocol_are_gone() {
+    let error = toml::from_str::<Config>("[cluster]\nnode_id = \"n1\"\n").unwrap_err();
+    assert!(error.to_string().contains("cluster"), "{error}");
 }
 
 #[test]

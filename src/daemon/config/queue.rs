@@ -1,0 +1,113 @@
+//! `[queue]`: where the work queue lives. Without a URL the queue is the daemon's own, in
+//! its process (one host); with one, jobs go through NATS JetStream and workers on any host
+//! answer them (see `crate::queue` and docs/queue.md).
+
+use super::{
+    DaemonError, GenerateConfig, GenerateSettings, LimitsConfig, SolverConfig, check_range,
+    generate, pipeline_options, setting,
+};
+use crate::pipeline::PipelineOptions;
+use crate::queue::{QueueSettings, invalid_prefix};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What a worker needs to answer a job exactly as the daemon would: the sections of the
+/// configuration that decide an answer, after the command-line overrides. A queue worker
+/// resolves them itself (`solver.threads = 0` is then its own host's cores).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct JobSettings {
+    /// `[solver]`.
+    pub solver: SolverConfig,
+    /// `[limits]`.
+    pub limits: LimitsConfig,
+    /// `[generate]`.
+    pub generate: GenerateConfig,
+    /// `[output] svg`.
+    pub svg: bool,
+}
+
+impl JobSettings {
+    /// The pipeline options and generation limits these settings give.
+    pub fn resolve(&self) -> Result<(PipelineOptions, GenerateSettings), DaemonError> {
+        Ok((pipeline_options(&self.solver, &self.limits)?, generate::resolve(&self.generate)?))
+    }
+}
+
+/// `[queue]`, as written.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QueueConfig {
+    /// `nats://` or `tls://` URLs, comma-separated; empty: the in-process queue.
+    pub url: String,
+    /// Prefix of the subjects, streams and buckets: one per inbox on a shared server.
+    pub subject_prefix: String,
+    /// A NATS `.creds` file (user JWT and seed).
+    pub creds_file: Option<PathBuf>,
+    /// A PEM file of the certificate authorities that sign the servers' certificates.
+    pub ca_file: Option<PathBuf>,
+    /// How long a worker may hold a job without a sign of life before it goes to another.
+    pub ack_wait_seconds: f64,
+    /// The most inputs claimed and not yet answered (0: four per worker slot).
+    pub max_in_flight: usize,
+    /// After this many workers died on one input, it is answered as failed.
+    pub max_crashes: u32,
+    /// Servers that keep a copy of each stream (1 or 3 in a three-server cluster).
+    pub replicas: usize,
+    /// How long the server remembers a message id to drop a re-sent copy.
+    pub duplicate_window_seconds: f64,
+    /// How long a claim may go without a job, an answer or a running worker before the
+    /// daemon sends its job again.
+    pub reconcile_seconds: f64,
+}
+
+impl Default for QueueConfig {
+    fn default() -> Self {
+        QueueConfig {
+            url: String::new(),
+            subject_prefix: "kakurod".into(),
+            creds_file: None,
+            ca_file: None,
+            ack_wait_seconds: 30.0,
+            max_in_flight: 0,
+            max_crashes: 3,
+            replicas: 1,
+            duplicate_window_seconds: 120.0,
+            reconcile_seconds: 60.0,
+        }
+    }
+}
+
+/// The queue's settings, or `None` for the in-process queue. Files are relative to `base`;
+/// `workers` sizes the default `max_in_flight`.
+pub(super) fn resolve(
+    config: &QueueConfig,
+    base: &Path,
+    workers: usize,
+) -> Result<Option<QueueSettings>, DaemonError> {
+    if config.url.trim().is_empty() {
+        return Ok(None);
+    }
+    check_range("queue.ack_wait_seconds", config.ack_wait_seconds, 1.0, 3600.0)?;
+    check_range("queue.max_in_flight", config.max_in_flight as f64, 0.0, 1e6)?;
+    check_range("queue.max_crashes", config.max_crashes as f64, 1.0, 1000.0)?;
+    check_range("queue.replicas", config.replicas as f64, 1.0, 5.0)?;
+    check_range("queue.duplicate_window_seconds", config.duplicate_window_seconds, 1.0, 86400.0)?;
+    check_range("queue.reconcile_seconds", config.reconcile_seconds, 1.0, 86400.0)?;
+    if let Some(message) = invalid_prefix(&config.subject_prefix) {
+        return Err(setting("queue.subject_prefix", &message));
+    }
+    let max_in_flight = if config.max_in_flight == 0 { 4 * workers } else { config.max_in_flight };
+    Ok(Some(QueueSettings {
+        urls: config.url.trim().to_string(),
+        prefix: config.subject_prefix.clone(),
+        creds_file: config.creds_file.as_ref().map(|f| base.join(f)),
+        ca_file: config.ca_file.as_ref().map(|f| base.join(f)),
+        ack_wait: Duration::from_secs_f64(config.ack_wait_seconds),
+        max_in_flight: max_in_flight.max(1),
+        max_crashes: config.max_crashes,
+        replicas: config.replicas,
+        duplicate_window: Duration::from_secs_f64(config.duplicate_window_seconds),
+        reconcile: Duration::from_secs_f64(config.reconcile_seconds),
+    }))
+}

@@ -1,0 +1,80 @@
+//! The one log line per answered input, with the fields taken from the report before it is
+//! dropped. A queue worker on another host sends these fields with its answer, so the
+//! daemon that writes the outbox logs the same line whoever solved the input.
+
+use crate::pipeline;
+use crate::report::{Body, FileReport, Uniqueness};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The fields of the one log line per input, taken from the report before it is dropped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct LogLine {
+    bytes: u64,
+    kind: String,
+    grid: String,
+    status: String,
+    nodes: u64,
+    ms: f64,
+    /// The worker that solved it on the queue (`HOST/PID`).
+    #[serde(default)]
+    pub(crate) host: Option<String>,
+}
+
+impl LogLine {
+    pub(crate) fn new(bytes: u64, report: &FileReport, started: Instant) -> LogLine {
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let (kind, grid, status, nodes) = match &report.body {
+            Body::Single(r) => (
+                r.kind.map_or("-", |k| k.name()).to_string(),
+                format!("{}x{}", r.rows, r.cols),
+                match r.uniqueness {
+                    Uniqueness::NotChecked => r.status.name().to_string(),
+                    u => format!("{} ({})", r.status.name(), u.name()),
+                },
+                r.statistics.nodes,
+            ),
+            Body::Batch { puzzles, summary, invalid_lines } => (
+                puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
+                format!("batch of {}", puzzles.len()),
+                format!(
+                    "solved={} multiple={} unsatisfiable={} timeout={} invalid={} failed={}{}",
+                    summary.solved,
+                    summary.multiple,
+                    summary.unsatisfiable,
+                    summary.timeout,
+                    summary.invalid,
+                    summary.failed,
+                    if invalid_lines.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (invalid {})", pipeline::line_list(invalid_lines))
+                    }
+                ),
+                puzzles.iter().map(|p| p.statistics.nodes).sum(),
+            ),
+            Body::Generation(g) => (
+                "generate".into(),
+                g.job.shape(),
+                format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
+                0,
+            ),
+            Body::Rejected { status, error } => {
+                ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
+            }
+        };
+        LogLine { bytes, kind, grid, status, nodes, ms, host: None }
+    }
+
+    pub(crate) fn log(&self, name: &str, stem: &str) {
+        let ms = (self.ms * 100.0).round() / 100.0;
+        match &self.host {
+            None => tracing::info!(file = %name, kind = %self.kind, grid = %self.grid,
+                bytes = self.bytes, status = %self.status, ms, nodes = self.nodes,
+                result = %stem, "answered"),
+            Some(host) => tracing::info!(file = %name, kind = %self.kind, grid = %self.grid,
+                bytes = self.bytes, status = %self.status, ms, nodes = self.nodes,
+                result = %stem, worker = %host, "answered"),
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The reconciler of `serve --queue`: now and then, every claim sent to the queue is
+//! checked. A claim whose input was removed has its job taken off the queue (its answer,
+//! should a worker be running it, is dropped on arrival); a job the queue never confirmed
+//! is sent again; and a job older than `[queue] reconcile_seconds` that the queue holds
+//! neither as a job nor as an answer is sent again: a server acknowledges a message before
+//! its disk has it, and one that crashes in between loses it.
+
+use super::claim::Claimed;
+use super::job::Context;
+use super::remote::Remote;
+use crate::pipeline;
+use std::time::Instant;
+
+/// One pass over the claims in flight.
+pub(super) fn run(remote: &Remote, ctx: &Context) {
+    let claim_dir = &ctx.settings.folders.claim;
+    let flights: Vec<(Claimed, bool, Instant)> = match remote.flights.lock() {
+        Ok(flights) => flights.values().map(|f| (f.claimed.clone(), f.sent, f.seen)).collect(),
+        Err(_) => return,
+    };
+    let reconcile = remote.queue.settings.reconcile;
+    for (claimed, sent, seen) in flights {
+        if remote.writing.lock().is_ok_and(|w| w.contains(&claimed.id)) {
+            continue;
+        }
+        if claimed.path(claim_dir).symlink_metadata().is_err() {
+            withdraw(remote, &claimed);
+        } else if !sent {
+            resend(remote, ctx, &claimed);
+        } else if seen.elapsed() >= reconcile {
+            if on_queue(remote, &claimed) {
+                if let Ok(mut flights) = remote.flights.lock()
+                    && let Some(flight) = flights.get_mut(&claimed.id)
+                {
+                    flight.seen = Instant::now();
+                }
+            } else {
+                tracing::info!(file = %claimed.name, claim = %claimed.id,
+                    "the queue holds neither the job nor its answer (lost in a server crash?); \
+                     sent again");
+                resend(remote, ctx, &claimed);
+            }
+        }
+    }
+}
+
+/// Sends the job of a claimed input again, read afresh from the claim folder.
+pub(super) fn resend(remote: &Remote, ctx: &Context, claimed: &Claimed) {
+    let path = claimed.path(&ctx.settings.folders.claim);
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let checksum = pipeline::checksum(&bytes);
+            if remote.submit(ctx, claimed, &bytes, checksum).is_err() {
+                tracing::warn!(file = %claimed.name, "the input no longer fits a queue message");
+            }
+        }
+        Err(error) => tracing::debug!(file = %claimed.name, %error, "cannot read a claim again"),
+    }
+}
+
+/// The input of a claim sent to the queue was removed: its job goes, nothing is answered.
+fn withdraw(remote: &Remote, claimed: &Claimed) {
+    let queue = &remote.queue;
+    let subject = queue.names.job(&claimed.id.to_string());
+    let purged = queue.block_on(async {
+        let stream = queue.js.get_stream(queue.names.jobs_stream()).await.ok()?;
+        stream.purge().filter(subject).await.ok()
+    });
+    tracing::info!(file = %claimed.name, job_removed = purged.is_some(),
+        "the input was removed from the claim folder while it was worked on; its job is \
+         cancelled and nothing is answered");
+    remote.landed(claimed.id);
+}
+
+/// True when the queue holds the claim's job or its answer.
+fn on_queue(remote: &Remote, claimed: &Claimed) -> bool {
+    let queue = &remote.queue;
+    let claim = claimed.id.to_string();
+    queue.block_on(async {
+        for (stream, subject) in [
+            (queue.names.jobs_stream(), queue.names.job(&claim)),
+            (queue.names.answers_stream(), queue.names.answer(&claim)),
+        ] {
+            let Ok(stream) = queue.js.get_stream(stream).await else { return true };
+            if stream.get_last_raw_message_by_subject(&subject).await.is_ok() {
+                return true;
+            }
+        }
+        false
+    })
+}

@@ -1,0 +1,355 @@
+//! The shared work queue on NATS JetStream, for more than one host. The daemon claims an
+//! input as on one host, publishes it as a job, and stays the only writer of its outbox;
+//! workers on any host (`kakurod worker`, and the daemon's own) pull jobs, solve them and
+//! publish answers, which the daemon writes (see docs/queue.md for the operator's view).
+//!
+//! JetStream's work-queue semantics carry the distributed part: a job goes to one
+//! consumer at a time; `AckWait` is the lease, an in-progress ack the renewal, and
+//! redelivery after `AckWait` the takeover. Each job has its own subject
+//! (`PREFIX.job.CLAIM`) in a stream that keeps one message per subject and refuses a
+//! second (`discard_new_per_subject`), so a job re-sent while its first copy lives is
+//! refused at any age, not only within the duplicate window. Crashes, not deliveries,
+//! count against a poison input (`worker`).
+//!
+//! The async client runs on a small tokio runtime owned by [`Queue`]; the rest of kakurod
+//! stays synchronous and calls in through [`Queue::block_on`].
+
+pub mod crashes;
+pub(crate) mod wire;
+pub mod worker;
+
+use async_nats::jetstream::{self, consumer, stream};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The oldest server version the queue runs on: per-subject discard (2.9.0); Debian
+/// bookworm ships 2.9.10.
+pub const MIN_SERVER: (u32, u32) = (2, 9);
+
+/// The queue's resolved settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueSettings {
+    /// Server URLs, comma-separated.
+    pub urls: String,
+    /// Prefix of subjects, streams and buckets.
+    pub prefix: String,
+    /// A `.creds` file.
+    pub creds_file: Option<PathBuf>,
+    /// Certificate authorities for TLS.
+    pub ca_file: Option<PathBuf>,
+    /// The consumer's ack wait: a silent worker loses its job after it.
+    pub ack_wait: Duration,
+    /// Most inputs claimed and not answered.
+    pub max_in_flight: usize,
+    /// Crashes after which an input is answered as failed.
+    pub max_crashes: u32,
+    /// Stream replicas.
+    pub replicas: usize,
+    /// The server's duplicate window.
+    pub duplicate_window: Duration,
+    /// When a claim with no job and no answer gets its job again.
+    pub reconcile: Duration,
+}
+
+/// Why `prefix` cannot prefix subjects and stream names, if it cannot.
+pub fn invalid_prefix(prefix: &str) -> Option<String> {
+    let fine = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    (prefix.is_empty() || prefix.len() > 32 || !prefix.chars().all(fine))
+        .then(|| format!("'{prefix}' must be 1 to 32 letters, digits, '_' or '-'"))
+}
+
+/// The names on the server of one inbox's queue.
+#[derive(Clone, Debug)]
+pub struct Names {
+    prefix: String,
+}
+
+impl Names {
+    /// The names under `prefix`.
+    pub fn new(prefix: &str) -> Names {
+        Names { prefix: prefix.to_string() }
+    }
+
+    /// The stream of jobs.
+    pub fn jobs_stream(&self) -> String {
+        format!("{}_jobs", self.prefix)
+    }
+
+    /// The stream of answers.
+    pub fn answers_stream(&self) -> String {
+        format!("{}_answers", self.prefix)
+    }
+
+    /// The workers' durable consumer on the jobs.
+    pub fn workers_consumer(&self) -> String {
+        "workers".into()
+    }
+
+    /// The daemon's durable consumer on the answers.
+    pub fn daemon_consumer(&self) -> String {
+        "daemon".into()
+    }
+
+    /// The stream of crash counts, by claim id.
+    pub fn crashes_stream(&self) -> String {
+        format!("{}_crashes", self.prefix)
+    }
+
+    /// The subject of a claim's crash count.
+    pub fn crash(&self, claim: &str) -> String {
+        format!("{}.crash.{claim}", self.prefix)
+    }
+
+    /// The subject of a job.
+    pub fn job(&self, claim: &str) -> String {
+        format!("{}.job.{claim}", self.prefix)
+    }
+
+    /// The subject of an answer.
+    pub fn answer(&self, claim: &str) -> String {
+        format!("{}.answer.{claim}", self.prefix)
+    }
+}
+
+/// Errors that stop `serve --queue` or `worker` at start.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    /// No connection.
+    #[error("cannot connect to NATS at {urls}: {message}")]
+    Connect {
+        /// The URLs.
+        urls: String,
+        /// Why.
+        message: String,
+    },
+    /// The server is too old.
+    #[error(
+        "the NATS server at {urls} runs {version}; kakurod needs {}.{} or newer",
+        MIN_SERVER.0, MIN_SERVER.1
+    )]
+    Version {
+        /// The URLs.
+        urls: String,
+        /// Its version.
+        version: String,
+    },
+    /// A stream, consumer or bucket could not be made or found.
+    #[error("{about}: {message}")]
+    Setup {
+        /// What was being done.
+        about: String,
+        /// Why (the server's words).
+        message: String,
+    },
+}
+
+/// A connection to the queue's servers, with the runtime its client runs on.
+#[derive(Debug)]
+pub struct Queue {
+    runtime: tokio::runtime::Runtime,
+    /// The client.
+    pub client: async_nats::Client,
+    /// JetStream on it.
+    pub js: jetstream::Context,
+    /// The names.
+    pub names: Names,
+    /// The settings.
+    pub settings: QueueSettings,
+}
+
+impl Queue {
+    /// Connects to the servers (reconnecting on its own with backoff from then on, each
+    /// loss and return logged once) and checks their version.
+    pub fn connect(settings: &QueueSettings, role: &str) -> Result<Queue, QueueError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("kakurod-nats")
+            .enable_all()
+            .build()
+            .map_err(|e| connect_error(settings, e))?;
+        let client = runtime.block_on(connect(settings, role))?;
+        let version = client.server_info().version;
+        if !version_at_least(&version, MIN_SERVER) {
+            return Err(QueueError::Version { urls: settings.urls.clone(), version });
+        }
+        let _inside = runtime.enter();
+        let js = jetstream::new(client.clone());
+        let names = Names::new(&settings.prefix);
+        Ok(Queue { runtime, client, js, names, settings: settings.clone() })
+    }
+
+    /// Runs `future` to its end on the queue's runtime.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
+    /// The runtime, to spawn tasks that outlive a call.
+    pub fn handle(&self) -> &tokio::runtime::Handle {
+        self.runtime.handle()
+    }
+
+    /// The largest message the server takes.
+    pub fn max_payload(&self) -> usize {
+        self.client.server_info().max_payload
+    }
+
+    /// Creates the streams, consumers and bucket with the configured settings, or brings
+    /// existing ones to them (the daemon does this at start; workers only look them up).
+    pub fn set_up(&self) -> Result<(), QueueError> {
+        self.block_on(async {
+            let s = &self.settings;
+            let n = &self.names;
+            let jobs = stream_config(n.jobs_stream(), n.job("*"), s);
+            let answers = stream_config(n.answers_stream(), n.answer("*"), s);
+            let crashes = crashes::Crashes::config(n, s.replicas);
+            for config in [jobs, answers, crashes] {
+                ensure_stream(&self.js, config).await?;
+            }
+            let workers = consumer_config(n.workers_consumer(), s);
+            let daemon = consumer_config(n.daemon_consumer(), s);
+            ensure_consumer(&self.js, &n.jobs_stream(), workers).await?;
+            ensure_consumer(&self.js, &n.answers_stream(), daemon).await
+        })
+    }
+}
+
+async fn connect(settings: &QueueSettings, role: &str) -> Result<async_nats::Client, QueueError> {
+    let lost = Arc::new(AtomicBool::new(false));
+    let mut options = async_nats::ConnectOptions::new()
+        .name(format!("kakurod {role} on {}", crate::outbox::host_name()))
+        .connection_timeout(Duration::from_secs(5))
+        .max_reconnects(None)
+        .event_callback(move |event| {
+            let lost = Arc::clone(&lost);
+            async move {
+                match event {
+                    async_nats::Event::Disconnected => {
+                        lost.store(true, Ordering::SeqCst);
+                        tracing::warn!("lost the connection to NATS; reconnecting with backoff");
+                    }
+                    async_nats::Event::Connected if lost.swap(false, Ordering::SeqCst) => {
+                        tracing::info!("connected to NATS again");
+                    }
+                    other => tracing::debug!(event = %other, "NATS client event"),
+                }
+            }
+        });
+    if let Some(creds) = &settings.creds_file {
+        options = options.credentials_file(creds).await.map_err(|e| connect_error(settings, e))?;
+    }
+    if let Some(ca) = &settings.ca_file {
+        options = options.add_root_certificates(ca.clone()).require_tls(true);
+    }
+    let urls: Vec<&str> = settings.urls.split(',').map(str::trim).collect();
+    let addrs: Vec<async_nats::ServerAddr> = urls
+        .iter()
+        .map(|u| u.parse().map_err(|e| connect_error(settings, e)))
+        .collect::<Result<_, _>>()?;
+    options.connect(addrs.as_slice()).await.map_err(|e| connect_error(settings, e))
+}
+
+/// Connection errors name the URLs without their user and password.
+fn connect_error(settings: &QueueSettings, error: impl std::fmt::Display) -> QueueError {
+    QueueError::Connect { urls: redacted(&settings.urls), message: error.to_string() }
+}
+
+/// `urls` with any `user:password@` replaced, for logs and errors.
+pub fn redacted(urls: &str) -> String {
+    urls.split(',')
+        .map(|url| match (url.find("://"), url.rfind('@')) {
+            (Some(scheme), Some(at)) if at > scheme => {
+                format!("{}***@{}", &url[..scheme + 3], &url[at + 1..])
+            }
+            _ => url.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn version_at_least(version: &str, (major, minor): (u32, u32)) -> bool {
+    let mut parts = version.trim_start_matches('v').split('.').map(|p| p.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(a), Some(b)) => (a, b) >= (major, minor),
+        _ => false,
+    }
+}
+
+pub(crate) fn setup(about: &str, error: impl std::fmt::Display) -> QueueError {
+    let message = error.to_string();
+    let hint = if message.contains("not enabled") || message.contains("no responders") {
+        " (does the server run with JetStream on, `nats-server -js` or `jetstream {}`?)"
+    } else {
+        ""
+    };
+    QueueError::Setup {
+        about: format!("cannot set up the queue's {about}"),
+        message: message + hint,
+    }
+}
+
+fn stream_config(name: String, subject: String, s: &QueueSettings) -> stream::Config {
+    stream::Config {
+        name,
+        subjects: vec![subject],
+        retention: stream::RetentionPolicy::WorkQueue,
+        max_messages_per_subject: 1,
+        discard: stream::DiscardPolicy::New,
+        discard_new_per_subject: true,
+        duplicate_window: s.duplicate_window,
+        num_replicas: s.replicas,
+        storage: stream::StorageType::File,
+        ..Default::default()
+    }
+}
+
+fn consumer_config(name: String, s: &QueueSettings) -> consumer::pull::Config {
+    consumer::pull::Config {
+        durable_name: Some(name),
+        ack_policy: consumer::AckPolicy::Explicit,
+        ack_wait: s.ack_wait,
+        // Crashes are counted by the workers; deliveries are not limited.
+        max_deliver: -1,
+        max_ack_pending: 100_000,
+        ..Default::default()
+    }
+}
+
+async fn ensure_stream(js: &jetstream::Context, config: stream::Config) -> Result<(), QueueError> {
+    let name = config.name.clone();
+    let made = match js.get_stream(&name).await {
+        Ok(_) => js.update_stream(config).await.map(|_| ()).map_err(|e| e.to_string()),
+        Err(_) => js.create_stream(config).await.map(|_| ()).map_err(|e| e.to_string()),
+    };
+    made.map_err(|message| setup(&format!("stream {name}"), message))
+}
+
+async fn ensure_consumer(
+    js: &jetstream::Context,
+    stream: &str,
+    config: consumer::pull::Config,
+) -> Result<(), QueueError> {
+    let name = config.durable_name.clone().unwrap_or_default();
+    let stream = js.get_stream(stream).await.map_err(|e| setup(&format!("stream {stream}"), e))?;
+    stream
+        .get_or_create_consumer::<consumer::pull::Config>(&name, config)
+        .await
+        .map(|_| ())
+        .map_err(|e| setup(&format!("consumer {name}"), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_and_prefixes_and_secrets() {
+        assert!(version_at_least("2.9.10", (2, 9)));
+        assert!(version_at_least("v2.12.1", (2, 9)));
+        assert!(!version_at_least("2.8.4", (2, 9)));
+        assert!(invalid_prefix("kakurod-a_1").is_none());
+        assert!(invalid_prefix("a.b").is_some() && invalid_prefix("").is_some());
+        assert_eq!(redacted("nats://u:p@h:4222,tls://h2:4222"), "nats://***@h:4222,tls://h2:4222");
+    }
+}

@@ -1,0 +1,166 @@
+//! Worker slots on the queue: `kakurod worker` on any host, and the daemon's own workers
+//! under `serve --queue`. Each idle slot fetches one job, so a job never waits out its
+//! `AckWait` behind a long search in a buffer; searches run on a rayon pool of one thread
+//! per slot, which a hard puzzle's parallel search borrows from while other slots idle,
+//! exactly as on the daemon (see `task` for one job's steps).
+//!
+//! Stopping: no more jobs are fetched; running ones may finish within the drain time, then
+//! their searches are cancelled and their jobs handed back at once (a negative ack), which
+//! is not counted as a crash.
+
+mod task;
+
+use super::Queue;
+use super::crashes::Crashes;
+use async_nats::jetstream::consumer;
+use futures_util::StreamExt;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+/// How long one fetch waits for a job before it looks at the stop flag again.
+const FETCH_WAIT: Duration = Duration::from_secs(2);
+
+/// What the slots share.
+struct Shared {
+    queue: Arc<Queue>,
+    pool: rayon::ThreadPool,
+    /// Jobs handed to the pool and not started.
+    waiting: Arc<AtomicUsize>,
+    /// The running jobs' stop flags, by claim id.
+    running: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// No more jobs are fetched.
+    stopping: AtomicBool,
+    /// This worker's host name and pid (`HOST/PID`), sent with each answer.
+    host: String,
+}
+
+/// The running slots; [`Worker::stop`] ends them.
+pub struct Worker {
+    shared: Arc<Shared>,
+    slots: Arc<Semaphore>,
+    count: usize,
+    fetcher: tokio::task::JoinHandle<()>,
+}
+
+impl Worker {
+    /// Starts `slots` slots on the queue.
+    pub fn start(queue: Arc<Queue>, slots: usize) -> std::io::Result<Worker> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(slots)
+            .thread_name(|i| format!("kakurod-qworker-{i}"))
+            .build()
+            .map_err(std::io::Error::other)?;
+        let shared = Arc::new(Shared {
+            queue: Arc::clone(&queue),
+            pool,
+            waiting: Default::default(),
+            running: Default::default(),
+            stopping: AtomicBool::new(false),
+            host: format!("{}/{}", crate::outbox::host_name(), std::process::id()),
+        });
+        let semaphore = Arc::new(Semaphore::new(slots));
+        let fetcher = queue.handle().spawn(fetch(Arc::clone(&shared), Arc::clone(&semaphore)));
+        Ok(Worker { shared, slots: semaphore, count: slots, fetcher })
+    }
+
+    /// Jobs running now.
+    pub fn running(&self) -> usize {
+        self.shared.running.lock().map_or(0, |r| r.len())
+    }
+
+    /// Stops fetching, lets running jobs finish within `drain`, then cancels the rest (they
+    /// are handed back) and waits a moment for them. True when every job finished in time.
+    pub fn stop(self, drain: Duration) -> bool {
+        self.shared.stopping.store(true, Ordering::SeqCst);
+        let idle = |w: &Worker| w.slots.available_permits() == w.count;
+        let deadline = Instant::now() + drain;
+        while !idle(&self) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let drained = idle(&self);
+        if !drained {
+            if let Ok(running) = self.shared.running.lock() {
+                running.values().for_each(|flag| flag.store(true, Ordering::SeqCst));
+            }
+            let grace = Instant::now() + Duration::from_secs(5);
+            while !idle(&self) && Instant::now() < grace {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        self.fetcher.abort();
+        drained
+    }
+}
+
+/// The fetch loop: one job per free slot, each handled on its own task.
+async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
+    let Some((consumer, crashes)) = attach(&shared).await else { return };
+    let ack_wait = consumer.cached_info().config.ack_wait;
+    while !shared.stopping.load(Ordering::SeqCst) {
+        let Ok(permit) = Arc::clone(&slots).acquire_owned().await else { return };
+        let batch = consumer.fetch().max_messages(1).expires(FETCH_WAIT).messages().await;
+        let mut batch = match batch {
+            Ok(batch) => batch,
+            Err(error) => {
+                tracing::debug!(%error, "cannot fetch a job; trying again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if let Some(message) = batch.next().await {
+            match message {
+                Ok(message) => {
+                    let job = task::Task {
+                        shared: Arc::clone(&shared),
+                        crashes: crashes.clone(),
+                        ack_wait,
+                    };
+                    tokio::spawn(async move {
+                        job.handle(message).await;
+                        drop(permit);
+                    });
+                }
+                Err(error) => tracing::debug!(%error, "a fetch ended without a job"),
+            }
+        }
+    }
+}
+
+/// The workers' consumer and the crash-count bucket, once the daemon has made them (a
+/// worker may start first: it says so once and waits).
+async fn attach(shared: &Shared) -> Option<(consumer::PullConsumer, Crashes)> {
+    let names = &shared.queue.names;
+    let mut said = false;
+    loop {
+        let consumer = shared
+            .queue
+            .js
+            .get_consumer_from_stream(names.workers_consumer(), names.jobs_stream())
+            .await;
+        let crashes = Crashes::open(&shared.queue.js, names).await;
+        match (consumer, crashes) {
+            (Ok(consumer), Ok(crashes)) => {
+                if said {
+                    tracing::info!("the queue is ready; taking jobs");
+                }
+                return Some((consumer, crashes));
+            }
+            (consumer, crashes) if !said => {
+                let error = consumer.err().map(|e| e.to_string());
+                let error = error.or(crashes.err().map(|e| e.to_string())).unwrap_or_default();
+                tracing::warn!(%error, stream = %names.jobs_stream(),
+                    "the queue's streams are not there yet (has a daemon started on it?); \
+                     waiting");
+                said = true;
+            }
+            _ => {}
+        }
+        if shared.stopping.load(Ordering::SeqCst) {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}

@@ -1,0 +1,240 @@
+//! One job on a worker slot, in the order that keeps every input answered once:
+//! 1. read the job; note the start in the crash-count bucket (an input on which workers
+//!    died `max_crashes` times is answered as failed instead of tried again);
+//! 2. solve it on the pool while in-progress acks tell the server, well inside `AckWait`,
+//!    that the worker lives;
+//! 3. publish the answer and wait for the server to confirm it; only then clear the crash
+//!    count and acknowledge the job (a crash in between makes another worker answer it
+//!    again, and the daemon writes only the first answer of a claim).
+//!
+//! A job cancelled by shutdown is handed back with a negative ack and its crash count put
+//! back as it was: stopping a worker is not a crash.
+
+use super::Shared;
+use crate::daemon::config::GenerateSettings;
+use crate::daemon::log_line::LogLine;
+use crate::daemon::solve;
+use crate::format::InputError;
+use crate::outbox::rendered;
+use crate::pipeline::{self, PipelineOptions};
+use crate::queue::crashes::Crashes;
+use crate::queue::wire::{self, Answer, Job};
+use crate::report::{Body, FileReport, Status};
+use crate::solver::Control;
+use async_nats::jetstream::{self, AckKind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// One fetched job and what handling it needs.
+pub(super) struct Task {
+    pub(super) shared: Arc<Shared>,
+    pub(super) crashes: Crashes,
+    pub(super) ack_wait: Duration,
+}
+
+/// A solved job, before it is published.
+struct Solved {
+    answer: Answer,
+    cancelled: bool,
+}
+
+impl Task {
+    /// Handles `message` to its acknowledgement.
+    pub(super) async fn handle(self, message: jetstream::Message) {
+        let job = match Job::decode(&message.payload) {
+            Ok(job) => job,
+            Err(error) => {
+                tracing::error!(subject = %message.subject, %error,
+                    "a job this worker cannot read; dropped (is the daemon a newer version?)");
+                let _ = message.ack_with(AckKind::Term).await;
+                return;
+            }
+        };
+        let claim = job.header.claim.clone();
+        let crashes = self.crashes_before(&claim).await;
+        let message = Arc::new(message);
+        let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
+        let solved = if crashes >= job.header.max_crashes {
+            Some(Solved { answer: crashed(&job, crashes, &self.shared.host), cancelled: false })
+        } else {
+            let _ = self.crashes.set(&claim, crashes + 1).await;
+            self.solve(job).await
+        };
+        progress.abort();
+        let Some(solved) = solved else {
+            // The pool is gone: the worker is stopping.
+            self.hand_back(&message, &claim, crashes).await;
+            return;
+        };
+        if solved.cancelled {
+            self.hand_back(&message, &claim, crashes).await;
+            return;
+        }
+        match self.publish(&solved.answer).await {
+            Ok(()) => {
+                let _ = self.crashes.set(&claim, 0).await;
+                if let Err(error) = message.double_ack().await {
+                    tracing::debug!(%error, claim = %claim, "the job's ack was not confirmed");
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, file = %solved.answer.name,
+                    "cannot publish the answer; the job is handed back");
+                self.hand_back(&message, &claim, crashes).await;
+            }
+        }
+    }
+
+    /// Starts of this job that ended in no answer: crashes.
+    async fn crashes_before(&self, claim: &str) -> u32 {
+        self.crashes.get(claim).await
+    }
+
+    /// Solves the job on the pool, its stop flag registered for shutdown.
+    async fn solve(&self, job: Job) -> Option<Solved> {
+        let cancel = Arc::new(AtomicBool::new(self.shared.stopping.load(Ordering::SeqCst)));
+        let claim = job.header.claim.clone();
+        if let Ok(mut running) = self.shared.running.lock() {
+            running.insert(claim.clone(), Arc::clone(&cancel));
+        }
+        let (sender, receiver) = tokio::sync::oneshot::channel();
+        let shared = Arc::clone(&self.shared);
+        shared.waiting.fetch_add(1, Ordering::SeqCst);
+        let for_pool = Arc::clone(&shared);
+        shared.pool.spawn(move || {
+            for_pool.waiting.fetch_sub(1, Ordering::SeqCst);
+            let _ = sender.send(answer(&for_pool, &job, &cancel));
+        });
+        let solved = receiver.await.ok();
+        if let Ok(mut running) = self.shared.running.lock() {
+            running.remove(&claim);
+        }
+        solved
+    }
+
+    /// Publishes the answer and waits for the server's confirmation. An answer over the
+    /// server's `max_payload` is replaced by an error result that says so; a second answer
+    /// to one claim (another worker's, after a redelivery) is refused by the server and
+    /// needs nothing more.
+    async fn publish(&self, answer: &Answer) -> Result<(), String> {
+        let subject = self.shared.queue.names.answer(&answer.claim);
+        let mut payload = answer.encode();
+        let max = self.shared.queue.max_payload();
+        if payload.len() + 1024 > max {
+            payload = too_large(answer, payload.len(), max).encode();
+        }
+        let js = &self.shared.queue.js;
+        let acked = match js.publish(subject, payload.into()).await {
+            Ok(future) => future.await,
+            Err(error) => Err(error),
+        };
+        match acked {
+            Ok(_) => Ok(()),
+            Err(error) if error.to_string().contains("maximum messages per subject") => Ok(()),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+
+    /// Gives the job back for another worker at once, its crash count as before.
+    async fn hand_back(&self, message: &jetstream::Message, claim: &str, crashes: u32) {
+        let _ = self.crashes.set(claim, crashes).await;
+        let _ = message.ack_with(AckKind::Nak(None)).await;
+    }
+}
+
+/// Tells the server every `period` that the job is still being worked on.
+async fn keep_alive(message: Arc<jetstream::Message>, period: Duration) {
+    let mut ticks = tokio::time::interval(period.max(Duration::from_millis(100)));
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        if let Err(error) = message.ack_with(AckKind::Progress).await {
+            tracing::debug!(%error, "an in-progress ack failed");
+        }
+    }
+}
+
+/// Solves a job with the settings it carries, as the daemon would (runs on the pool).
+fn answer(shared: &Shared, job: &Job, cancel: &AtomicBool) -> Solved {
+    let started = Instant::now();
+    let header = &job.header;
+    let checksum = pipeline::checksum(&job.input);
+    let report = match header.settings.resolve() {
+        Ok((options, generate)) => solve_with(&options, &generate, job, checksum, cancel, shared),
+        Err(error) => failed(&header.name, checksum, &format!("the job's settings: {error}")),
+    };
+    let generation = matches!(report.body, Body::Generation(_));
+    let files = rendered::render(&report, &header.stem, header.settings.svg);
+    let mut line = LogLine::new(job.input.len() as u64, &report, started);
+    line.host = Some(shared.host.clone());
+    let answer = Answer {
+        schema: wire::SCHEMA,
+        claim: header.claim.clone(),
+        name: header.name.clone(),
+        stem: generation.then(|| header.stem.clone()),
+        files,
+        rejected: report.is_rejected(),
+        line,
+    };
+    Solved { answer, cancelled: report.was_cancelled() }
+}
+
+fn solve_with(
+    options: &PipelineOptions,
+    generate: &GenerateSettings,
+    job: &Job,
+    checksum: String,
+    cancel: &AtomicBool,
+    shared: &Shared,
+) -> FileReport {
+    let control = Control { cancel: Some(cancel), waiting: Some(&shared.waiting), progress: None };
+    solve::answer(options, generate, &job.header.name, &job.input, checksum, control)
+}
+
+fn failed(name: &str, checksum: String, message: &str) -> FileReport {
+    let error = InputError {
+        line: 1,
+        column: 1,
+        message: message.to_string(),
+        expected: "an input a worker can answer".into(),
+    };
+    solve::rejection(name, checksum, Status::Failed, error)
+}
+
+/// The answer to an input on which workers died `crashes` times.
+fn crashed(job: &Job, crashes: u32, host: &str) -> Answer {
+    let message = format!(
+        "failed after {crashes} crashes: workers died {crashes} times while answering this \
+         input (killed, out of memory, or cut off from the queue for longer than its ack \
+         wait); it is not tried again"
+    );
+    let report = failed(&job.header.name, pipeline::checksum(&job.input), &message);
+    let mut line = LogLine::new(job.input.len() as u64, &report, Instant::now());
+    line.host = Some(host.to_string());
+    Answer {
+        schema: wire::SCHEMA,
+        claim: job.header.claim.clone(),
+        name: job.header.name.clone(),
+        stem: None,
+        files: rendered::files(&report, false),
+        rejected: true,
+        line,
+    }
+}
+
+/// An error answer in place of one over the server's `max_payload`.
+fn too_large(answer: &Answer, size: usize, max: usize) -> Answer {
+    let checksum = serde_json::from_str::<serde_json::Value>(
+        answer.files.last().map_or("", |(_, json)| json.as_str()),
+    )
+    .ok()
+    .and_then(|doc| doc["checksum"].as_str().map(str::to_string))
+    .unwrap_or_default();
+    let message = format!(
+        "the answer has {size} bytes, over the NATS server's max_payload of {max} bytes; raise \
+         max_payload in the server's configuration, or solve this input on one host"
+    );
+    let report = failed(&answer.name, checksum, &message);
+    Answer { stem: None, files: rendered::files(&report, false), rejected: true, ..answer.clone() }
+}

@@ -1,0 +1,154 @@
+//! Real NATS servers for the queue tests: `nats-server` (from `$KAKUROD_NATS_SERVER`, else
+//! the PATH) with JetStream on a free loopback port and its own store, killed when the
+//! test ends; and `kakurod worker` processes on them.
+
+use super::{BIN, LONG, wait_until};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// The server binary, or `None` (with a line saying so) when it is missing; under
+/// `CI=true` a missing server fails the test instead.
+pub fn server_binary(case: &str) -> Option<PathBuf> {
+    let named = std::env::var_os("KAKUROD_NATS_SERVER").map(PathBuf::from);
+    let found = named.or_else(|| {
+        std::env::var_os("PATH")?
+            .to_str()?
+            .split(':')
+            .map(|dir| Path::new(dir).join("nats-server"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{case}: nats-server is missing (CI installs it: .ci/run)"
+        );
+        eprintln!("SKIPPED {case}: nats-server is not installed");
+    }
+    found
+}
+
+/// A free TCP port on the loopback interface.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// One running `nats-server -js`.
+pub struct NatsServer {
+    child: Option<Child>,
+    binary: PathBuf,
+    args: Vec<String>,
+    /// Its client port.
+    pub port: u16,
+    log: PathBuf,
+}
+
+impl NatsServer {
+    /// Starts a single server storing under `dir`.
+    pub fn start(binary: &Path, dir: &Path) -> NatsServer {
+        let port = free_port();
+        let store = dir.join(format!("nats-{port}"));
+        let args = vec![
+            "-js".to_string(),
+            "-a".into(),
+            "127.0.0.1".into(),
+            "-p".into(),
+            port.to_string(),
+            "-sd".into(),
+            store.display().to_string(),
+        ];
+        let log = dir.join(format!("nats-{port}.log"));
+        let mut server = NatsServer { child: None, binary: binary.to_path_buf(), args, port, log };
+        server.restart();
+        server
+    }
+
+    /// Starts it (again) and waits until it takes connections.
+    pub fn restart(&mut self) {
+        assert!(self.child.is_none(), "already running");
+        let log = std::fs::File::create(&self.log).unwrap();
+        let child = Command::new(&self.binary)
+            .args(&self.args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+        let port = self.port;
+        wait_until("nats-server listening", LONG, None, || {
+            TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
+    }
+
+    /// Its URL.
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for NatsServer {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// One `kakurod worker` process, killed when dropped.
+pub struct QueueWorker {
+    child: Option<Child>,
+    /// Its log file.
+    pub log: PathBuf,
+}
+
+impl QueueWorker {
+    /// Starts `kakurod worker --queue URL --workers SLOTS` with `extra` flags, logging to
+    /// `log`.
+    pub fn start(url: &str, slots: usize, extra: &[&str], log: PathBuf) -> QueueWorker {
+        let file = std::fs::File::create(&log).unwrap();
+        let child = Command::new(BIN)
+            .args(["worker", "--queue", url, "--workers", &slots.to_string()])
+            .args(extra)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .unwrap();
+        let worker = QueueWorker { child: Some(child), log };
+        // Its pid is in its start-up line.
+        wait_until("the worker's start-up line", LONG, None, || {
+            worker.log_text().contains("kakurod worker started")
+        });
+        worker
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    /// Its log so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// SIGTERM, and its exit status once it exits.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        let status = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        assert!(status.unwrap().success());
+        child.wait().unwrap()
+    }
+}
+
+impl Drop for QueueWorker {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

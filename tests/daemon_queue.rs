@@ -1,0 +1,130 @@
+//! The shared queue on a real NATS JetStream server: `kakurod serve --queue` with its own
+//! worker slots plus two `kakurod worker` processes answer a thousand small inputs, each
+//! exactly once and right; a second daemon on the same inbox is refused; a worker that
+//! stops hands its jobs back.
+
+mod daemon_common;
+
+use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
+use daemon_common::{
+    Daemon, Fixture, LONG, claimed, drop_file, fixtures, names, results, same_grid, wait_until,
+};
+use std::fs;
+use std::time::Duration;
+
+/// `count` inputs cycling through the fixtures, with the solution each must get.
+fn batch(count: usize) -> Vec<(String, Fixture)> {
+    let all = fixtures();
+    (0..count)
+        .map(|i| {
+            let f = all[i % all.len()].clone();
+            (format!("{}-{i:04}.txt", f.name), f)
+        })
+        .collect()
+}
+
+fn answered(d: &Daemon) -> usize {
+    names(&d.path("done")).len() + names(&d.path("failed")).len()
+}
+
+/// Every input has exactly one complete, correct result, and nothing is left over.
+fn assert_all_answered_once(d: &Daemon, inputs: &[(String, Fixture)]) {
+    let outbox = d.path("outbox");
+    let results = results(&outbox);
+    for (name, fixture) in inputs {
+        let docs = results.get(name).unwrap_or_else(|| panic!("no result for {name}"));
+        assert_eq!(docs.len(), 1, "{name} has {} results: {docs:?}", docs.len());
+        let (json_name, doc) = &docs[0];
+        assert_eq!(doc["status"], "solved", "{json_name}: {doc}");
+        let stem = json_name.trim_end_matches(".json");
+        assert_eq!(format!("{stem}.txt"), *name, "answered under another name");
+        let solution = fs::read_to_string(outbox.join(format!("{stem}.solution.txt"))).unwrap();
+        assert!(same_grid(&solution, &fixture.sol), "{name}: wrong solution\n{solution}");
+    }
+    assert_eq!(results.len(), inputs.len(), "results for unknown inputs");
+    let leftovers: Vec<_> = names(&outbox).into_iter().filter(|n| n.starts_with('.')).collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    assert!(claimed(&d.path("claim")).is_empty(), "claim folder not empty");
+    assert!(names(&d.path("inbox")).is_empty(), "inbox not empty");
+    assert_eq!(names(&d.path("done")).len(), inputs.len());
+}
+
+fn queue_config(url: &str, extra: &str) -> String {
+    format!(
+        "[workers]\nworkers = 1\nfsync = false\n[output]\nsvg = false\n\
+         [queue]\nurl = \"{url}\"\nack_wait_seconds = 5\nmax_in_flight = 64\n{extra}"
+    )
+}
+
+#[test]
+fn a_thousand_inputs_through_serve_and_two_workers_are_each_answered_once_and_right() {
+    let Some(binary) = server_binary("a thousand inputs on one server") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let mut d = Daemon::new(&queue_config(&server.url(), ""));
+    d.start(&[]);
+    let workers: Vec<QueueWorker> = (0..2)
+        .map(|i| {
+            let log = dir.path().join(format!("worker-{i}.log"));
+            QueueWorker::start(&server.url(), 2, &[], log)
+        })
+        .collect();
+    let inputs = batch(1000);
+    for (name, f) in &inputs {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    wait_until("1000 answers", LONG * 3, Some(&d), || answered(&d) >= 1000);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    assert_all_answered_once(&d, &inputs);
+    // The work was shared: each worker process answered some, and the log says which.
+    let log = d.log();
+    for w in &workers {
+        let mark = format!("/{}", w.pid());
+        let by_it = log
+            .lines()
+            .filter(|l| l.contains("answered"))
+            .any(|l| l.split_whitespace().any(|t| t.starts_with("worker=") && t.ends_with(&mark)));
+        assert!(by_it, "worker {} answered none", w.pid());
+    }
+    assert!(log.contains("jobs go through NATS JetStream"), "{log}");
+}
+
+#[test]
+fn a_second_queue_daemon_on_the_inbox_is_refused_and_a_stopped_worker_hands_its_job_back() {
+    let Some(binary) = server_binary("a stopped worker") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    // Counts that run into a 3 s limit.
+    let extra = "[solver]\nmode = \"count\"\n[limits]\ntimeout_seconds = 3\n";
+    let mut d = Daemon::new(&queue_config(&server.url(), extra));
+    d.start(&[]);
+    let second = std::process::Command::new(daemon_common::BIN)
+        .args(["serve", "--config"])
+        .arg(d.config())
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already serves the inbox"));
+    // Two long counts: one on the daemon's own slot, one on a worker that is stopped
+    // meanwhile with a short drain: its job goes back, and the daemon's slot answers it.
+    let drain = ["--drain-timeout", "0.2"];
+    let mut worker = QueueWorker::start(&server.url(), 1, &drain, dir.path().join("w.log"));
+    let empty16 = ".".repeat(256) + "\n";
+    drop_file(&d.path("inbox"), "long.txt", empty16.as_bytes());
+    drop_file(&d.path("inbox"), "long2.txt", empty16.as_bytes());
+    wait_until("both claimed", LONG, Some(&d), || claimed(&d.path("claim")).len() == 2);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(worker.terminate().success(), "{}", worker.log_text());
+    assert!(worker.log_text().contains("drained=false"), "{}", worker.log_text());
+    wait_until("both answered", LONG, Some(&d), || answered(&d) == 2);
+    let results = results(&d.path("outbox"));
+    for name in ["long.txt", "long2.txt"] {
+        assert_eq!(results[name].len(), 1, "{name}: {:?}", results[name]);
+        let doc = &results[name][0].1;
+        let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { doc };
+        assert_eq!(puzzle["stopped_by"], "timeout", "{doc}");
+    }
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}
