@@ -24,12 +24,15 @@
 
 pub(crate) mod files;
 mod generated;
+mod owner;
 pub(crate) mod rendered;
 pub(crate) mod stems;
+mod sweep;
 
 use crate::report::{Body, FileReport};
 use crate::result_names::{RESERVED_STEM_END, stem_of};
 use files::{rename_noreplace, sync_dir, sync_file};
+use owner::Owner;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -105,40 +108,16 @@ pub(crate) struct Outbox {
     /// The writer's node id (a daemon's, or the host name for `solve --out`), part of its
     /// temporary files' names.
     node: String,
+    /// This process as the owner of stem reservations.
+    owner: Owner,
     counter: AtomicU64,
 }
 
 impl Outbox {
     /// A writer for `dir`, as node `node`.
     pub(crate) fn new(dir: PathBuf, fsync: bool, svg: bool, node: &str) -> Outbox {
-        Outbox { dir, fsync, svg, node: node.to_string(), counter: AtomicU64::new(0) }
-    }
-
-    /// Removes the temporary files and stem reservations left by a crashed run of this
-    /// node. Call before any job starts. Those of a live process of this node (a daemon on
-    /// another inbox of this host sharing this outbox, a `solve --out` run) stay, and so do
-    /// other nodes'.
-    pub(crate) fn remove_stale_temporaries(&self) -> io::Result<usize> {
-        let stale = |node: &str, pid: u32| {
-            // Names without a node are from a version without nodes: this host's.
-            (node == self.node || node.is_empty())
-                && (pid == std::process::id()
-                    || !std::path::Path::new(&format!("/proc/{pid}")).exists())
-        };
-        Ok(self.remove_temporaries(&stale)? + stems::remove_stale(&self.dir, stale)?)
-    }
-
-    /// Removes the temporary files whose `(node, pid)` `stale` judges left over.
-    fn remove_temporaries(&self, stale: &dyn Fn(&str, u32) -> bool) -> io::Result<usize> {
-        let owner = |entry: &std::fs::DirEntry| {
-            let name = entry.file_name();
-            let rest = name.to_str()?.strip_prefix(TEMP_PREFIX)?.to_string();
-            // NODE.PID.N (NODE may hold dots), or PID.N from a version without nodes.
-            let mut parts = rest.rsplitn(3, '.').skip(1);
-            let pid = parts.next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
-            Some((parts.next().unwrap_or("").to_string(), pid))
-        };
-        stems::remove_owned(&self.dir, owner, stale)
+        let owner = Owner::this_process(node);
+        Outbox { dir, fsync, svg, node: node.to_string(), owner, counter: AtomicU64::new(0) }
     }
 
     /// First half of a write, done on the worker: the result files are written to temporary
@@ -303,13 +282,15 @@ impl Outbox {
     /// writer on it. Checked again once reserved, since a writer may have committed the stem
     /// and released it between the first look and the reservation.
     fn reserve(&self, base: &str) -> io::Result<(String, Reservation)> {
-        let owner = format!("{} {}", self.node, std::process::id());
+        let record = self.owner.to_record();
         for n in 1..=1_000_000u32 {
             let stem = numbered_stem(base, n);
             if self.committed(&stem) {
                 continue;
             }
-            let Some(reservation) = stems::reserve(&self.dir, &stem, &owner)? else { continue };
+            let record_file = self.write_temp(&record)?;
+            let reserved = stems::reserve(&self.dir, &stem, &record_file, &self.owner)?;
+            let Some(reservation) = reserved else { continue };
             if !self.committed(&stem) {
                 return Ok((stem, reservation));
             }
@@ -418,27 +399,51 @@ mod tests {
     }
 
     #[test]
-    fn stale_temporaries_of_dead_processes_of_this_host_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let dead = u32::MAX;
-        for name in [format!("n.{dead}.0"), format!("{dead}.0"), format!("other.node.{dead}.0")] {
-            std::fs::write(dir.path().join(format!("{TEMP_PREFIX}{name}")), "x").unwrap();
-        }
-        std::fs::write(dir.path().join("keep.json"), "{}").unwrap();
-        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
-        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 2);
-        let other = format!("{TEMP_PREFIX}other.node.{dead}.0");
-        assert_eq!(names(dir.path()), vec![other, "keep.json".to_string()]);
-    }
-
-    #[test]
     fn a_stem_reserved_by_another_node_is_not_written() {
         let dir = tempfile::tempdir().unwrap();
-        let held = stems::reserve(dir.path(), "r", "other 1").unwrap().expect("free");
+        let other = Owner::parse("other 1 5 elsewhere/1").unwrap();
+        let record = dir.path().join("record");
+        std::fs::write(&record, other.to_record()).unwrap();
+        let held = stems::reserve(dir.path(), "r", &record, &other).unwrap().expect("free");
         let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
         assert_eq!(write(&outbox, "r.txt", &rejected("r.txt", "aa")).unwrap().stem, "r-2");
         drop(held);
         assert_eq!(write(&outbox, "r.txt", &rejected("r.txt", "bb")).unwrap().stem, "r");
+    }
+
+    #[test]
+    fn a_reservation_left_by_an_ended_process_of_this_host_does_not_block_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        // As a writer of another node name on this host (`solve --out` beside a daemon)
+        // leaves it when killed after reserving: its owner has ended.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        let mine = Owner::this_process("n").to_record();
+        let host = mine.rsplit(' ').next().unwrap();
+        std::fs::write(stems::path_of(dir.path(), "p"), format!("m {pid} 1 {host}")).unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
+        assert_eq!(write(&outbox, "p.txt", &rejected("p.txt", "aa")).unwrap().stem, "p");
+        assert_eq!(names(dir.path()), vec!["p.error.json"]);
+    }
+
+    #[test]
+    fn a_crash_between_the_steps_of_a_reservation_leaves_nothing_that_blocks_a_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
+        // Killed after writing its record, before renaming it into place: a temporary
+        // file, which the next start removes.
+        outbox.write_temp(&outbox.owner.to_record()).unwrap();
+        assert_eq!(write(&outbox, "p.txt", &rejected("p.txt", "aa")).unwrap().stem, "p");
+        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 1);
+        // Killed once it is in place: the reservation names its owner, which has ended.
+        let host = outbox.owner.to_record().rsplit(' ').next().unwrap().to_string();
+        let ended = Owner::parse(&format!("n {} 1 {host}", u32::MAX)).unwrap();
+        let record = outbox.write_temp(&ended.to_record()).unwrap();
+        let left = stems::reserve(dir.path(), "q", &record, &ended).unwrap().expect("free");
+        std::mem::forget(left);
+        assert_eq!(write(&outbox, "q.txt", &rejected("q.txt", "bb")).unwrap().stem, "q");
+        assert_eq!(names(dir.path()), vec!["p.error.json", "q.error.json"]);
     }
 
     #[test]

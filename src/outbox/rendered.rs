@@ -61,8 +61,8 @@ impl Outbox {
         if self.committed(stem) {
             return Ok(None);
         }
-        let owner = format!("{} {}", self.node, std::process::id());
-        let Some(reservation) = stems::reserve(&self.dir, stem, &owner)? else {
+        let record_file = self.write_temp(&self.owner.to_record())?;
+        let Some(reservation) = stems::reserve(&self.dir, stem, &record_file, &self.owner)? else {
             return Ok(None);
         };
         Ok((!self.committed(stem)).then_some(reservation))
