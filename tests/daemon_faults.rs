@@ -7,7 +7,7 @@ mod daemon_common;
 
 use daemon_common::{
     BIN, Daemon, Fixture, LONG, Tmpfs, claimed, drop_file, fixtures, is_root, names, results,
-    same_grid, wait_until,
+    same_grid, skip, wait_until,
 };
 use std::fs;
 use std::os::unix::net::UnixDatagram;
@@ -46,7 +46,7 @@ fn without_root(d: &mut Daemon, case: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !owned || Command::new("setpriv").arg("--version").output().is_err() {
-        eprintln!("SKIPPED {case}: needs a non-root user (or setpriv as root)");
+        skip(case, "needs a non-root user (or setpriv as root)");
         return false;
     }
     d.wrapper =

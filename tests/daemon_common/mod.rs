@@ -267,6 +267,15 @@ impl Drop for Daemon {
     }
 }
 
+/// Says that `case` is skipped, and why; under `CI=true` (CI runs as root, where every
+/// case can run) a skip is a failure instead, so that no case passes untested there.
+pub fn skip(case: &str, why: &str) {
+    if std::env::var("CI").is_ok_and(|ci| ci == "true") {
+        panic!("{case} cannot run ({why}), and under CI=true every case must");
+    }
+    eprintln!("SKIPPED {case}: {why}");
+}
+
 /// True when the tests run as root (mounts possible, permissions not enforced).
 pub fn is_root() -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -284,7 +293,7 @@ impl Tmpfs {
     /// Mounts it, or says why not.
     pub fn mount(dir: &Path, size: &str, case: &str) -> Option<Tmpfs> {
         if !is_root() {
-            eprintln!("SKIPPED {case}: mounting a tmpfs needs root");
+            skip(case, "mounting a tmpfs needs root");
             return None;
         }
         fs::create_dir_all(dir).unwrap();
@@ -294,7 +303,7 @@ impl Tmpfs {
             .stderr(Stdio::null())
             .status();
         if !status.is_ok_and(|s| s.success()) {
-            eprintln!("SKIPPED {case}: `mount -t tmpfs` is not allowed here");
+            skip(case, "`mount -t tmpfs` is not allowed here");
             return None;
         }
         Some(Tmpfs { dir: dir.to_path_buf() })
