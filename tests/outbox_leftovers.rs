@@ -40,7 +40,7 @@ fn age(path: &Path, age: Duration) {
 
 #[test]
 fn a_daemon_answers_under_a_name_whose_reservation_a_killed_writer_left() {
-    let mut d = Daemon::new("[cluster]\nnode_id = \"n1\"\n");
+    let mut d = Daemon::new("");
     d.start(&[]);
     let outbox = d.path("outbox");
     // Left by a `solve --out` (node: the host name) killed with the stem reserved.
