@@ -131,17 +131,7 @@ impl Prover<'_> {
     /// The final proof: `unique` mode on the finished puzzle, with no node limit.
     fn prove(&mut self, puzzle: &Puzzle) -> Result<Proof, GenError> {
         let outcome = self.check(puzzle, None)?;
-        if !(outcome.complete && outcome.count == 1) {
-            return Err(GenError::Options(format!(
-                "internal error: the final proof found {} solutions",
-                outcome.count
-            )));
-        }
-        Ok(Proof {
-            engine: outcome.engine.name(),
-            checks: self.checks,
-            seconds: self.time.as_secs_f64(),
-        })
+        Proof::of(&outcome, self.checks, self.time)
     }
 
     /// `puzzle` solved in `unique` mode; an error when the time limit or a cancel stopped it.

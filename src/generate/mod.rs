@@ -161,6 +161,25 @@ pub struct Proof {
     pub seconds: f64,
 }
 
+impl Proof {
+    /// The proof that the final `unique` solve `outcome` gives, after `checks` solver
+    /// checks that took `time` in all; an error unless it found exactly one solution,
+    /// completely.
+    fn of(
+        outcome: &crate::solver::Outcome,
+        checks: u32,
+        time: Duration,
+    ) -> Result<Proof, GenError> {
+        if !(outcome.complete && outcome.count == 1) {
+            return Err(GenError::Options(format!(
+                "internal error: the final proof found {} solutions",
+                outcome.count
+            )));
+        }
+        Ok(Proof { engine: outcome.engine.name(), checks, seconds: time.as_secs_f64() })
+    }
+}
+
 /// A generated puzzle with the filling it was built from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated {

@@ -457,17 +457,7 @@ fn prove(
     if let Some(reason) = outcome.stopped {
         return Err(limits.error_for(reason));
     }
-    if !(outcome.complete && outcome.count == 1) {
-        return Err(GenError::Options(format!(
-            "internal error: the final proof found {} solutions",
-            outcome.count
-        )));
-    }
-    Ok(Proof {
-        engine: outcome.engine.name(),
-        checks: checks.count,
-        seconds: checks.time.as_secs_f64(),
-    })
+    Proof::of(&outcome, checks.count, checks.time)
 }
 
 #[cfg(test)]
