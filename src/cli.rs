@@ -11,6 +11,9 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod daemon;
+pub use daemon::{CancelArgs, ServeArgs, StatusArgs};
+
 /// kakurod: parallel batch solver for Kakuro, Sudoku and Killer Sudoku.
 #[derive(Debug, Parser)]
 #[command(name = "kakurod", version, about, propagate_version = true)]
@@ -52,6 +55,21 @@ pub enum Command {
     /// the running ones finish within --drain-timeout and hands the rest back; exit 0.
     /// Exit 2 when the queue cannot be reached at start.
     Worker(WorkerArgs),
+    /// Show what the daemon serving an inbox is doing: its queue, the inputs it solves
+    /// with their live search counters, and what it answered since it started.
+    ///
+    /// It reads the state the daemon rewrites every second in its claim folder, so it
+    /// works from any host that sees the folders. Exit status: 0 when a daemon serves the
+    /// inbox; 3 when none does (none started, or its state is over 5 s old); 2 on an error.
+    Status(StatusArgs),
+    /// Cancel one input, queued or running: its search stops within a second and it is
+    /// answered `status: "cancelled"` in the outbox, its input archived like any other.
+    ///
+    /// Exit status: 0 when it was cancelled; 1 when it was not (no input of that name, it
+    /// was answered first, or it is on the shared queue); 3 when no daemon answered
+    /// within --wait seconds (the request stays and is acted on when one runs); 2 on an
+    /// error.
+    Cancel(CancelArgs),
 }
 
 /// `kakurod worker`.
@@ -411,51 +429,6 @@ impl Choice for Difficulty {
             Difficulty::Expert => "needs trial (assume a digit, find a contradiction)",
         }
     }
-}
-
-/// `kakurod serve`. Flags override the configuration file.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// Configuration file (its relative folders are relative to the file's own folder).
-    /// Without it, ./config.toml when there is one, else the built-in defaults (folders
-    /// inbox/, outbox/, ... in the working directory).
-    #[arg(long, value_name = "PATH")]
-    pub config: Option<PathBuf>,
-    /// Watched folder (relative to the working directory).
-    #[arg(long, value_name = "DIR")]
-    pub inbox: Option<PathBuf>,
-    /// Results folder (relative to the working directory).
-    #[arg(long, value_name = "DIR")]
-    pub outbox: Option<PathBuf>,
-    /// Worker threads (0 = one per core).
-    #[arg(long, value_name = "N")]
-    pub workers: Option<usize>,
-    /// Threads per puzzle (0 = one per core).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Per-puzzle time limit in seconds (0 = none).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub timeout: Option<Duration>,
-    /// On SIGTERM, how long running jobs may take before they are cancelled.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub drain_timeout: Option<Duration>,
-    /// Log format.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub log_format: Option<crate::daemon::logging::LogFormat>,
-    /// Log level (`RUST_LOG`, when set, wins).
-    #[arg(long, value_enum, value_name = "LEVEL")]
-    pub log_level: Option<crate::daemon::logging::LogLevel>,
-    /// Do not write NAME.svg.
-    #[arg(long)]
-    pub no_svg: bool,
-    /// Do not fsync results (faster; for throwaway data only).
-    #[arg(long)]
-    pub no_fsync: bool,
-    /// Share the work through NATS JetStream at these URLs (`nats://` or `tls://`,
-    /// comma-separated), for `kakurod worker` on other hosts. Credentials belong in
-    /// `[queue] creds_file` or the server's URL in config.toml, not here, where `ps` shows them.
-    #[arg(long, value_name = "URLS")]
-    pub queue: Option<String>,
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => kakurod::commands::bench::run(args),
         Command::Generate(args) => kakurod::commands::generate::run(args),
         Command::Worker(args) => kakurod::commands::worker::run(args),
+        Command::Status(args) => kakurod::commands::status::run(args),
+        Command::Cancel(args) => kakurod::commands::cancel::run(args),
     };
     match result {
         Ok(code) => code,

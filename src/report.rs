@@ -28,6 +28,8 @@ pub enum Status {
     Invalid,
     /// The solver's answer failed verification (a bug; reported, never hidden).
     Failed,
+    /// An operator cancelled the input (`kakurod cancel`) before it was answered.
+    Cancelled,
 }
 
 impl Status {
@@ -39,6 +41,7 @@ impl Status {
             Status::Timeout => "timeout",
             Status::Invalid => "invalid",
             Status::Failed => "failed",
+            Status::Cancelled => "cancelled",
         }
     }
 }
@@ -214,6 +217,13 @@ pub struct Summary {
     pub timeout: usize,
     /// Puzzles whose answer failed verification.
     pub failed: usize,
+    /// Inputs an operator cancelled (written only when there are some).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cancelled: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -228,6 +238,7 @@ impl Summary {
             Status::Invalid => self.invalid += 1,
             Status::Timeout => self.timeout += 1,
             Status::Failed => self.failed += 1,
+            Status::Cancelled => self.cancelled += 1,
         }
     }
 
@@ -239,11 +250,12 @@ impl Summary {
         self.invalid += other.invalid;
         self.timeout += other.timeout;
         self.failed += other.failed;
+        self.cancelled += other.cancelled;
     }
 
     /// True when every puzzle counted was solved.
     pub fn all_solved(&self) -> bool {
-        self.unsatisfiable + self.invalid + self.timeout + self.failed == 0
+        self.unsatisfiable + self.invalid + self.timeout + self.failed + self.cancelled == 0
     }
 }
 
@@ -265,6 +277,13 @@ pub enum Body {
     },
     /// A generation job (the daemon's): the puzzles it made.
     Generation(Box<GenerationReport>),
+    /// An operator cancelled the input before it was answered.
+    Cancelled {
+        /// Always `cancelled`.
+        status: Status,
+        /// How far its search had come.
+        cancelled: Cancellation,
+    },
     /// The file as a whole was rejected.
     Rejected {
         /// Always `invalid`.
@@ -272,6 +291,19 @@ pub enum Body {
         /// Why and where.
         error: InputError,
     },
+}
+
+/// How far a cancelled input's search had come when it stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Cancellation {
+    /// Seconds from the start of its search (0 when it had not started).
+    pub after_seconds: f64,
+    /// Search nodes so far.
+    pub nodes: u64,
+    /// Failed nodes so far.
+    pub failures: u64,
+    /// Solutions found so far.
+    pub solutions: u64,
 }
 
 /// A batch's reports, each with the line its puzzle starts on.
@@ -310,6 +342,7 @@ impl FileReport {
                 summary.add(Status::Timeout, Uniqueness::NotChecked);
             }
             Body::Generation(_) => {}
+            Body::Cancelled { .. } => summary.add(Status::Cancelled, Uniqueness::NotChecked),
             Body::Rejected { .. } => summary.add(Status::Invalid, Uniqueness::NotChecked),
         }
         summary
@@ -328,7 +361,28 @@ impl FileReport {
             Body::Single(r) => cancelled(r),
             Body::Batch { puzzles, .. } => puzzles.iter().any(cancelled),
             Body::Generation(g) => g.cancelled,
-            Body::Rejected { .. } => false,
+            Body::Cancelled { .. } | Body::Rejected { .. } => false,
+        }
+    }
+
+    /// The input's result in one word, as the metrics and `kakurod status` count it: the
+    /// status of a single puzzle; for a batch the worst of its puzzles' (`failed`, then
+    /// `invalid`, `timeout`, `unsatisfiable`); `solved` or `timeout` for a generation job.
+    pub fn result(&self) -> Status {
+        match &self.body {
+            Body::Single(r) => r.status,
+            Body::Batch { summary: s, .. } => [
+                (s.failed, Status::Failed),
+                (s.invalid, Status::Invalid),
+                (s.timeout, Status::Timeout),
+                (s.unsatisfiable, Status::Unsatisfiable),
+            ]
+            .into_iter()
+            .find_map(|(n, status)| (n > 0).then_some(status))
+            .unwrap_or(Status::Solved),
+            Body::Generation(g) if g.status == GenerationStatus::Timeout => Status::Timeout,
+            Body::Generation(_) => Status::Solved,
+            Body::Cancelled { status, .. } | Body::Rejected { status, .. } => *status,
         }
     }
 
@@ -349,7 +403,7 @@ impl FileReport {
                 }
                 Some(text)
             }
-            Body::Generation(_) | Body::Rejected { .. } => None,
+            Body::Generation(_) | Body::Cancelled { .. } | Body::Rejected { .. } => None,
         }
     }
 

@@ -1,9 +1,12 @@
-//! The commands of the binary besides `serve`: `solve`, `bench`, `generate`, `worker`.
+//! The commands of the binary besides `serve`: `solve`, `bench`, `generate`, `worker`,
+//! and `status` and `cancel`, which talk to a running daemon through its folders.
 
 pub mod bench;
+pub mod cancel;
 pub mod generate;
 mod live;
 pub mod solve;
+pub mod status;
 pub mod worker;
 
 use anyhow::{Context, bail};
@@ -11,6 +14,16 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
+
+/// The folders of the daemon configured by `config` (or `./config.toml`, or the
+/// defaults), as `serve` would resolve them.
+pub(crate) fn daemon_folders(
+    config: Option<PathBuf>,
+) -> anyhow::Result<crate::daemon::config::Folders> {
+    let args = crate::cli::ServeArgs { config, ..Default::default() };
+    let settings = crate::daemon::config::Settings::load(&args)?;
+    Ok(settings.folders)
+}
 
 /// A progress bar over `len` files on standard error when it is a terminal, a hidden one
 /// otherwise (logs and pipes get no bar).

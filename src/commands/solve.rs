@@ -315,8 +315,9 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
         Body::Batch { puzzles, .. } => {
             puzzles.iter().flat_map(|r| &r.error).for_each(&mut error_line);
         }
-        // Never made here: the pipeline refuses a generation job.
-        Body::Generation(_) => {}
+        // Never made here: the pipeline refuses a generation job, and only the daemon
+        // cancels an input.
+        Body::Generation(_) | Body::Cancelled { .. } => {}
     }
     if statistics {
         match &report.body {

@@ -127,7 +127,8 @@ pub fn claimed(claim_dir: &Path) -> io::Result<Vec<Claimed>> {
 
 /// Gives an id to what an earlier version left in the claim folder: inputs claimed without
 /// one (`claim/NAME`) and the inputs of its node folders (`claim/NODE/NAME`); the node
-/// folders' leases go. Returns how many inputs were adopted.
+/// folders' leases go. Dot files and folders are the daemon's own (its lock, its state,
+/// the requests to cancel) and stay. Returns how many inputs were adopted.
 pub fn adopt_legacy(claim_dir: &Path) -> io::Result<usize> {
     let mut adopted = 0;
     for entry in std::fs::read_dir(claim_dir)? {
@@ -135,6 +136,8 @@ pub fn adopt_legacy(claim_dir: &Path) -> io::Result<usize> {
         let Ok(file_name) = entry.file_name().into_string() else { continue };
         if file_name.starts_with(".lease.") {
             std::fs::remove_file(entry.path())?;
+        } else if file_name.starts_with('.') {
+            continue;
         } else if entry.file_type()?.is_dir() {
             let folder = entry.path();
             for inner in std::fs::read_dir(&folder)? {
@@ -145,7 +148,7 @@ pub fn adopt_legacy(claim_dir: &Path) -> io::Result<usize> {
             }
             // Left in place when it is not empty (a name that is not UTF-8).
             let _ = std::fs::remove_dir(&folder);
-        } else if !file_name.starts_with('.') && Claimed::parse(&file_name).is_none() {
+        } else if Claimed::parse(&file_name).is_none() {
             claim(claim_dir, claim_dir, &file_name)?;
             adopted += 1;
         }
@@ -156,6 +159,20 @@ pub fn adopt_legacy(claim_dir: &Path) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_daemons_own_dot_folders_are_not_taken_for_an_earlier_versions_node_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let requests = dir.path().join(".kakurod-cancel");
+        std::fs::create_dir(&requests).unwrap();
+        std::fs::write(requests.join("input.txt"), "").unwrap();
+        std::fs::create_dir(dir.path().join("old-node")).unwrap();
+        std::fs::write(dir.path().join("old-node/left.txt"), "x").unwrap();
+        assert_eq!(adopt_legacy(dir.path()).unwrap(), 1);
+        assert!(requests.join("input.txt").exists());
+        let names: Vec<String> = claimed(dir.path()).unwrap().into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["left.txt"]);
+    }
 
     #[test]
     fn numbered_names_keep_the_extension() {

@@ -76,6 +76,12 @@ impl Dispatcher {
         std::thread::Builder::new()
             .name("kakurod-dispatch".into())
             .spawn(move || dispatch(&for_thread, &receiver, &pool))?;
+        let (cancelled, cancelled_jobs) = crossbeam_channel::unbounded();
+        let _ = shared.ctx.cancelled_lane.set(cancelled);
+        let for_lane = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("kakurod-cancelled".into())
+            .spawn(move || cancelled_lane(&for_lane, &cancelled_jobs))?;
         Ok(Dispatcher { shared, sender })
     }
 
@@ -131,34 +137,45 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
         if !fresh {
             continue;
         }
-        let shared = Arc::clone(shared);
         shared.ctx.waiting.fetch_add(1, Ordering::SeqCst);
+        let shared = Arc::clone(shared);
         pool.spawn(move || {
             shared.ctx.waiting.fetch_sub(1, Ordering::SeqCst);
             if shared.stopping.load(Ordering::SeqCst) {
                 return settle(&shared, &job);
             }
-            match job::run(&shared.ctx, &job) {
-                Ok(Step::Commit(prepared, answer)) => {
-                    let for_commit = Arc::clone(&shared);
-                    let claimed = answer.claimed.clone();
-                    shared.committer.submit(
-                        prepared,
-                        Box::new(move |written| {
-                            let outcome = job::finish(&for_commit.ctx, *answer, written)
-                                .map_err(|error| Failure { error, claimed: Some(claimed) });
-                            end(&for_commit, &job, outcome);
-                        }),
-                    );
-                }
-                Ok(Step::Finished(outcome)) => {
-                    end(&shared, &job, Ok(outcome));
-                }
-                Err(failure) => {
-                    end(&shared, &job, Err(failure));
-                }
-            }
+            work(shared, job);
         });
+    }
+}
+
+/// Runs the jobs of inputs an operator cancelled while they were queued, at once rather
+/// than behind the queue (their answer needs no search).
+fn cancelled_lane(shared: &Arc<Shared>, jobs: &Receiver<Job>) {
+    for job in jobs {
+        if shared.pending.lock().is_ok_and(|mut p| p.insert(job.clone())) {
+            work(Arc::clone(shared), job);
+        }
+    }
+}
+
+/// Runs one job: its worker half here, its result through the committer.
+fn work(shared: Arc<Shared>, job: Job) {
+    match job::run(&shared.ctx, &job) {
+        Ok(Step::Commit(prepared, answer)) => {
+            let for_commit = Arc::clone(&shared);
+            let claimed = answer.claimed.clone();
+            shared.committer.submit(
+                prepared,
+                Box::new(move |written| {
+                    let outcome = job::finish(&for_commit.ctx, *answer, written)
+                        .map_err(|error| Failure { error, claimed: Some(claimed) });
+                    end(&for_commit, &job, outcome);
+                }),
+            );
+        }
+        Ok(Step::Finished(outcome)) => end(&shared, &job, Ok(outcome)),
+        Err(failure) => end(&shared, &job, Err(failure)),
     }
 }
 

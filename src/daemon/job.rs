@@ -7,17 +7,20 @@
 //! that cannot be written leaves it claimed too, for the retrier (`retry`) to requeue. An
 //! input removed from the claim folder while it is solved cancels its job (`running`).
 
+use super::beat::Beat;
+use super::cancel::{self, Reply};
 use super::claim::{self, ClaimId, Claimed};
 use super::config::{AfterSuccess, Settings};
 use super::error::JobError;
 use super::log_line::LogLine;
+use super::metrics::Metrics;
 use super::running::{Running, Stop};
 use super::solve;
-use crate::format::InputError;
+use crate::format::{Format, InputError};
 use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
-use crate::report::{Body, FileReport, Status};
+use crate::report::{Body, Cancellation, FileReport, Status};
 use crate::result_names;
 use crate::solver::Control;
 use sha2::{Digest, Sha256};
@@ -93,6 +96,16 @@ pub struct Context {
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
+    /// Inputs whose result waits for the outbox to be writable (the retrier's backlog).
+    pub retry_waiting: AtomicUsize,
+    /// The Prometheus metrics.
+    pub metrics: Metrics,
+    /// Ticked by the intake thread as it goes round its loop.
+    pub intake_beat: Arc<Beat>,
+    /// Ticked whenever the daemon's state is published.
+    pub published: Beat,
+    /// Where the inputs an operator cancelled while queued go, to be answered at once.
+    pub cancelled_lane: std::sync::OnceLock<crossbeam_channel::Sender<Job>>,
 }
 
 /// The first half of a job's result: what the committer needs to finish it.
@@ -106,12 +119,14 @@ pub struct Answer {
     rejected: bool,
     /// The fields of the log line.
     line: LogLine,
+    /// True when an operator cancelled it: the request is answered once it is written.
+    by_operator: bool,
 }
 
 impl Answer {
     /// The answer to `claimed` (at `path`) that a queue worker sent.
     pub(crate) fn new(claimed: Claimed, path: PathBuf, rejected: bool, line: LogLine) -> Answer {
-        Answer { claimed, path, rejected, line }
+        Answer { claimed, path, rejected, line, by_operator: false }
     }
 }
 
@@ -180,8 +195,10 @@ fn run_claimed(
                     "already answered by an earlier run; input moved on");
                 return Ok(Step::Finished(Outcome::AlreadyAnswered));
             }
+            let asked = cancel::is_requested(&ctx.settings.folders.claim, name);
             let report = match (result_names::reserved(name), ctx.remote.get()) {
                 (Some(error), _) => rejection(name, checksum, Status::Invalid, error),
+                (None, _) if asked => cancellation(name, checksum, None, &stop, started),
                 (None, Some(remote)) => match remote.submit(ctx, claimed, &bytes, checksum) {
                     Ok(()) => return Ok(Step::Finished(Outcome::Published)),
                     Err(report) => *report,
@@ -194,11 +211,19 @@ fn run_claimed(
             let error = InputError { line: 1, column: 1, message, expected };
             (rejection(name, checksum, Status::Invalid, error), size)
         }
+        // Taken out of the queue by a cancel, which answers it.
+        Input::Gone if cancel::is_handled(&ctx.settings.folders.claim, name) => {
+            return Ok(Step::Finished(Outcome::Gone));
+        }
         Input::Gone => return Ok(Step::Finished(withdrawn(name, started))),
     };
-    if report.was_cancelled() {
-        return Ok(Step::Finished(cancelled(&stop, name, started)));
-    }
+    let report = match report.was_cancelled() {
+        true if stop.by_operator() => {
+            cancellation(name, report.checksum, report.format, &stop, started)
+        }
+        true => return Ok(Step::Finished(cancelled(&stop, name, started))),
+        false => report,
+    };
     drop(stop);
     let prepared = ctx
         .outbox
@@ -209,6 +234,7 @@ fn run_claimed(
         path,
         rejected: report.is_rejected(),
         line: LogLine::new(size, &report, started),
+        by_operator: report.result() == Status::Cancelled,
     };
     Ok(Step::Commit(prepared, Box::new(answer)))
 }
@@ -240,8 +266,15 @@ pub fn finish(
 ) -> Result<Outcome, JobError> {
     let written =
         written.map_err(|e| JobError::io("cannot write the result of", &answer.path, e))?;
-    archive(ctx, &answer.path, &answer.claimed.name, answer.rejected, false)?;
-    answer.line.log(&answer.claimed.name, &written.stem);
+    let name = &answer.claimed.name;
+    archive(ctx, &answer.path, name, answer.rejected, false)?;
+    answer.line.log(name, &written.stem);
+    ctx.metrics.answered(&answer.line);
+    if answer.by_operator {
+        let json = ctx.settings.folders.outbox.join(format!("{}.json", written.stem));
+        let detail = format!("answered `cancelled` in {}", json.display());
+        cancel::reply(&ctx.settings.folders.claim, name, &Reply { cancelled: true, detail });
+    }
     Ok(Outcome::Answered { rejected: answer.rejected })
 }
 
@@ -383,6 +416,25 @@ fn answer(ctx: &Context, name: &str, bytes: &[u8], checksum: String, stop: &Stop
         progress: Some(stop.progress()),
     };
     solve::answer(&settings.pipeline, &settings.generate, name, bytes, checksum, control)
+}
+
+/// The answer to an input an operator cancelled, with how far its search had come.
+fn cancellation(
+    name: &str,
+    checksum: String,
+    format: Option<Format>,
+    stop: &Stop,
+    started: Instant,
+) -> FileReport {
+    let counts = stop.progress().counts();
+    let cancelled = Cancellation {
+        after_seconds: (started.elapsed().as_secs_f64() * 1e3).round() / 1e3,
+        nodes: counts.nodes,
+        failures: counts.failures,
+        solutions: counts.solutions,
+    };
+    let body = Body::Cancelled { status: Status::Cancelled, cancelled };
+    FileReport { file: name.into(), checksum, format, body }
 }
 
 fn rejection(name: &str, checksum: String, status: Status, error: InputError) -> FileReport {

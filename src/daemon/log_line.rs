@@ -3,7 +3,8 @@
 //! daemon that writes the outbox logs the same line whoever solved the input.
 
 use crate::pipeline;
-use crate::report::{Body, FileReport, Uniqueness};
+use crate::report::{Body, FileReport, PuzzleReport, Uniqueness};
+use crate::solver::Engine;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -16,6 +17,12 @@ pub(crate) struct LogLine {
     status: String,
     nodes: u64,
     ms: f64,
+    /// The input's result in one word ([`FileReport::result`]), for the metrics.
+    #[serde(default)]
+    pub(crate) result: String,
+    /// Whether the SAT engine gave any of its answers, for the metrics.
+    #[serde(default)]
+    pub(crate) sat: bool,
     /// The worker that solved it on the queue (`HOST/PID`).
     #[serde(default)]
     pub(crate) host: Option<String>,
@@ -59,11 +66,28 @@ impl LogLine {
                 format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
                 0,
             ),
+            Body::Cancelled { status, cancelled } => (
+                "-".into(),
+                "-".into(),
+                format!("{} after {:.1} s", status.name(), cancelled.after_seconds),
+                cancelled.nodes,
+            ),
             Body::Rejected { status, error } => {
                 ("-".into(), "-".into(), format!("{} ({error})", status.name()), 0)
             }
         };
-        LogLine { bytes, kind, grid, status, nodes, ms, host: None }
+        let result = report.result().name().to_string();
+        LogLine { bytes, kind, grid, status, nodes, ms, result, sat: used_sat(report), host: None }
+    }
+
+    /// The puzzle kind (`generate` for a generation job, `-` when unknown).
+    pub(crate) fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// Seconds from the job's start to its answer.
+    pub(crate) fn seconds(&self) -> f64 {
+        self.ms / 1e3
     }
 
     pub(crate) fn log(&self, name: &str, stem: &str) {
@@ -76,5 +100,15 @@ impl LogLine {
                 bytes = self.bytes, status = %self.status, ms, nodes = self.nodes,
                 result = %stem, worker = %host, "answered"),
         }
+    }
+}
+
+/// Whether the SAT engine answered any puzzle of the report.
+fn used_sat(report: &FileReport) -> bool {
+    let sat = |r: &PuzzleReport| r.statistics.engine == Engine::Sat;
+    match &report.body {
+        Body::Single(r) => sat(r),
+        Body::Batch { puzzles, .. } => puzzles.iter().any(sat),
+        Body::Generation(_) | Body::Cancelled { .. } | Body::Rejected { .. } => false,
     }
 }

@@ -7,16 +7,21 @@
 //! drains the work (`signals`). One daemon serves an inbox (`lock`). This module wires the
 //! parts together and owns start-up and shutdown.
 
+pub(crate) mod beat;
+pub(crate) mod cancel;
 pub(crate) mod claim;
 pub(crate) mod commit;
 pub mod config;
 pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod generate_job;
+pub(crate) mod heartbeat;
 pub(crate) mod job;
 pub(crate) mod lock;
 pub(crate) mod log_line;
 pub(crate) mod logging;
+pub(crate) mod metrics;
+pub(crate) mod metrics_http;
 pub(crate) mod queued;
 pub(crate) mod ready;
 pub(crate) mod reconcile;
@@ -26,6 +31,7 @@ pub(crate) mod running;
 pub(crate) mod sdnotify;
 pub(crate) mod signals;
 pub(crate) mod solve;
+pub mod state;
 pub(crate) mod watcher;
 
 use crate::outbox::Outbox;
@@ -38,7 +44,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use watcher::{Intake, IntakeNews};
 
@@ -84,6 +90,10 @@ struct Daemon {
     dispatcher: Dispatcher,
     queue: Option<queued::QueueParts>,
     watch: running::Watch,
+    heartbeat: heartbeat::Heartbeat,
+    listener: Option<metrics_http::Listener>,
+    /// Set once start-up is over (the heartbeat then talks to systemd).
+    ready: Arc<AtomicBool>,
     intake: RunningIntake,
     signals: Receiver<i32>,
     /// Inputs requeued from the claim folder at start-up.
@@ -102,6 +112,10 @@ impl Daemon {
         let (outbox, stale) = open_outbox(&settings)?;
         let queue = settings.queue.as_ref().map(queued::connect).transpose()?;
         let workers = settings.workers;
+        let metrics = metrics::Metrics::new().map_err(|e| DaemonError::Io {
+            about: "cannot set up the metrics",
+            source: std::io::Error::other(e),
+        })?;
         let ctx = Arc::new(Context {
             settings,
             outbox,
@@ -109,18 +123,39 @@ impl Daemon {
             running: Default::default(),
             remote: Default::default(),
             waiting: Default::default(),
+            retry_waiting: Default::default(),
+            metrics,
+            intake_beat: Default::default(),
+            published: Default::default(),
+            cancelled_lane: Default::default(),
         });
         let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
             .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
         let queue = queue.map(|q| queued::start(&ctx, &dispatcher, q)).transpose()?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
+        ctx.metrics.took_over(requeued);
         let watch = running::Watch::start(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
             about: "cannot start the watch over running jobs",
             source,
         })?;
+        let (heartbeat, ready) = start_heartbeat(&ctx)?;
+        let listener = start_listener(&ctx)?;
         let signals = signals::forward()?;
-        let intake = RunningIntake::start(&ctx.settings, dispatcher.sender())?;
-        Ok(Daemon { ctx, _lock: lock, dispatcher, queue, watch, intake, signals, requeued, stale })
+        let intake = RunningIntake::start(&ctx, dispatcher.sender())?;
+        Ok(Daemon {
+            ctx,
+            _lock: lock,
+            dispatcher,
+            queue,
+            watch,
+            heartbeat,
+            listener,
+            ready,
+            intake,
+            signals,
+            requeued,
+            stale,
+        })
     }
 
     /// Waits for the start-up scan (then tells the log and systemd that the daemon runs),
@@ -136,13 +171,25 @@ impl Daemon {
                 in_inbox = found, stale_temporaries = self.stale, pid = std::process::id(),
                 "kakurod started: {}", settings.summary());
             sdnotify::ready(&format!("watching {}", settings.folders.inbox.display()));
+            self.ready.store(true, Ordering::SeqCst);
         })
     }
 
     /// Stops taking work in, lets the running jobs finish (or cancels them) and logs the
     /// last line; the inbox's lock goes last.
     fn shut_down(self) {
-        let Daemon { ctx, _lock, dispatcher, queue, watch, intake, signals, .. } = self;
+        let Daemon {
+            ctx,
+            _lock,
+            dispatcher,
+            queue,
+            watch,
+            heartbeat,
+            listener,
+            intake,
+            signals,
+            ..
+        } = self;
         sdnotify::stopping("draining");
         intake.stop();
         dispatcher.stop_intake();
@@ -151,8 +198,39 @@ impl Daemon {
             drained &= queue.stop(ctx.settings.drain_timeout);
         }
         drop(watch);
+        drop((heartbeat, listener));
+        state::remove(&ctx.settings.folders.claim);
         log_stopped(&ctx.settings, dispatcher.counters(), drained);
     }
+}
+
+/// Starts the heartbeat (state document, metrics file, systemd); also returns the flag
+/// that tells it start-up is over.
+fn start_heartbeat(
+    ctx: &Arc<Context>,
+) -> Result<(heartbeat::Heartbeat, Arc<AtomicBool>), DaemonError> {
+    let ready = Arc::new(AtomicBool::new(false));
+    let options = heartbeat::Options {
+        metrics_file: ctx.settings.metrics.file.clone(),
+        watchdog: sdnotify::watchdog_interval(),
+        ready: Arc::clone(&ready),
+        started_unix_seconds: state::unix_now(),
+    };
+    let heartbeat = heartbeat::Heartbeat::start(Arc::clone(ctx), options)
+        .map_err(|source| DaemonError::Io { about: "cannot start the heartbeat", source })?;
+    Ok((heartbeat, ready))
+}
+
+/// Starts the metrics listener when `[metrics] listen` asks for one.
+fn start_listener(ctx: &Arc<Context>) -> Result<Option<metrics_http::Listener>, DaemonError> {
+    let Some(address) = &ctx.settings.metrics.listen else { return Ok(None) };
+    let listener =
+        metrics_http::Listener::start(Arc::clone(ctx), address).map_err(|e| DaemonError::Io {
+            about: "cannot serve the metrics",
+            source: std::io::Error::other(format!("{address}: {e}")),
+        })?;
+    tracing::info!(address = %address, "metrics at /metrics, readiness at /healthz");
+    Ok(Some(listener))
 }
 
 /// The outbox writer, once the temporary files and stem reservations of this host's
@@ -197,7 +275,8 @@ struct RunningIntake {
 
 impl RunningIntake {
     /// Watches the inbox and starts the intake thread, which sends complete files to `jobs`.
-    fn start(settings: &Settings, jobs: Sender<Job>) -> Result<RunningIntake, DaemonError> {
+    fn start(ctx: &Context, jobs: Sender<Job>) -> Result<RunningIntake, DaemonError> {
+        let settings = &ctx.settings;
         let (watcher, events) = watcher::watch(&settings.folders.inbox)?;
         let (stop, stop_receiver) = crossbeam_channel::bounded::<()>(0);
         let (news_sender, news) = crossbeam_channel::unbounded();
@@ -213,6 +292,7 @@ impl RunningIntake {
             stop: stop_receiver,
             jobs,
             news: news_sender,
+            beat: Arc::clone(&ctx.intake_beat),
         };
         let thread = std::thread::Builder::new()
             .name("kakurod-intake".into())

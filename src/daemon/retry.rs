@@ -181,6 +181,7 @@ fn run(ctx: &Context, reports: &Receiver<Report>, jobs: &Sender<Job>) {
         let timeout = retries
             .next_try()
             .map_or(Duration::from_secs(3600), |t| t.saturating_duration_since(Instant::now()));
+        ctx.retry_waiting.store(retries.waiting(), std::sync::atomic::Ordering::SeqCst);
         select! {
             recv(reports) -> report => match report {
                 Ok(Report::Failed { name, error }) => {

@@ -2,7 +2,7 @@
 //! and the watch over them: every [`PERIOD`], a job whose claimed input was removed (by an
 //! operator or a client that changed its mind) is cancelled, and at shutdown every job is.
 //! A per-job flag, rather than the daemon's one, lets one input be withdrawn without
-//! disturbing the others. The watch also logs each job still running after
+//! disturbing the others; an operator's `kakurod cancel` sets it too (`cancel`). The watch also logs each job still running after
 //! [`FIRST_NOTICE`], and again every [`LATER_NOTICES`], so a long puzzle shows in the log
 //! while it runs rather than only when it is answered.
 
@@ -29,6 +29,8 @@ struct Flags {
     stop: AtomicBool,
     /// Set with `stop` when the claimed input was removed.
     withdrawn: AtomicBool,
+    /// Set with `stop` when an operator cancelled the input (`kakurod cancel`).
+    by_operator: AtomicBool,
     /// The live counters of the job's search.
     progress: Progress,
 }
@@ -47,6 +49,8 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct Running {
     jobs: Mutex<HashMap<ClaimId, Entry>>,
+    /// Ticked whenever a job starts or ends, for the watchdog.
+    pub changed: super::beat::Beat,
 }
 
 /// A running job's handle; the job leaves the registry when it is dropped.
@@ -72,6 +76,22 @@ impl Stop<'_> {
     pub fn withdrawn(&self) -> bool {
         self.flags.withdrawn.load(Ordering::SeqCst)
     }
+
+    /// True when an operator cancelled the job.
+    pub fn by_operator(&self) -> bool {
+        self.flags.by_operator.load(Ordering::SeqCst)
+    }
+}
+
+/// One running job as `kakurod status` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The claimed input.
+    pub claimed: Claimed,
+    /// Time since the job started.
+    pub elapsed: Duration,
+    /// The live counters of its search.
+    pub counts: crate::solver::progress::Counts,
 }
 
 impl Drop for Stop<'_> {
@@ -79,6 +99,7 @@ impl Drop for Stop<'_> {
         if let Ok(mut jobs) = self.running.jobs.lock() {
             jobs.remove(&self.id);
         }
+        self.running.changed.tick();
     }
 }
 
@@ -97,6 +118,7 @@ impl Running {
             };
             jobs.insert(id, entry);
         }
+        self.changed.tick();
         Stop { running: self, id, flags }
     }
 
@@ -120,6 +142,39 @@ impl Running {
 }
 
 impl Running {
+    /// Stops the running jobs of the input `name` for an operator; when none runs, calls
+    /// `otherwise` with the registry locked, so that no job of that input can start
+    /// meanwhile. True when a running job was stopped.
+    pub fn cancel_or(&self, name: &str, otherwise: impl FnOnce()) -> bool {
+        let Ok(jobs) = self.jobs.lock() else { return false };
+        let mut found = false;
+        for Entry { claimed, flags, .. } in jobs.values().filter(|e| e.claimed.name == name) {
+            tracing::info!(file = %claimed.name, "cancel requested; stopping its search");
+            flags.by_operator.store(true, Ordering::SeqCst);
+            flags.stop.store(true, Ordering::SeqCst);
+            found = true;
+        }
+        if !found {
+            otherwise();
+        }
+        found
+    }
+
+    /// The running jobs now, the longest running first.
+    pub fn snapshot(&self) -> Vec<Snapshot> {
+        let Ok(jobs) = self.jobs.lock() else { return Vec::new() };
+        let mut all: Vec<Snapshot> = jobs
+            .values()
+            .map(|e| Snapshot {
+                claimed: e.claimed.clone(),
+                elapsed: e.started.elapsed(),
+                counts: e.flags.progress.counts(),
+            })
+            .collect();
+        all.sort_by_key(|s| std::cmp::Reverse(s.elapsed));
+        all
+    }
+
     /// Logs the jobs due a notice at `now`: running for [`FIRST_NOTICE`] and not told of
     /// yet, or told of [`LATER_NOTICES`] ago.
     pub fn notice_long(&self, now: Instant) {
@@ -156,8 +211,10 @@ impl Watch {
         let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
         let thread =
             std::thread::Builder::new().name("kakurod-claims".into()).spawn(move || {
+                let mut taken = std::collections::HashSet::new();
                 loop {
                     ctx.running.check(&claim_dir, &ctx.cancel);
+                    super::cancel::handle_requests(&ctx, &mut taken);
                     ctx.running.notice_long(Instant::now());
                     match stopped.recv_timeout(PERIOD) {
                         Err(RecvTimeoutError::Timeout) => {}

@@ -62,6 +62,8 @@ pub struct Intake {
     pub jobs: Sender<Job>,
     /// Start-up scan done, or a fatal error.
     pub news: Sender<IntakeNews>,
+    /// Ticked on every round of the loop.
+    pub beat: std::sync::Arc<super::beat::Beat>,
 }
 
 /// What the intake thread keeps between passes.
@@ -100,7 +102,9 @@ impl Intake {
         loop {
             let now = Instant::now();
             let wake = state.tracker.next_check().map_or(next_rescan, |t| t.min(next_rescan));
-            let timeout = wake.saturating_duration_since(now);
+            // At least once a second round the loop, so its beat tells the watchdog it turns.
+            let timeout = wake.saturating_duration_since(now).min(Duration::from_secs(1));
+            self.beat.tick();
             select! {
                 recv(self.stop) -> _ => return,
                 recv(self.events) -> event => match event {

@@ -41,7 +41,10 @@ pub(crate) fn render(report: &FileReport, stem: &str, pictures: bool) -> Vec<(St
 fn picture(report: &FileReport) -> Option<String> {
     match &report.body {
         Body::Single(r) => Some(svg::svg(r.puzzle.as_ref()?, Some(r.grid.as_ref()?))),
-        Body::Batch { .. } | Body::Generation(_) | Body::Rejected { .. } => None,
+        Body::Batch { .. }
+        | Body::Generation(_)
+        | Body::Cancelled { .. }
+        | Body::Rejected { .. } => None,
     }
 }
 

@@ -15,9 +15,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod generate;
+mod metrics;
 mod queue;
 
 pub use generate::{GenerateConfig, GenerateSettings};
+pub use metrics::{MetricsConfig, MetricsSettings};
 pub use queue::{JobSettings, QueueConfig};
 
 /// The configuration file, as written. Every key has a default (see `config.toml`).
@@ -42,6 +44,8 @@ pub struct Config {
     pub log: LogConfig,
     /// `[queue]`.
     pub queue: QueueConfig,
+    /// `[metrics]`.
+    pub metrics: MetricsConfig,
 }
 
 /// `[folders]`: where files come from and go to.
@@ -266,6 +270,8 @@ pub struct Settings {
     pub job: JobSettings,
     /// The shared queue (`None`: the in-process queue).
     pub queue: Option<crate::queue::QueueSettings>,
+    /// Where the metrics go.
+    pub metrics: MetricsSettings,
 }
 
 /// The configuration file read when `--config` is not given, if it exists.
@@ -335,6 +341,7 @@ impl Settings {
             log_level: config.log.level,
             job,
             queue,
+            metrics: metrics::resolve(&config.metrics, base, args),
         })
     }
 

@@ -1,0 +1,46 @@
+//! `kakurod cancel NAME`: leaves a request for the daemon (`daemon::cancel`) and waits for
+//! its reply.
+
+use super::daemon_folders;
+use crate::cli::CancelArgs;
+use crate::daemon::cancel;
+use anyhow::{Context, bail};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// How often the reply is looked for.
+const POLL: Duration = Duration::from_millis(50);
+/// Exit status when no daemon answered in time.
+const NO_ANSWER: u8 = 3;
+
+/// Asks for the input to be cancelled; exit 0 when it was, 1 when it was not, 3 when no
+/// daemon answered within `--wait`.
+pub fn run(args: CancelArgs) -> anyhow::Result<ExitCode> {
+    let folders = daemon_folders(args.config)?;
+    let name = args.name.as_str();
+    if name.is_empty() || name.starts_with('.') || name.contains('/') {
+        bail!("{name:?} is not an input's name (a file name in the inbox, without folders)");
+    }
+    cancel::request(&folders.claim, name).with_context(|| {
+        format!("cannot leave the request in {}", cancel::folder(&folders.claim).display())
+    })?;
+    let deadline = Instant::now() + args.wait;
+    loop {
+        let reply = cancel::take_reply(&folders.claim, name)
+            .with_context(|| format!("cannot read the daemon's reply about {name}"))?;
+        if let Some(reply) = reply {
+            println!("{name}: {}", reply.detail);
+            return Ok(if reply.cancelled { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+        if Instant::now() >= deadline {
+            eprintln!(
+                "kakurod: no daemon answered within {:.0} s; the request stays in {} and is acted on when a daemon serves {}",
+                args.wait.as_secs_f64(),
+                cancel::folder(&folders.claim).display(),
+                folders.inbox.display()
+            );
+            return Ok(ExitCode::from(NO_ANSWER));
+        }
+        std::thread::sleep(POLL);
+    }
+}

@@ -1,0 +1,120 @@
+//! `kakurod status`: what the daemon serving an inbox does now, read from the state
+//! document it rewrites every second (`daemon::state`).
+
+use super::daemon_folders;
+use crate::cli::StatusArgs;
+use crate::daemon::state::{self, NodeState, STALE};
+use anyhow::Context;
+use serde::Serialize;
+use std::fmt::Write;
+use std::process::ExitCode;
+
+/// Exit status when no daemon serves the inbox (as `systemctl status` says of a unit
+/// that is not running).
+const NOT_RUNNING: u8 = 3;
+
+/// One node in the JSON document: its state and how old that is.
+#[derive(Serialize)]
+struct Node<'a> {
+    #[serde(flatten)]
+    state: &'a NodeState,
+    lease_age_seconds: f64,
+}
+
+/// Prints the state; exit 0 when a daemon serves the inbox, 3 when none does.
+pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
+    let folders = daemon_folders(args.config)?;
+    let found = state::read(&folders.claim)
+        .with_context(|| format!("cannot read {}", state::path(&folders.claim).display()))?;
+    let live = found.filter(|s| s.age() <= STALE);
+    if args.json {
+        let nodes: Vec<Node> = live
+            .iter()
+            .map(|state| Node { state, lease_age_seconds: round(state.age().as_secs_f64()) })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "nodes": nodes }))?);
+    } else {
+        match &live {
+            Some(state) => print!("{}", text(state)),
+            None => println!(
+                "no daemon serves {} (no state in {} rewritten in the last {} s)",
+                folders.inbox.display(),
+                folders.claim.display(),
+                STALE.as_secs()
+            ),
+        }
+    }
+    Ok(if live.is_some() { ExitCode::SUCCESS } else { ExitCode::from(NOT_RUNNING) })
+}
+
+/// The state for a terminal: one line for the node, one for the queue, one for what was
+/// answered, then one line per running input with its search's progress.
+fn text(state: &NodeState) -> String {
+    let mut out = String::new();
+    let up = state.updated_unix_seconds - state.started_unix_seconds;
+    let _ = writeln!(
+        out,
+        "kakurod {} on {} (pid {}), up {}, state {:.1} s old",
+        state.version,
+        state.node_id,
+        state.pid,
+        duration(up),
+        state.age().as_secs_f64()
+    );
+    let _ = write!(
+        out,
+        "inbox {}: {} queued, {} running on {} workers",
+        state.inbox.display(),
+        state.queued,
+        state.running.len(),
+        state.workers
+    );
+    if state.on_shared_queue > 0 {
+        let _ = write!(out, ", {} on the shared queue", state.on_shared_queue);
+    }
+    if state.retry_waiting > 0 {
+        let _ = write!(out, ", {} waiting for the outbox", state.retry_waiting);
+    }
+    let answered: Vec<String> =
+        state.answered.iter().filter(|(_, n)| **n > 0).map(|(r, n)| format!("{n} {r}")).collect();
+    let answered = if answered.is_empty() { "nothing yet".into() } else { answered.join(", ") };
+    let _ = writeln!(out, "\nanswered since start: {answered}");
+    for r in &state.running {
+        let _ = writeln!(
+            out,
+            "  {}  {}  {} nodes, {} failures, {} solutions",
+            r.input,
+            duration(r.elapsed_seconds),
+            r.nodes,
+            r.failures,
+            r.solutions
+        );
+    }
+    out
+}
+
+/// `12.3 s`, `4 min 05 s` or `2 h 03 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0);
+    match s as u64 {
+        0..60 => format!("{s:.1} s"),
+        60..3600 => format!("{} min {:02} s", s as u64 / 60, s as u64 % 60),
+        whole => format!("{} h {:02} min", whole / 3600, whole % 3600 / 60),
+    }
+}
+
+fn round(seconds: f64) -> f64 {
+    (seconds * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(duration(12.34), "12.3 s");
+        assert_eq!(duration(245.0), "4 min 05 s");
+        assert_eq!(duration(7380.0), "2 h 03 min");
+    }
+}

@@ -1,0 +1,194 @@
+//! Every [`state::PERIOD`], the daemon tells the world how it is: it rewrites its state
+//! document for `kakurod status` (`state`), sets the metrics' gauges and rewrites the
+//! metrics file (`[metrics] file`), updates the `STATUS=` line of `systemctl status`, and
+//! keeps the systemd watchdog fed (`WATCHDOG=1`) while its intake and its workers make
+//! progress, so that a daemon that hangs is restarted.
+
+use super::job::Context;
+use super::metrics::Load;
+use super::sdnotify;
+use super::state::{self, NodeState, RunningInput};
+use crossbeam_channel::{RecvTimeoutError, Sender};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What the heartbeat needs besides the jobs' context.
+#[derive(Debug)]
+pub struct Options {
+    /// Where the metrics file goes, if anywhere.
+    pub metrics_file: Option<PathBuf>,
+    /// The watchdog interval systemd asked for (`WatchdogSec=`), if any.
+    pub watchdog: Option<Duration>,
+    /// Set once start-up is over: before, systemd hears nothing from the heartbeat.
+    pub ready: Arc<AtomicBool>,
+    /// When the daemon started, in seconds since the Unix epoch.
+    pub started_unix_seconds: f64,
+}
+
+/// The heartbeat thread; it ends when dropped.
+#[derive(Debug)]
+pub struct Heartbeat {
+    stop: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    /// Starts beating for `ctx`.
+    pub fn start(ctx: Arc<Context>, options: Options) -> std::io::Result<Heartbeat> {
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
+        let thread =
+            std::thread::Builder::new().name("kakurod-heartbeat".into()).spawn(move || {
+                let mut beat = Beating::new(ctx, options);
+                loop {
+                    beat.once();
+                    match stopped.recv_timeout(state::PERIOD) {
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+            })?;
+        Ok(Heartbeat { stop: Some(stop), thread: Some(thread) })
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The heartbeat's own memory between beats.
+struct Beating {
+    ctx: Arc<Context>,
+    options: Options,
+    /// The last `STATUS=` line sent.
+    status: String,
+    /// The running searches' node count at the last beat, and when it last moved.
+    nodes: u64,
+    moved: Instant,
+}
+
+impl Beating {
+    fn new(ctx: Arc<Context>, options: Options) -> Beating {
+        Beating { ctx, options, status: String::new(), nodes: 0, moved: Instant::now() }
+    }
+
+    /// One beat.
+    fn once(&mut self) {
+        let ctx = &self.ctx;
+        let state = self.state();
+        let load = Load {
+            queued: state.queued + state.on_shared_queue,
+            running: state.running.len(),
+            retry_waiting: state.retry_waiting,
+        };
+        ctx.metrics.set_load(load);
+        match state::write(&ctx.settings.folders.claim, &state) {
+            Ok(()) => ctx.published.tick(),
+            Err(error) => tracing::debug!(%error, "cannot write the state document"),
+        }
+        if let Some(file) = &self.options.metrics_file
+            && let Err(error) =
+                state::write_whole(file, ctx.metrics.render(&ctx.published).as_bytes())
+        {
+            tracing::warn!(%error, file = %file.display(), "cannot write the metrics file");
+        }
+        self.note_moves(&state);
+        if self.options.ready.load(Ordering::SeqCst) {
+            self.tell_systemd(load, state.queued);
+        }
+    }
+
+    /// The state document now.
+    fn state(&self) -> NodeState {
+        let ctx = &self.ctx;
+        let running = ctx
+            .running
+            .snapshot()
+            .into_iter()
+            .map(|s| RunningInput {
+                input: s.claimed.name.clone(),
+                claim_id: s.claimed.id.to_string(),
+                elapsed_seconds: (s.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+                nodes: s.counts.nodes,
+                failures: s.counts.failures,
+                solutions: s.counts.solutions,
+            })
+            .collect();
+        NodeState {
+            node_id: crate::outbox::host_name(),
+            pid: std::process::id(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            started_unix_seconds: self.options.started_unix_seconds,
+            updated_unix_seconds: state::unix_now(),
+            inbox: ctx.settings.folders.inbox.clone(),
+            workers: ctx.settings.workers,
+            queued: ctx.waiting.load(Ordering::SeqCst),
+            on_shared_queue: ctx.remote.get().map_or(0, |r| r.in_flight()),
+            retry_waiting: ctx.retry_waiting.load(Ordering::SeqCst),
+            running,
+            answered: ctx.metrics.answered_counts(),
+        }
+    }
+
+    /// Notes whether the running searches moved since the last beat. A running job with
+    /// no counters at all (a generation job, a search not at its first poll yet) counts
+    /// as moving: only a search seen counting and then standing still is a stall.
+    fn note_moves(&mut self, state: &NodeState) {
+        let nodes: u64 = state.running.iter().map(|r| r.nodes).sum();
+        let uncounted = state.running.iter().any(|r| r.nodes == 0);
+        if nodes != self.nodes || uncounted {
+            self.moved = Instant::now();
+        }
+        self.nodes = nodes;
+    }
+
+    /// The `STATUS=` line (when it changed) and the watchdog's keep-alive (while well).
+    fn tell_systemd(&mut self, load: Load, queued_here: usize) {
+        let ctx = &self.ctx;
+        let answered: u64 = ctx.metrics.answered_counts().values().sum();
+        let folders = &ctx.settings.folders;
+        let status = if load.retry_waiting > 0 {
+            format!(
+                "results cannot be written; {} inputs wait in {}",
+                load.retry_waiting,
+                folders.claim.display()
+            )
+        } else {
+            format!(
+                "watching {}: {} queued, {} running, {answered} answered",
+                folders.inbox.display(),
+                load.queued,
+                load.running
+            )
+        };
+        if status != self.status {
+            sdnotify::status(&status);
+            self.status = status;
+        }
+        if let Some(interval) = self.options.watchdog {
+            match self.stall(queued_here, interval) {
+                None => sdnotify::watchdog(),
+                Some(why) => tracing::warn!(why, "the daemon is stalled; the watchdog is not fed"),
+            }
+        }
+    }
+
+    /// Why the daemon counts as stalled over `interval`, if it does: the intake thread has
+    /// not gone round its loop, or inputs wait for this daemon's workers (`queued_here`)
+    /// while no job started or ended and no running search counted anything.
+    fn stall(&self, queued_here: usize, interval: Duration) -> Option<&'static str> {
+        let ctx = &self.ctx;
+        if ctx.intake_beat.age() > interval {
+            return Some("the intake has not turned");
+        }
+        let idle = ctx.running.changed.age() > interval && self.moved.elapsed() > interval;
+        (queued_here > 0 && idle).then_some("inputs wait while no job starts, ends or moves")
+    }
+}
