@@ -199,6 +199,7 @@ fn the_metrics_file_and_listener_count_what_was_answered() {
     assert!(served.contains("kakurod_solve_seconds_bucket"), "{served}");
     assert_eq!(sample(&served, "kakurod_running", &[]), Some(0.0));
     assert_eq!(get(port, "/healthz"), (200, "ok\n".to_string()));
+    assert_eq!(get(port, "/livez"), (200, "ok\n".to_string()));
     assert_eq!(get(port, "/nothing").0, 404);
     d.signal("TERM");
     assert!(d.wait_exit().success());

@@ -27,7 +27,14 @@ fn the_kubernetes_recipe_holds_a_valid_config_and_the_hardening() {
     let config: Config = toml::from_str(&configmap_config(&yaml)).unwrap();
     assert_eq!(config.folders.claim, Path::new("/data/claim"));
     assert_eq!(config.queue.url, "nats://nats:4222", "the daemon's queue");
+    // The probes ask the listener the daemon is configured with (its answers are tested
+    // in tests/daemon_ops.rs).
+    assert_eq!(config.metrics.listen.as_deref(), Some("0.0.0.0:9464"));
     for needle in [
+        "containerPort: 9464",
+        "readinessProbe:\n            httpGet:\n              path: /healthz",
+        "livenessProbe:\n            httpGet:\n              path: /livez",
+        "prometheus.io/port: \"9464\"",
         "kind: StatefulSet",
         "replicas: 1",
         "kind: Deployment",
@@ -157,6 +164,7 @@ fn the_service_ships_its_configuration_and_its_user() {
         assert!(folder.starts_with("/var/lib/kakurod/"), "{}", folder.display());
     }
     assert!(unit.contains("StateDirectory=kakurod\n"));
+    assert!(unit.contains("Type=notify\n") && unit.contains("WatchdogSec=60s\n"));
     assert!(unit.contains("--config /etc/kakurod/config.toml"));
     let sysusers = fs::read_to_string(root.join("systemd/kakurod.sysusers")).unwrap();
     assert!(sysusers.lines().any(|l| l.starts_with("u kakurod ")));

@@ -1,6 +1,8 @@
 //! The optional HTTP listener (`[metrics] listen`): `/metrics` in the Prometheus text
-//! format, and `/healthz`, a readiness answer for a load balancer or Kubernetes: 200 while
-//! the daemon publishes its state and can write its outbox, 503 with the reason otherwise.
+//! format; `/healthz`, the readiness answer: 200 while the daemon publishes its state and
+//! can write its outbox, 503 with the reason otherwise; and `/livez`, the liveness answer:
+//! 200 while its heartbeat and its intake turn (a restart would not mend an unwritable
+//! outbox, so liveness leaves that to readiness).
 
 use super::job::Context;
 use super::state;
@@ -62,11 +64,9 @@ fn answer(ctx: &Context, url: &str) -> Response<std::io::Cursor<Vec<u8>>> {
     let path = url.split('?').next().unwrap_or(url);
     let (code, body, content_type) = match path {
         "/metrics" => (200, ctx.metrics.render(&ctx.published), "text/plain; version=0.0.4"),
-        "/healthz" => match unhealthy(ctx) {
-            None => (200, "ok\n".to_string(), "text/plain"),
-            Some(why) => (503, format!("{why}\n"), "text/plain"),
-        },
-        _ => (404, "not found: try /metrics or /healthz\n".to_string(), "text/plain"),
+        "/healthz" => verdict(unhealthy(ctx)),
+        "/livez" => verdict(not_alive(ctx)),
+        _ => (404, "not found: try /metrics, /healthz or /livez\n".to_string(), "text/plain"),
     };
     let mut response = Response::from_string(body).with_status_code(code);
     if let Ok(header) = Header::from_bytes("Content-Type", content_type) {
@@ -75,11 +75,29 @@ fn answer(ctx: &Context, url: &str) -> Response<std::io::Cursor<Vec<u8>>> {
     response
 }
 
-/// Why the daemon is not ready, if it is not.
-fn unhealthy(ctx: &Context) -> Option<String> {
+/// 200 and `ok`, or 503 and the reason.
+fn verdict(why_not: Option<String>) -> (u16, String, &'static str) {
+    match why_not {
+        None => (200, "ok\n".into(), "text/plain"),
+        Some(why) => (503, format!("{why}\n"), "text/plain"),
+    }
+}
+
+/// Why the daemon counts as hung, if it does: its heartbeat or its intake stopped.
+fn not_alive(ctx: &Context) -> Option<String> {
     let age = ctx.published.age();
     if age > state::STALE {
         return Some(format!("the state was last published {:.1} s ago", age.as_secs_f64()));
+    }
+    let intake = ctx.intake_beat.age();
+    (intake > state::STALE)
+        .then(|| format!("the intake last turned {:.1} s ago", intake.as_secs_f64()))
+}
+
+/// Why the daemon is not ready, if it is not.
+fn unhealthy(ctx: &Context) -> Option<String> {
+    if let Some(why) = not_alive(ctx) {
+        return Some(why);
     }
     let outbox = &ctx.settings.folders.outbox;
     if let Err(error) = rustix::fs::access(outbox, rustix::fs::Access::WRITE_OK) {
