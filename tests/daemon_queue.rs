@@ -128,3 +128,67 @@ fn a_second_queue_daemon_on_the_inbox_is_refused_and_a_stopped_worker_hands_its_
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
 }
+
+/// `kakurod status --json --config CFG`, parsed.
+fn status(d: &Daemon) -> serde_json::Value {
+    let out = std::process::Command::new(daemon_common::BIN)
+        .args(["status", "--json", "--config"])
+        .arg(d.config())
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+/// The node ids in a status document.
+fn node_ids(doc: &serde_json::Value) -> Vec<String> {
+    let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
+    nodes.iter().map(|n| n["node_id"].as_str().unwrap_or("").to_string()).collect()
+}
+
+#[test]
+fn status_shows_every_node_on_the_queue_with_live_counters_and_drops_a_killed_worker() {
+    let Some(binary) = server_binary("status of the queue's nodes") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let extra = "[solver]\nmode = \"count\"\n";
+    let mut d = Daemon::new(&queue_config(&server.url(), extra));
+    d.start(&["--drain-timeout", "0.2"]);
+    let mut workers: Vec<QueueWorker> = (0..2)
+        .map(|i| QueueWorker::start(&server.url(), 1, &[], dir.path().join(format!("w{i}.log"))))
+        .collect();
+    let ids: Vec<String> = workers.iter().map(|w| format!("/{}", w.pid())).collect();
+    let listed = |doc: &serde_json::Value, id: &str| node_ids(doc).iter().any(|n| n.ends_with(id));
+    wait_until("both workers in the status", LONG, Some(&d), || {
+        let doc = status(&d);
+        ids.iter().all(|id| listed(&doc, id))
+    });
+    let empty16 = ".".repeat(256) + "\n";
+    for name in ["a.txt", "b.txt", "c.txt"] {
+        drop_file(&d.path("inbox"), name, empty16.as_bytes());
+    }
+    // Three endless counts on three slots (two workers, the daemon's own): each counts.
+    let counting = |doc: &serde_json::Value| -> Vec<(String, u64)> {
+        let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
+        let running =
+            nodes.iter().flat_map(|n| n["running"].as_array().cloned().unwrap_or_default());
+        running
+            .map(|r| (r["input"].as_str().unwrap_or("").into(), r["nodes"].as_u64().unwrap_or(0)))
+            .collect()
+    };
+    wait_until("three searches counting in the status", LONG, Some(&d), || {
+        let running = counting(&status(&d));
+        running.len() == 3 && running.iter().all(|(_, nodes)| *nodes > 0)
+    });
+    let doc = status(&d);
+    assert_eq!(doc["nodes"][0]["on_shared_queue"], 3, "{doc}");
+    // A worker killed without a word drops out of the status, the others stay.
+    let killed = workers.remove(0);
+    let killed_id = ids[0].clone();
+    drop(killed);
+    wait_until("the killed worker gone from the status", LONG, Some(&d), || {
+        let doc = status(&d);
+        !listed(&doc, &killed_id) && listed(&doc, &ids[1])
+    });
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}

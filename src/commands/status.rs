@@ -27,16 +27,17 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let found = state::read(&folders.claim)
         .with_context(|| format!("cannot read {}", state::path(&folders.claim).display()))?;
     let live = found.filter(|s| s.age() <= STALE);
+    let nodes = live.clone().map_or_else(Vec::new, nodes);
     if args.json {
-        let nodes: Vec<Node> = live
+        let nodes: Vec<Node> = nodes
             .iter()
             .map(|state| Node { state, lease_age_seconds: round(state.age().as_secs_f64()) })
             .collect();
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "nodes": nodes }))?);
     } else {
-        match &live {
-            Some(state) => print!("{}", text(state)),
-            None => println!(
+        match nodes.is_empty() {
+            false => nodes.iter().for_each(|node| print!("{}", text(node))),
+            true => println!(
                 "no daemon serves {} (no state in {} rewritten in the last {} s)",
                 folders.inbox.display(),
                 folders.claim.display(),
@@ -47,24 +48,34 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     Ok(if live.is_some() { ExitCode::SUCCESS } else { ExitCode::from(NOT_RUNNING) })
 }
 
-/// The state for a terminal: one line for the node, one for the queue, one for what was
-/// answered, then one line per running input with its search's progress.
+/// The nodes serving the inbox: the daemon, then the `kakurod worker`s on its shared queue
+/// whose state is fresh (a worker killed without a word drops out after [`STALE`]).
+fn nodes(daemon: NodeState) -> Vec<NodeState> {
+    let workers = daemon.queue_workers.iter().filter(|w| w.age() <= STALE).cloned();
+    let head = NodeState { queue_workers: Vec::new(), ..daemon.clone() };
+    std::iter::once(head).chain(workers).collect()
+}
+
+/// A node's state for a terminal: one line for the node, one for its queue, one for what
+/// it answered, then one line per running input with its search's progress.
 fn text(state: &NodeState) -> String {
     let mut out = String::new();
     let up = state.updated_unix_seconds - state.started_unix_seconds;
+    let role = if state.inbox.is_some() { "kakurod" } else { "kakurod worker" };
     let _ = writeln!(
         out,
-        "kakurod {} on {} (pid {}), up {}, state {:.1} s old",
+        "{role} {} on {} (pid {}), up {}, state {:.1} s old",
         state.version,
         state.node_id,
         state.pid,
         duration(up),
         state.age().as_secs_f64()
     );
+    let place =
+        state.inbox.as_ref().map_or("shared queue".into(), |i| format!("inbox {}", i.display()));
     let _ = write!(
         out,
-        "inbox {}: {} queued, {} running on {} workers",
-        state.inbox.display(),
+        "{place}: {} queued, {} running on {} workers",
         state.queued,
         state.running.len(),
         state.workers

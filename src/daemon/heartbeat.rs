@@ -8,6 +8,7 @@ use super::job::Context;
 use super::metrics::Load;
 use super::sdnotify;
 use super::state::{self, NodeState, RunningInput};
+use crate::queue::presence;
 use crossbeam_channel::{RecvTimeoutError, Sender};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -127,13 +128,14 @@ impl Beating {
             version: env!("CARGO_PKG_VERSION").into(),
             started_unix_seconds: self.options.started_unix_seconds,
             updated_unix_seconds: state::unix_now(),
-            inbox: ctx.settings.folders.inbox.clone(),
+            inbox: Some(ctx.settings.folders.inbox.clone()),
             workers: ctx.settings.workers,
             queued: ctx.waiting.load(Ordering::SeqCst),
             on_shared_queue: ctx.remote.get().map_or(0, |r| r.in_flight()),
             retry_waiting: ctx.retry_waiting.load(Ordering::SeqCst),
             running,
             answered: ctx.metrics.answered_counts(),
+            queue_workers: ctx.remote.get().map_or_else(Vec::new, |r| presence::read(&r.queue)),
         }
     }
 

@@ -29,9 +29,9 @@ pub struct NodeState {
     pub started_unix_seconds: f64,
     /// When this document was written, in seconds since the Unix epoch.
     pub updated_unix_seconds: f64,
-    /// The inbox it serves.
-    pub inbox: PathBuf,
-    /// Its worker threads.
+    /// The inbox it serves (none for a `kakurod worker`, which has no folders).
+    pub inbox: Option<PathBuf>,
+    /// Its worker threads (a `kakurod worker`'s slots).
     pub workers: usize,
     /// Inputs claimed and waiting for one of its workers.
     pub queued: usize,
@@ -43,6 +43,9 @@ pub struct NodeState {
     pub running: Vec<RunningInput>,
     /// Inputs answered since it started, by result.
     pub answered: BTreeMap<String, u64>,
+    /// The last states of the `kakurod worker`s on the shared queue (the daemon's only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queue_workers: Vec<NodeState>,
 }
 
 /// One input being solved.

@@ -15,6 +15,7 @@
 //! stays synchronous and calls in through [`Queue::block_on`].
 
 pub mod crashes;
+pub mod presence;
 pub(crate) mod wire;
 pub mod worker;
 
@@ -100,6 +101,16 @@ impl Names {
     /// The subject of a claim's crash count.
     pub fn crash(&self, claim: &str) -> String {
         format!("{}.crash.{claim}", self.prefix)
+    }
+
+    /// The stream of the workers' states.
+    pub fn status_stream(&self) -> String {
+        format!("{}_status", self.prefix)
+    }
+
+    /// The subject of a worker's state.
+    pub fn status(&self, token: &str) -> String {
+        format!("{}.status.{token}", self.prefix)
     }
 
     /// The subject of a job.
@@ -204,7 +215,8 @@ impl Queue {
             let jobs = stream_config(n.jobs_stream(), n.job("*"), s);
             let answers = stream_config(n.answers_stream(), n.answer("*"), s);
             let crashes = crashes::Crashes::config(n, s.replicas);
-            for config in [jobs, answers, crashes] {
+            let states = presence::config(n, s.replicas);
+            for config in [jobs, answers, crashes, states] {
                 ensure_stream(&self.js, config).await?;
             }
             let workers = consumer_config(n.workers_consumer(), s);

@@ -12,9 +12,12 @@ mod task;
 
 use super::Queue;
 use super::crashes::Crashes;
+use super::presence;
+use crate::daemon::state::{self, NodeState, RunningInput};
+use crate::solver::Progress;
 use async_nats::jetstream::consumer;
 use futures_util::StreamExt;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -29,12 +32,26 @@ struct Shared {
     pool: rayon::ThreadPool,
     /// Jobs handed to the pool and not started.
     waiting: Arc<AtomicUsize>,
-    /// The running jobs' stop flags, by claim id.
-    running: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// The running jobs, by claim id.
+    running: Mutex<HashMap<String, Arc<Slot>>>,
+    /// Inputs answered since start, by result.
+    answered: Mutex<BTreeMap<String, u64>>,
     /// No more jobs are fetched.
     stopping: AtomicBool,
     /// This worker's host name and pid (`HOST/PID`), sent with each answer.
     host: String,
+    /// Its slots.
+    slots: usize,
+    /// When it started, in seconds since the Unix epoch.
+    started_unix_seconds: f64,
+}
+
+/// One running job: its input, its stop flag and its search's live counters.
+struct Slot {
+    name: String,
+    started: Instant,
+    stop: AtomicBool,
+    progress: Progress,
 }
 
 /// The running slots; [`Worker::stop`] ends them.
@@ -43,6 +60,7 @@ pub struct Worker {
     slots: Arc<Semaphore>,
     count: usize,
     fetcher: tokio::task::JoinHandle<()>,
+    presence: tokio::task::JoinHandle<()>,
 }
 
 impl Worker {
@@ -58,12 +76,16 @@ impl Worker {
             pool,
             waiting: Default::default(),
             running: Default::default(),
+            answered: Default::default(),
             stopping: AtomicBool::new(false),
             host: format!("{}/{}", crate::outbox::host_name(), std::process::id()),
+            slots,
+            started_unix_seconds: crate::daemon::state::unix_now(),
         });
         let semaphore = Arc::new(Semaphore::new(slots));
         let fetcher = queue.handle().spawn(fetch(Arc::clone(&shared), Arc::clone(&semaphore)));
-        Ok(Worker { shared, slots: semaphore, count: slots, fetcher })
+        let presence = queue.handle().spawn(publish_state(Arc::clone(&shared)));
+        Ok(Worker { shared, slots: semaphore, count: slots, fetcher, presence })
     }
 
     /// Jobs running now.
@@ -83,7 +105,7 @@ impl Worker {
         let drained = idle(&self);
         if !drained {
             if let Ok(running) = self.shared.running.lock() {
-                running.values().for_each(|flag| flag.store(true, Ordering::SeqCst));
+                running.values().for_each(|slot| slot.stop.store(true, Ordering::SeqCst));
             }
             let grace = Instant::now() + Duration::from_secs(5);
             while !idle(&self) && Instant::now() < grace {
@@ -91,6 +113,13 @@ impl Worker {
             }
         }
         self.fetcher.abort();
+        self.presence.abort();
+        let shared = &self.shared;
+        shared.queue.block_on(presence::forget(
+            &shared.queue.js,
+            &shared.queue.names,
+            &shared.host,
+        ));
         drained
     }
 }
@@ -162,5 +191,54 @@ async fn attach(shared: &Shared) -> Option<(consumer::PullConsumer, Crashes)> {
             return None;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Publishes this worker's state every [`state::PERIOD`], for `kakurod status`.
+async fn publish_state(shared: Arc<Shared>) {
+    let mut every = tokio::time::interval(state::PERIOD);
+    loop {
+        every.tick().await;
+        let state = state_of(&shared);
+        presence::publish(&shared.queue.js, &shared.queue.names, &state).await;
+    }
+}
+
+/// This worker's state now, in the daemon's terms.
+fn state_of(shared: &Shared) -> NodeState {
+    let mut running: Vec<RunningInput> = shared.running.lock().map_or_else(
+        |_| Vec::new(),
+        |jobs| {
+            jobs.iter()
+                .map(|(claim, slot)| {
+                    let counts = slot.progress.counts();
+                    RunningInput {
+                        input: slot.name.clone(),
+                        claim_id: claim.clone(),
+                        elapsed_seconds: (slot.started.elapsed().as_secs_f64() * 10.0).round()
+                            / 10.0,
+                        nodes: counts.nodes,
+                        failures: counts.failures,
+                        solutions: counts.solutions,
+                    }
+                })
+                .collect()
+        },
+    );
+    running.sort_by(|a, b| b.elapsed_seconds.total_cmp(&a.elapsed_seconds));
+    NodeState {
+        node_id: shared.host.clone(),
+        pid: std::process::id(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        started_unix_seconds: shared.started_unix_seconds,
+        updated_unix_seconds: state::unix_now(),
+        inbox: None,
+        workers: shared.slots,
+        queued: shared.waiting.load(Ordering::SeqCst),
+        on_shared_queue: 0,
+        retry_waiting: 0,
+        running,
+        answered: shared.answered.lock().map(|a| a.clone()).unwrap_or_default(),
+        queue_workers: Vec::new(),
     }
 }

@@ -10,7 +10,7 @@
 //! A job cancelled by shutdown is handed back with a negative ack and its crash count put
 //! back as it was: stopping a worker is not a crash.
 
-use super::Shared;
+use super::{Shared, Slot};
 use crate::daemon::config::GenerateSettings;
 use crate::daemon::log_line::LogLine;
 use crate::daemon::solve;
@@ -20,7 +20,7 @@ use crate::pipeline::{self, PipelineOptions};
 use crate::queue::crashes::Crashes;
 use crate::queue::wire::{self, Answer, Job};
 use crate::report::{Body, FileReport, Status};
-use crate::solver::Control;
+use crate::solver::{Control, Progress};
 use async_nats::jetstream::{self, AckKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,6 +73,9 @@ impl Task {
         }
         match self.publish(&solved.answer).await {
             Ok(()) => {
+                if let Ok(mut answered) = self.shared.answered.lock() {
+                    *answered.entry(solved.answer.line.result.clone()).or_default() += 1;
+                }
                 let _ = self.crashes.set(&claim, 0).await;
                 if let Err(error) = message.double_ack().await {
                     tracing::debug!(%error, claim = %claim, "the job's ack was not confirmed");
@@ -93,10 +96,15 @@ impl Task {
 
     /// Solves the job on the pool, its stop flag registered for shutdown.
     async fn solve(&self, job: Job) -> Option<Solved> {
-        let cancel = Arc::new(AtomicBool::new(self.shared.stopping.load(Ordering::SeqCst)));
+        let slot = Arc::new(Slot {
+            name: job.header.name.clone(),
+            started: Instant::now(),
+            stop: AtomicBool::new(self.shared.stopping.load(Ordering::SeqCst)),
+            progress: Progress::default(),
+        });
         let claim = job.header.claim.clone();
         if let Ok(mut running) = self.shared.running.lock() {
-            running.insert(claim.clone(), Arc::clone(&cancel));
+            running.insert(claim.clone(), Arc::clone(&slot));
         }
         let (sender, receiver) = tokio::sync::oneshot::channel();
         let shared = Arc::clone(&self.shared);
@@ -104,7 +112,7 @@ impl Task {
         let for_pool = Arc::clone(&shared);
         shared.pool.spawn(move || {
             for_pool.waiting.fetch_sub(1, Ordering::SeqCst);
-            let _ = sender.send(answer(&for_pool, &job, &cancel));
+            let _ = sender.send(answer(&for_pool, &job, &slot));
         });
         let solved = receiver.await.ok();
         if let Ok(mut running) = self.shared.running.lock() {
@@ -156,12 +164,12 @@ async fn keep_alive(message: Arc<jetstream::Message>, period: Duration) {
 }
 
 /// Solves a job with the settings it carries, as the daemon would (runs on the pool).
-fn answer(shared: &Shared, job: &Job, cancel: &AtomicBool) -> Solved {
+fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
     let started = Instant::now();
     let header = &job.header;
     let checksum = pipeline::checksum(&job.input);
     let report = match header.settings.resolve() {
-        Ok((options, generate)) => solve_with(&options, &generate, job, checksum, cancel, shared),
+        Ok((options, generate)) => solve_with(&options, &generate, job, checksum, slot, shared),
         Err(error) => failed(&header.name, checksum, &format!("the job's settings: {error}")),
     };
     let generation = matches!(report.body, Body::Generation(_));
@@ -185,10 +193,14 @@ fn solve_with(
     generate: &GenerateSettings,
     job: &Job,
     checksum: String,
-    cancel: &AtomicBool,
+    slot: &Slot,
     shared: &Shared,
 ) -> FileReport {
-    let control = Control { cancel: Some(cancel), waiting: Some(&shared.waiting), progress: None };
+    let control = Control {
+        cancel: Some(&slot.stop),
+        waiting: Some(&shared.waiting),
+        progress: Some(&slot.progress),
+    };
     solve::answer(options, generate, &job.header.name, &job.input, checksum, control)
 }
 
