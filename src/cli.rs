@@ -65,10 +65,10 @@ pub enum Command {
     /// Cancel one input, queued or running: its search stops within a second and it is
     /// answered `status: "cancelled"` in the outbox, its input archived like any other.
     ///
-    /// Exit status: 0 when it was cancelled; 1 when it was not (no input of that name, it
-    /// was answered first, or it is on the shared queue); 3 when no daemon answered
-    /// within --wait seconds (the request stays and is acted on when one runs); 2 on an
-    /// error.
+    /// An input on the shared queue is taken back from the workers, and one running it
+    /// stops. Exit status: 0 when it was cancelled; 1 when it was not (no input of that
+    /// name: it was answered first); 3 when no daemon answered within --wait seconds (the
+    /// request stays and is acted on when one runs); 2 on an error.
     Cancel(CancelArgs),
 }
 

@@ -146,7 +146,7 @@ fn node_ids(doc: &serde_json::Value) -> Vec<String> {
 }
 
 #[test]
-fn status_shows_every_node_on_the_queue_with_live_counters_and_drops_a_killed_worker() {
+fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote_search() {
     let Some(binary) = server_binary("status of the queue's nodes") else { return };
     let dir = tempfile::tempdir().unwrap();
     let server = NatsServer::start(&binary, dir.path());
@@ -188,6 +188,29 @@ fn status_shows_every_node_on_the_queue_with_live_counters_and_drops_a_killed_wo
     wait_until("the killed worker gone from the status", LONG, Some(&d), || {
         let doc = status(&d);
         !listed(&doc, &killed_id) && listed(&doc, &ids[1])
+    });
+    // Cancelling the input a worker on another process runs: it stops there and is
+    // answered `cancelled` here; its slot is free for the next job.
+    let doc = status(&d);
+    let nodes = doc["nodes"].as_array().unwrap();
+    let survivor =
+        nodes.iter().find(|n| n["node_id"].as_str().unwrap().ends_with(&ids[1])).unwrap();
+    let input = survivor["running"][0]["input"].as_str().unwrap().to_string();
+    let out = std::process::Command::new(daemon_common::BIN)
+        .args(["cancel", "--config"])
+        .arg(d.config())
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    let results = results(&d.path("outbox"));
+    assert_eq!(results[&input].len(), 1);
+    assert_eq!(results[&input][0].1["status"], "cancelled", "{:?}", results[&input]);
+    wait_until("the worker to drop the job", LONG, Some(&d), || {
+        workers[0].log_text().contains("the daemon cancelled the job; dropped")
+    });
+    wait_until("the cancelled input gone from every node", LONG, Some(&d), || {
+        !counting(&status(&d)).iter().any(|(name, _)| *name == input)
     });
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());

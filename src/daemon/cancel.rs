@@ -87,9 +87,9 @@ pub fn take_reply(claim: &Path, name: &str) -> io::Result<Option<Reply>> {
 }
 
 /// Acts on every waiting request: stops the running search of that name (the job replies
-/// when its answer is written); takes a queued input out of the queue under a fresh claim
-/// and has it answered at once; replies at once when the input is on the shared queue or
-/// nowhere.
+/// when its answer is written); takes a queued input (here or on the shared queue, whose
+/// workers then drop its job) out of the queue under a fresh claim and has it answered at
+/// once; replies at once when there is no such input.
 /// `taken` holds the names sent to the lane and not answered yet, which are left alone.
 pub fn handle_requests(ctx: &Context, taken: &mut HashSet<String>) {
     let requests = requested(&ctx.settings.folders.claim);
@@ -108,24 +108,24 @@ pub fn handle_requests(ctx: &Context, taken: &mut HashSet<String>) {
 }
 
 /// Claims the input `name` afresh (from the inbox, or from its claim in the claim folder)
-/// so that its queued job finds it gone, and sends it to the lane of cancelled inputs.
+/// so that its queued job (or its answer from the shared queue) finds it gone, and sends
+/// it to the lane of cancelled inputs.
 /// Called while no job of that name can start (see [`super::running::Running::cancel_or`]).
 /// True when it was sent to the lane.
 fn take_queued(ctx: &Context, name: &str) -> bool {
     let folders = &ctx.settings.folders;
-    let on_queue =
-        |id| ctx.remote.get().is_some_and(|r| r.flights.lock().is_ok_and(|f| f.contains_key(&id)));
     let taken = match claim::claim(&folders.inbox, &folders.claim, name) {
         Ok(claimed) => Ok(Some(claimed)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let claims = claim::claimed(&folders.claim).unwrap_or_default();
             match claims.into_iter().find(|c| c.name == name) {
-                Some(old) if on_queue(old.id) => {
-                    let detail = "it is on the shared queue, where a job cannot be cancelled;                                   it will be answered as usual";
-                    reply(&folders.claim, name, &Reply { cancelled: false, detail: detail.into() });
-                    return false;
-                }
-                Some(old) => reclaim(&folders.claim, &old).map(Some),
+                Some(old) => reclaim(&folders.claim, &old).map(|new| {
+                    // On the shared queue: the workers drop its job.
+                    if let Some(remote) = ctx.remote.get().filter(|r| r.holds(old.id)) {
+                        remote.cancel(old.id);
+                    }
+                    Some(new)
+                }),
                 None => Ok(None),
             }
         }

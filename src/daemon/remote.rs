@@ -151,6 +151,28 @@ impl Remote {
         true
     }
 
+    /// True when the claim `id` is on the queue (sent, not answered).
+    pub(super) fn holds(&self, id: ClaimId) -> bool {
+        self.flights.lock().is_ok_and(|f| f.contains_key(&id))
+    }
+
+    /// Takes the job of claim `id` back for an operator's cancel: off the jobs stream if no
+    /// worker has it yet, and a word to the workers so that one running it stops and drops
+    /// it (an answer that comes anyway finds no claim and is dropped).
+    pub(super) fn cancel(&self, id: ClaimId) {
+        let queue = &self.queue;
+        let claim = id.to_string();
+        queue.block_on(async {
+            if let Ok(stream) = queue.js.get_stream(queue.names.jobs_stream()).await {
+                let _ = stream.purge().filter(queue.names.job(&claim)).await;
+            }
+            if let Err(error) = queue.client.publish(queue.names.cancel(), claim.into()).await {
+                tracing::warn!(%error, "cannot tell the workers to stop a cancelled job");
+            }
+        });
+        self.landed(id);
+    }
+
     /// An answer was written (or is not wanted): its room in the queue goes to the input
     /// that waited longest.
     pub(super) fn landed(&self, id: ClaimId) {

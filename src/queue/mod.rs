@@ -113,6 +113,12 @@ impl Names {
         format!("{}.status.{token}", self.prefix)
     }
 
+    /// The subject on which the daemon tells the workers to stop a job (core NATS: only
+    /// the workers connected now need to hear it).
+    pub fn cancel(&self) -> String {
+        format!("{}.cancel", self.prefix)
+    }
+
     /// The subject of a job.
     pub fn job(&self, claim: &str) -> String {
         format!("{}.job.{claim}", self.prefix)

@@ -51,6 +51,8 @@ struct Slot {
     name: String,
     started: Instant,
     stop: AtomicBool,
+    /// Set with `stop` when the daemon took the job back (its input was cancelled).
+    withdrawn: AtomicBool,
     progress: Progress,
 }
 
@@ -61,6 +63,7 @@ pub struct Worker {
     count: usize,
     fetcher: tokio::task::JoinHandle<()>,
     presence: tokio::task::JoinHandle<()>,
+    cancels: tokio::task::JoinHandle<()>,
 }
 
 impl Worker {
@@ -85,7 +88,8 @@ impl Worker {
         let semaphore = Arc::new(Semaphore::new(slots));
         let fetcher = queue.handle().spawn(fetch(Arc::clone(&shared), Arc::clone(&semaphore)));
         let presence = queue.handle().spawn(publish_state(Arc::clone(&shared)));
-        Ok(Worker { shared, slots: semaphore, count: slots, fetcher, presence })
+        let cancels = queue.handle().spawn(stop_cancelled(Arc::clone(&shared)));
+        Ok(Worker { shared, slots: semaphore, count: slots, fetcher, presence, cancels })
     }
 
     /// Jobs running now.
@@ -114,6 +118,7 @@ impl Worker {
         }
         self.fetcher.abort();
         self.presence.abort();
+        self.cancels.abort();
         let shared = &self.shared;
         shared.queue.block_on(presence::forget(
             &shared.queue.js,
@@ -191,6 +196,27 @@ async fn attach(shared: &Shared) -> Option<(consumer::PullConsumer, Crashes)> {
             return None;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Stops the running job of each claim the daemon names on its cancel subject.
+async fn stop_cancelled(shared: Arc<Shared>) {
+    let subject = shared.queue.names.cancel();
+    let mut cancels = match shared.queue.client.subscribe(subject).await {
+        Ok(subscriber) => subscriber,
+        Err(error) => {
+            tracing::warn!(%error, "cannot hear the daemon's cancels; cancelled jobs run on");
+            return;
+        }
+    };
+    while let Some(message) = cancels.next().await {
+        let claim = String::from_utf8_lossy(&message.payload);
+        if let Ok(running) = shared.running.lock()
+            && let Some(slot) = running.get(claim.as_ref())
+        {
+            slot.withdrawn.store(true, Ordering::SeqCst);
+            slot.stop.store(true, Ordering::SeqCst);
+        }
     }
 }
 

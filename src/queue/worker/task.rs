@@ -37,6 +37,8 @@ pub(super) struct Task {
 struct Solved {
     answer: Answer,
     cancelled: bool,
+    /// The daemon took the job back (an operator cancelled its input): it is dropped.
+    withdrawn: bool,
 }
 
 impl Task {
@@ -56,7 +58,8 @@ impl Task {
         let message = Arc::new(message);
         let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
         let solved = if crashes >= job.header.max_crashes {
-            Some(Solved { answer: crashed(&job, crashes, &self.shared.host), cancelled: false })
+            let answer = crashed(&job, crashes, &self.shared.host);
+            Some(Solved { answer, cancelled: false, withdrawn: false })
         } else {
             let _ = self.crashes.set(&claim, crashes + 1).await;
             self.solve(job).await
@@ -67,6 +70,12 @@ impl Task {
             self.hand_back(&message, &claim, crashes).await;
             return;
         };
+        if solved.cancelled && solved.withdrawn {
+            tracing::info!(file = %solved.answer.name, "the daemon cancelled the job; dropped");
+            let _ = self.crashes.set(&claim, 0).await;
+            let _ = message.ack_with(AckKind::Term).await;
+            return;
+        }
         if solved.cancelled {
             self.hand_back(&message, &claim, crashes).await;
             return;
@@ -100,6 +109,7 @@ impl Task {
             name: job.header.name.clone(),
             started: Instant::now(),
             stop: AtomicBool::new(self.shared.stopping.load(Ordering::SeqCst)),
+            withdrawn: AtomicBool::new(false),
             progress: Progress::default(),
         });
         let claim = job.header.claim.clone();
@@ -107,18 +117,19 @@ impl Task {
             running.insert(claim.clone(), Arc::clone(&slot));
         }
         let (sender, receiver) = tokio::sync::oneshot::channel();
+        let for_slot = Arc::clone(&slot);
         let shared = Arc::clone(&self.shared);
         shared.waiting.fetch_add(1, Ordering::SeqCst);
         let for_pool = Arc::clone(&shared);
         shared.pool.spawn(move || {
             for_pool.waiting.fetch_sub(1, Ordering::SeqCst);
-            let _ = sender.send(answer(&for_pool, &job, &slot));
+            let _ = sender.send(answer(&for_pool, &job, &for_slot));
         });
         let solved = receiver.await.ok();
         if let Ok(mut running) = self.shared.running.lock() {
             running.remove(&claim);
         }
-        solved
+        solved.map(|s| Solved { withdrawn: slot.withdrawn.load(Ordering::SeqCst), ..s })
     }
 
     /// Publishes the answer and waits for the server's confirmation. An answer over the
@@ -185,7 +196,7 @@ fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
         rejected: report.is_rejected(),
         line,
     };
-    Solved { answer, cancelled: report.was_cancelled() }
+    Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
 }
 
 fn solve_with(
