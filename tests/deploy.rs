@@ -79,9 +79,10 @@ fn the_slurm_array_script_shares_out_a_folder_and_answers_every_file_once() {
     fs::write(puzzles.join("kakuro-171_10x10.sol"), "9 9\n").unwrap();
     count += 1;
     let results = dir.path().join("results");
-    // An array started at index 1 (`--array=1-3`).
+    // An array started at index 1 (`--array=1-3`). Each task's log ends with its totals.
+    let mut reported = 0;
     for task in 1..=3 {
-        let status = Command::new("bash")
+        let out = Command::new("bash")
             .arg(&script)
             .arg(&puzzles)
             .arg(&results)
@@ -89,10 +90,16 @@ fn the_slurm_array_script_shares_out_a_folder_and_answers_every_file_once() {
             .env("SLURM_ARRAY_TASK_ID", task.to_string())
             .env("SLURM_ARRAY_TASK_MIN", "1")
             .env("SLURM_ARRAY_TASK_COUNT", "3")
-            .status()
+            .output()
             .unwrap();
-        assert!(status.success(), "task {task}: {status:?}");
+        assert!(out.status.success(), "task {task}: {out:?}");
+        let log = String::from_utf8_lossy(&out.stderr);
+        let totals = log.lines().rfind(|l| l.starts_with("kakurod: ")).expect("the totals line");
+        assert!(totals.contains(" solved, 0 unsatisfiable, 0 invalid, 0 timeout"), "{totals}");
+        let files = totals.strip_prefix("kakurod: ").and_then(|t| t.split(' ').next());
+        reported += files.and_then(|n| n.parse::<usize>().ok()).expect("a file count");
     }
+    assert_eq!(reported, count, "the tasks' totals add up to the folder");
     let mut answered = Vec::new();
     for task in 0..3 {
         for entry in fs::read_dir(results.join(format!("task-{task}"))).unwrap() {

@@ -11,6 +11,10 @@
 # so two inputs with the same NAME in different tasks never write the same file. The files
 # in one task are solved in parallel on the task's CPUs (--cpus-per-task).
 #
+# Each task's log (kakurod-JOB_TASK.log) ends with its totals, `kakurod: N files, M
+# puzzles: S solved, U unsatisfiable, I invalid, T timeout in X s`; the array's totals:
+#   grep -h '^kakurod: ' kakurod-JOB_*.log
+#
 # Exit status of a task: that of `kakurod solve`: 0 when every puzzle of its share was
 # solved, 1 when any was not (invalid, unsatisfiable, timeout; see its NAME.json) or a
 # result could not be written, 2 on a usage error. `sacct -j JOB` shows them.
