@@ -6,14 +6,13 @@
 
 use super::job::Context;
 use super::metrics::Load;
+use super::periodic::Periodic;
 use super::sdnotify;
 use super::state::{self, NodeState, RunningInput};
 use crate::queue::presence;
-use crossbeam_channel::{RecvTimeoutError, Sender};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// What the heartbeat needs besides the jobs' context.
@@ -29,39 +28,10 @@ pub struct Options {
     pub started_unix_seconds: f64,
 }
 
-/// The heartbeat thread; it ends when dropped.
-#[derive(Debug)]
-pub struct Heartbeat {
-    stop: Option<Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Heartbeat {
-    /// Starts beating for `ctx`.
-    pub fn start(ctx: Arc<Context>, options: Options) -> std::io::Result<Heartbeat> {
-        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
-        let thread =
-            std::thread::Builder::new().name("kakurod-heartbeat".into()).spawn(move || {
-                let mut beat = Beating::new(ctx, options);
-                loop {
-                    beat.once();
-                    match stopped.recv_timeout(state::PERIOD) {
-                        Err(RecvTimeoutError::Timeout) => {}
-                        Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
-                    }
-                }
-            })?;
-        Ok(Heartbeat { stop: Some(stop), thread: Some(thread) })
-    }
-}
-
-impl Drop for Heartbeat {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+/// Starts the heartbeat thread for `ctx`; it ends when dropped.
+pub fn start(ctx: Arc<Context>, options: Options) -> std::io::Result<Periodic> {
+    let mut beat = Beating::new(ctx, options);
+    Periodic::start("kakurod-heartbeat", state::PERIOD, move || beat.once())
 }
 
 /// The heartbeat's own memory between beats.

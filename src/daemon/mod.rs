@@ -22,6 +22,7 @@ pub(crate) mod log_line;
 pub(crate) mod logging;
 pub(crate) mod metrics;
 pub(crate) mod metrics_http;
+pub(crate) mod periodic;
 pub(crate) mod queued;
 pub(crate) mod ready;
 pub(crate) mod reconcile;
@@ -89,8 +90,8 @@ struct Daemon {
     _lock: lock::InboxLock,
     dispatcher: Dispatcher,
     queue: Option<queued::QueueParts>,
-    watch: running::Watch,
-    heartbeat: heartbeat::Heartbeat,
+    watch: periodic::Periodic,
+    heartbeat: periodic::Periodic,
     listener: Option<metrics_http::Listener>,
     /// Set once start-up is over (the heartbeat then talks to systemd).
     ready: Arc<AtomicBool>,
@@ -134,7 +135,7 @@ impl Daemon {
         let queue = queue.map(|q| queued::start(&ctx, &dispatcher, q)).transpose()?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
         ctx.metrics.took_over(requeued);
-        let watch = running::Watch::start(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
+        let watch = running::watch(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
             about: "cannot start the watch over running jobs",
             source,
         })?;
@@ -208,7 +209,7 @@ impl Daemon {
 /// that tells it start-up is over.
 fn start_heartbeat(
     ctx: &Arc<Context>,
-) -> Result<(heartbeat::Heartbeat, Arc<AtomicBool>), DaemonError> {
+) -> Result<(periodic::Periodic, Arc<AtomicBool>), DaemonError> {
     let ready = Arc::new(AtomicBool::new(false));
     let options = heartbeat::Options {
         metrics_file: ctx.settings.metrics.file.clone(),
@@ -216,7 +217,7 @@ fn start_heartbeat(
         ready: Arc::clone(&ready),
         started_unix_seconds: state::unix_now(),
     };
-    let heartbeat = heartbeat::Heartbeat::start(Arc::clone(ctx), options)
+    let heartbeat = heartbeat::start(Arc::clone(ctx), options)
         .map_err(|source| DaemonError::Io { about: "cannot start the heartbeat", source })?;
     Ok((heartbeat, ready))
 }

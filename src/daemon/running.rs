@@ -7,13 +7,12 @@
 //! while it runs rather than only when it is answered.
 
 use super::claim::{ClaimId, Claimed};
+use super::periodic::Periodic;
 use crate::solver::Progress;
-use crossbeam_channel::{RecvTimeoutError, Sender};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How often the claims of running jobs are checked.
@@ -196,43 +195,16 @@ impl Running {
     }
 }
 
-/// The thread that runs [`Running::check`] and [`Running::notice_long`] every [`PERIOD`];
-/// it ends when dropped.
-#[derive(Debug)]
-pub struct Watch {
-    stop: Option<Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Watch {
-    /// Starts watching the jobs of `ctx`.
-    pub fn start(ctx: Arc<super::job::Context>) -> std::io::Result<Watch> {
-        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
-        let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
-        let thread =
-            std::thread::Builder::new().name("kakurod-claims".into()).spawn(move || {
-                let mut taken = std::collections::HashSet::new();
-                loop {
-                    ctx.running.check(&claim_dir, &ctx.cancel);
-                    super::cancel::handle_requests(&ctx, &mut taken);
-                    ctx.running.notice_long(Instant::now());
-                    match stopped.recv_timeout(PERIOD) {
-                        Err(RecvTimeoutError::Timeout) => {}
-                        Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
-                    }
-                }
-            })?;
-        Ok(Watch { stop: Some(stop), thread: Some(thread) })
-    }
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+/// Starts the watch over the jobs of `ctx`: a thread that runs [`Running::check`], the
+/// requests to cancel and [`Running::notice_long`] every [`PERIOD`], until dropped.
+pub fn watch(ctx: Arc<super::job::Context>) -> std::io::Result<Periodic> {
+    let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
+    let mut taken = std::collections::HashSet::new();
+    Periodic::start("kakurod-claims", PERIOD, move || {
+        ctx.running.check(&claim_dir, &ctx.cancel);
+        super::cancel::handle_requests(&ctx, &mut taken);
+        ctx.running.notice_long(Instant::now());
+    })
 }
 
 #[cfg(test)]
