@@ -22,6 +22,7 @@ fn every_input_is_answered_once_while_the_daemon_and_a_client_are_killed_again_a
         broken_every: 50,
         chaos: Duration::from_secs(12),
         feed: Duration::from_secs(10),
+        client_waves: 8,
         daemon_lives_ms: 30..450,
         client_lives_ms: 2..150,
         full_outbox: None,

@@ -26,9 +26,6 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The client's inputs arrive in this many batches.
-const CLIENT_WAVES: usize = 8;
-
 /// What to do.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -42,8 +39,11 @@ pub struct Scenario {
     pub broken_every: usize,
     /// The daemon is killed until at least this much time has passed.
     pub chaos: Duration,
-    /// The inputs arrive over this long, in small batches.
+    /// The inputs arrive over this long: the daemon's in small batches, one every 100 ms
+    /// on average, the client's in `client_waves` larger ones (so that a run has enough to
+    /// do to be killed in the middle of it).
     pub feed: Duration,
+    pub client_waves: usize,
     /// How long each daemon run lives before its SIGKILL, in milliseconds.
     pub daemon_lives_ms: Range<u64>,
     /// How long each client run may live before its SIGKILL, in milliseconds.
@@ -66,8 +66,12 @@ pub struct Outcome {
     pub requeued: usize,
     /// Inputs whose result a killed run had written before it could move them on.
     pub already_answered: usize,
-    /// Times the outbox was filled.
+    /// Times the outbox was filled; daemon runs that found they could not write a result
+    /// (their warnings "cannot write the result; the input waits ..."), and client runs
+    /// ("N files not written").
     pub fills: usize,
+    pub write_failures: usize,
+    pub client_write_failures: usize,
     /// Length of the chaos, and of the whole run.
     pub chaos: Duration,
     pub total: Duration,
@@ -118,7 +122,7 @@ pub fn run(scenario: &Scenario) -> Option<Outcome> {
     };
     let mut outcome = std::thread::scope(|s| {
         s.spawn(|| {
-            feed(&inbox, &client_dir, &daemon, &client, scenario.feed, seed);
+            feed(&inbox, &client_dir, &daemon, &client, scenario);
             fed.store(true, Ordering::SeqCst);
         });
         let client_runs = s.spawn(|| client_side.run(seed + 2));
@@ -141,47 +145,51 @@ pub fn run(scenario: &Scenario) -> Option<Outcome> {
             requeued: 0,
             already_answered: 0,
             fills,
+            write_failures: 0,
+            client_write_failures: 0,
             chaos: chaos_took,
             total: Duration::ZERO,
             problems: Vec::new(),
             log: String::new(),
         }
     });
+    conclude(&mut d, &mut outcome, &daemon, &client);
+    outcome.total = started.elapsed();
+    drop(tmpfs);
+    Some(outcome)
+}
+
+/// Stops the daemon (SIGTERM), checks the folders, and counts what the log tells.
+fn conclude(d: &mut Daemon, outcome: &mut Outcome, daemon: &[Input], client: &[Input]) {
     d.signal("TERM");
     let status = d.wait_exit();
     let folders = check::Folders {
-        inbox: &inbox,
-        outbox: &outbox,
+        inbox: &d.path("inbox"),
+        outbox: &d.path("outbox"),
         claim: &d.path("claim"),
         done: &d.path("done"),
         failed: &d.path("failed"),
     };
-    outcome.problems = check::problems(&folders, &daemon, &client);
+    outcome.problems = check::problems(&folders, daemon, client);
     if !status.success() {
         outcome.problems.push(format!("the last daemon run ended with {status}"));
     }
     outcome.log = d.log();
     outcome.requeued = summed(&outcome.log, "requeued=");
     outcome.already_answered = outcome.log.matches("already answered by an earlier run").count();
-    outcome.total = started.elapsed();
-    drop(tmpfs);
-    Some(outcome)
+    outcome.write_failures =
+        outcome.log.matches("cannot write the result; the input waits").count();
+    let client_log = std::fs::read_to_string(d.path("client.log")).unwrap_or_default();
+    outcome.client_write_failures = client_log.matches("files not written)").count();
 }
 
-/// Drops the inputs over `over`: the daemon's into its inbox in small batches (one every
-/// 100 ms on average), the client's into its folder in [`CLIENT_WAVES`] larger ones (so that
-/// a run has enough to do to be killed in the middle of it), both by the rename protocol.
-fn feed(
-    inbox: &Path,
-    client_dir: &Path,
-    daemon: &[Input],
-    client: &[Input],
-    over: Duration,
-    seed: u64,
-) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed + 5);
+/// Drops the inputs as `scenario.feed` says: the daemon's into its inbox, the client's into
+/// its folder, both by the rename protocol.
+fn feed(inbox: &Path, client_dir: &Path, daemon: &[Input], client: &[Input], scenario: &Scenario) {
+    let mut rng = ChaCha8Rng::seed_from_u64(scenario.seed + 5);
+    let over = scenario.feed;
     let batches = (over.as_millis() / 100).max(1) as usize;
-    let waves = CLIENT_WAVES.min(batches);
+    let waves = scenario.client_waves.clamp(1, batches);
     let start = Instant::now();
     let part = |inputs: &[Input], b: usize, of: usize| {
         let (from, to) = (inputs.len() * b / of, inputs.len() * (b + 1) / of);
