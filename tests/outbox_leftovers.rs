@@ -69,3 +69,27 @@ fn solve_out_answers_under_a_name_whose_reservation_an_older_version_left_empty(
     assert!(status.unwrap().success());
     assert_eq!(names(&outbox), ["p.json", "p.solution.txt"]);
 }
+
+#[test]
+fn a_temporary_file_of_a_killed_writer_goes_at_the_next_start_though_its_process_id_is_reused() {
+    let mut d = Daemon::new("");
+    let outbox = d.path("outbox");
+    // Another process runs under the id the killed writer had; only its start time differs.
+    let mut reuser = Command::new("sleep").arg("60").spawn().unwrap();
+    let stat = fs::read_to_string(format!("/proc/{}/stat", reuser.id())).unwrap();
+    let start: u64 =
+        stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19).unwrap().parse().unwrap();
+    let host = fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let tag = |start: u64| format!("{}-{start}", reuser.id());
+    let left = outbox.join(format!(".kakurod-tmp.{}.{}.0", host.trim(), tag(start - 1)));
+    let living = outbox.join(format!(".kakurod-tmp.{}.{}.0", host.trim(), tag(start)));
+    fs::write(&left, "half a result").unwrap();
+    fs::write(&living, "being written").unwrap();
+    d.start(&[]);
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
+    reuser.kill().unwrap();
+    reuser.wait().unwrap();
+    assert!(!left.exists(), "{}", d.log());
+    assert!(living.exists(), "the file of a process that runs stays");
+}

@@ -19,8 +19,9 @@
 //! JSON ([`generated`]), so its stem is reserved when the set is prepared rather than when
 //! it is committed.
 //!
-//! Temporary files are named `.kakurod-tmp.HOST.PID.N`: a writer removes the leftovers of
-//! its host's dead processes at start-up.
+//! Temporary files are named `.kakurod-tmp.HOST.PID-START.N` (the writer's process id and
+//! start time, see [`owner`]): a writer removes the leftovers of its host's ended processes
+//! at start-up.
 
 pub(crate) mod files;
 mod generated;
@@ -268,8 +269,8 @@ impl Outbox {
 
     fn write_temp(&self, content: &str) -> io::Result<PathBuf> {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let pid = std::process::id();
-        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{pid}.{n}", self.node));
+        let tag = self.owner.temporary_tag();
+        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{tag}.{n}", self.node));
         let mut file = OpenOptions::new().write(true).create_new(true).open(&path)?;
         if let Err(e) = file.write_all(content.as_bytes()) {
             let _ = std::fs::remove_file(&path);

@@ -41,6 +41,15 @@ impl Owner {
         }
     }
 
+    /// The owner as its temporary files' names carry it: `PID-START`, or `PID` where the
+    /// start time is not known (no `/proc`). See [`temporary_is_gone`].
+    pub(crate) fn temporary_tag(&self) -> String {
+        match &self.instance {
+            Some(Instance { start, .. }) => format!("{}-{start}", self.pid),
+            None => self.pid.to_string(),
+        }
+    }
+
     /// Reads a record written by [`Owner::to_record`] (or an older version's `NODE PID`).
     pub(crate) fn parse(record: &str) -> Option<Owner> {
         let mut fields = record.split_ascii_whitespace();
@@ -69,6 +78,24 @@ impl Owner {
                 self.node == me.node
                     && (self.pid == me.pid || !Path::new(&format!("/proc/{}", self.pid)).exists())
             }
+        }
+    }
+}
+
+/// Whether the writer of a temporary file is gone, judged from the tag in its name
+/// ([`Owner::temporary_tag`]) on the writer's own node: `PID-START` is gone when no process
+/// `PID` with that start time runs, so a process that got the same id later does not keep
+/// a killed writer's file; a bare `PID` (a version without start times, or no `/proc`) when
+/// no process `PID` runs. `None` for a tag that is neither.
+pub(crate) fn temporary_is_gone(tag: &str) -> Option<bool> {
+    match tag.split_once('-') {
+        Some((pid, start)) => {
+            let (pid, start): (u32, u64) = (pid.parse().ok()?, start.parse().ok()?);
+            Some(start_time(pid) != Some(start))
+        }
+        None => {
+            let pid: u32 = tag.parse().ok()?;
+            Some(!Path::new(&format!("/proc/{pid}")).exists())
         }
     }
 }

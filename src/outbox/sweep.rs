@@ -1,11 +1,11 @@
-//! Removing what crashed writers left in the outbox: temporary files (`.kakurod-tmp.NODE.PID.N`,
-//! judged by their node and process id) and stem reservations (judged by the owner they
-//! record, see [`super::owner`]). A writer sweeps at start-up; a daemon that takes over a
-//! dead node's work sweeps that node's.
+//! Removing what crashed writers left in the outbox: temporary files
+//! (`.kakurod-tmp.NODE.PID-START.N`, judged by their node, process id and start time) and
+//! stem reservations (judged by the owner they record, see [`super::owner`]). A writer
+//! sweeps at start-up.
 
+use super::owner::temporary_is_gone;
 use super::{Outbox, TEMP_PREFIX, stems};
 use std::io;
-use std::path::Path;
 
 impl Outbox {
     /// Removes the temporary files and stem reservations left by crashed runs: temporary
@@ -14,23 +14,25 @@ impl Outbox {
     /// starts. Those of a live process (a daemon on another inbox sharing this outbox, a
     /// `solve --out` run) stay, and so do other nodes'.
     pub(crate) fn remove_stale_temporaries(&self) -> io::Result<usize> {
-        let stale = |node: &str, pid: u32| {
-            // Names without a node are from a version without nodes: this host's.
+        let stale = |node: &str, tag: &str| {
+            // Names without a node are from a version without nodes: this host's. Files
+            // with this process's id are an earlier process's: this one has written none.
+            let pid = tag.split('-').next().and_then(|p| p.parse::<u32>().ok());
             (node == self.node || node.is_empty())
-                && (pid == std::process::id() || !Path::new(&format!("/proc/{pid}")).exists())
+                && (pid == Some(std::process::id()) || temporary_is_gone(tag).unwrap_or(false))
         };
         let gone = |owner: &super::Owner| owner.is_gone(&self.owner);
         Ok(self.remove_temporaries(&stale)? + stems::remove_left_over(&self.dir, &gone)?)
     }
 
-    /// Removes the temporary files whose `(node, pid)` `stale` judges left over; one that
+    /// Removes the temporary files whose `(node, tag)` `stale` judges left over; one that
     /// is already gone is not an error.
-    fn remove_temporaries(&self, stale: &dyn Fn(&str, u32) -> bool) -> io::Result<usize> {
+    fn remove_temporaries(&self, stale: &dyn Fn(&str, &str) -> bool) -> io::Result<usize> {
         let mut removed = 0;
         for entry in std::fs::read_dir(&self.dir)? {
             let entry = entry?;
-            let Some((node, pid)) = temporary_owner(&entry.file_name()) else { continue };
-            if stale(&node, pid) {
+            let Some((node, tag)) = temporary_owner(&entry.file_name()) else { continue };
+            if stale(&node, &tag) {
                 match std::fs::remove_file(entry.path()) {
                     Ok(()) => removed += 1,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -42,18 +44,20 @@ impl Outbox {
     }
 }
 
-/// `(NODE, PID)` of a temporary file's name, `None` for other names.
-fn temporary_owner(name: &std::ffi::OsStr) -> Option<(String, u32)> {
+/// `(NODE, TAG)` of a temporary file's name (`TAG`: `PID-START`, or an older version's
+/// `PID`), `None` for other names.
+fn temporary_owner(name: &std::ffi::OsStr) -> Option<(String, String)> {
     let rest = name.to_str()?.strip_prefix(TEMP_PREFIX)?;
-    // NODE.PID.N (NODE may hold dots), or PID.N from a version without nodes.
+    // NODE.TAG.N (NODE may hold dots), or PID.N from a version without nodes.
     let mut parts = rest.rsplitn(3, '.').skip(1);
-    let pid = parts.next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
-    Some((parts.next().unwrap_or("").to_string(), pid))
+    let tag = parts.next().unwrap_or("").to_string();
+    Some((parts.next().unwrap_or("").to_string(), tag))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -76,6 +80,26 @@ mod tests {
         assert_eq!(outbox.remove_stale_temporaries().unwrap(), 2);
         let other = format!("{TEMP_PREFIX}other.node.{dead}.0");
         assert_eq!(names(dir.path()), vec![other, "keep.json".to_string()]);
+    }
+
+    #[test]
+    fn a_temporary_of_an_ended_process_whose_id_was_reused_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // A process now runs under the id of the killed writer; only its start time differs.
+        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let (pid, start) = (child.id(), super::super::owner::start_time(child.id()).unwrap());
+        let earlier = format!("{TEMP_PREFIX}n.{pid}-{}.0", start.saturating_sub(1));
+        let living = format!("{TEMP_PREFIX}n.{pid}-{start}.0");
+        for name in [&earlier, &living] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let outbox = Outbox::new(dir.path().to_path_buf(), false, false, "n");
+        let removed = outbox.remove_stale_temporaries().unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(removed, 1);
+        assert_eq!(names(dir.path()), vec![living.clone()], "the living process's stays");
+        assert_eq!(outbox.remove_stale_temporaries().unwrap(), 1, "and goes once it ends");
     }
 
     #[test]

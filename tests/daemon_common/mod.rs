@@ -188,6 +188,20 @@ impl Daemon {
     /// Starts the daemon with extra flags and environment variables, and waits for its
     /// start-up line.
     pub fn start_with_env(&mut self, flags: &[&str], env: &[(&str, &Path)]) {
+        self.launch_with_env(flags, env);
+        let run = self.runs;
+        wait_until("the start-up line", LONG, Some(self), || {
+            fs::read_to_string(self.log_path(run)).unwrap_or_default().contains("kakurod started")
+        });
+    }
+
+    /// Starts the daemon with extra flags without waiting for its start-up line, so that a
+    /// kill may land in the middle of its start-up.
+    pub fn launch(&mut self, flags: &[&str]) {
+        self.launch_with_env(flags, &[]);
+    }
+
+    fn launch_with_env(&mut self, flags: &[&str], env: &[(&str, &Path)]) {
         assert!(self.child.is_none(), "already running");
         self.runs += 1;
         let log = fs::File::create(self.log_path(self.runs)).unwrap();
@@ -213,10 +227,11 @@ impl Daemon {
             .spawn()
             .unwrap();
         self.child = Some(child);
-        let run = self.runs;
-        wait_until("the start-up line", LONG, Some(self), || {
-            fs::read_to_string(self.log_path(run)).unwrap_or_default().contains("kakurod started")
-        });
+    }
+
+    /// How many times the daemon was started.
+    pub fn runs(&self) -> usize {
+        self.runs
     }
 
     /// The running daemon's process id.
