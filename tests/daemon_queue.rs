@@ -215,3 +215,41 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
 }
+
+#[test]
+fn a_claim_removed_while_a_worker_solves_it_stops_that_search_and_nothing_is_answered() {
+    let Some(binary) = server_binary("a removed claim on the queue") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let extra = "reconcile_seconds = 1\n[solver]\nmode = \"count\"\n";
+    let mut d = Daemon::new(&queue_config(&server.url(), extra));
+    d.start(&["--drain-timeout", "0.2"]);
+    let worker = QueueWorker::start(&server.url(), 1, &[], dir.path().join("w.log"));
+    let empty16 = ".".repeat(256) + "\n";
+    drop_file(&d.path("inbox"), "endless.txt", empty16.as_bytes());
+    drop_file(&d.path("inbox"), "endless2.txt", empty16.as_bytes());
+    wait_until("both searches running", LONG, Some(&d), || {
+        let doc = status(&d);
+        let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
+        nodes.iter().map(|n| n["running"].as_array().map_or(0, Vec::len)).sum::<usize>() == 2
+    });
+    let on_worker = |doc: &serde_json::Value| -> Vec<String> {
+        let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
+        let mark = format!("/{}", worker.pid());
+        let node = nodes.iter().find(|n| n["node_id"].as_str().unwrap_or("").ends_with(&mark));
+        let running = node.and_then(|n| n["running"].as_array().cloned()).unwrap_or_default();
+        running.iter().map(|r| r["input"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let input = on_worker(&status(&d)).pop().expect("one search on the worker");
+    let claim = names(&d.path("claim")).into_iter().find(|n| n.ends_with(&format!(".{input}")));
+    fs::remove_file(d.path("claim").join(claim.unwrap())).unwrap();
+    wait_until("the worker to drop the job", LONG, Some(&d), || {
+        worker.log_text().contains("the daemon cancelled the job; dropped")
+    });
+    wait_until("the search gone from the worker", LONG, Some(&d), || {
+        !on_worker(&status(&d)).contains(&input)
+    });
+    assert!(!results(&d.path("outbox")).contains_key(&input), "answered anyway");
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}

@@ -1,6 +1,6 @@
 //! The reconciler of `serve --queue`: now and then, every claim sent to the queue is
-//! checked. A claim whose input was removed has its job taken off the queue (its answer,
-//! should a worker be running it, is dropped on arrival); a job the queue never confirmed
+//! checked. A claim whose input was removed has its job taken off the queue, and the
+//! worker running it told to stop (an answer that comes anyway is dropped on arrival); a job the queue never confirmed
 //! is sent again; and a job older than `[queue] reconcile_seconds` that the queue holds
 //! neither as a job nor as an answer is sent again: a server acknowledges a message before
 //! its disk has it, and one that crashes in between loses it.
@@ -58,18 +58,13 @@ pub(super) fn resend(remote: &Remote, ctx: &Context, claimed: &Claimed) {
     }
 }
 
-/// The input of a claim sent to the queue was removed: its job goes, nothing is answered.
+/// The input of a claim sent to the queue was removed: its job goes (off the stream, or
+/// stopped on the worker running it), nothing is answered.
 fn withdraw(remote: &Remote, claimed: &Claimed) {
-    let queue = &remote.queue;
-    let subject = queue.names.job(&claimed.id.to_string());
-    let purged = queue.block_on(async {
-        let stream = queue.js.get_stream(queue.names.jobs_stream()).await.ok()?;
-        stream.purge().filter(subject).await.ok()
-    });
-    tracing::info!(file = %claimed.name, job_removed = purged.is_some(),
+    remote.cancel(claimed.id);
+    tracing::info!(file = %claimed.name,
         "the input was removed from the claim folder while it was worked on; its job is \
          cancelled and nothing is answered");
-    remote.landed(claimed.id);
 }
 
 /// True when the queue holds the claim's job or its answer.
