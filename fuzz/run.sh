@@ -4,9 +4,9 @@
 # left as it is: new inputs go to FUZZ_WORK, a temporary folder unless named). Fails on
 # the first crash or hang (an input running over 2 s); the input is then in
 # fuzz/artifacts/TARGET. Prints each target's executions and executions per second.
-# Usage: .ci/fuzz.sh [TARGET...]  (all targets when none is named)
+# Usage: fuzz/run.sh [TARGET...]  (all targets when none is named)
 set -euo pipefail
-cd "$(dirname "$0")/../fuzz"
+cd "$(dirname "$0")"
 
 seconds="${FUZZ_SECONDS:-20}"
 work="${FUZZ_WORK:-}"
