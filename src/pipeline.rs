@@ -143,11 +143,11 @@ fn solve_one(
     parse_time: Duration,
 ) -> PuzzleReport {
     let started = Instant::now();
-    let Parsed { puzzle, overrides, line } = parsed;
+    let solve_options = parsed.solve_options(&options.solve);
+    let Parsed { puzzle, line, .. } = parsed;
     if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
     }
-    let solve_options = overrides.apply_to(&options.solve);
     let (outcome, compiled) = search(&puzzle, &solve_options, control);
     let checked = check_solutions(&puzzle, compiled.as_ref(), &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);

@@ -113,13 +113,18 @@ pub(super) fn syntax(text: &str, error: &serde_json::Error, expected: &str) -> I
         text::lines(text).nth(error.line().saturating_sub(1)).map_or(text.len(), |l| l.start);
     let mut offset = line_start + error.column().saturating_sub(1);
     if message.starts_with("unknown field") {
-        // serde_json stops at the key's closing quote; point at its opening one.
-        let before = text.get(..offset).unwrap_or("");
-        offset = before.rfind('"').unwrap_or(offset);
+        offset = key_start(text, line_start + error.column()).unwrap_or(offset);
     }
-    let mut placed = text::error_at(text, offset, message, expected);
-    placed.line = placed.line.max(error.line());
-    placed
+    text::error_at(text, offset, message, expected)
+}
+
+/// The opening quote of the object key that the text up to `end` closes: serde_json
+/// reports an unknown field after the key's closing quote and the blanks after it, which
+/// may run onto the next lines.
+fn key_start(text: &str, end: usize) -> Option<usize> {
+    let key = text.get(..end)?.trim_end().strip_suffix('"')?;
+    let escaped = |at: usize| key[..at].bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1;
+    key.match_indices('"').map(|(at, _)| at).rev().find(|&at| !escaped(at))
 }
 
 /// Reading one document; holds the text to place errors.
@@ -358,6 +363,18 @@ mod tests {
         let e = error("{\"kind\": \"sudoku\", \"givens\": [[1, -2]]}");
         assert!(e.message.contains("invalid type: integer `-2`"), "{e}");
         assert_eq!(e.column, 36);
+    }
+
+    #[test]
+    fn an_unknown_field_is_placed_on_its_key_whatever_follows_it() {
+        // serde_json reports the key after the blanks behind it: here on the next line.
+        let e = error("{\n  \"kidsgivens\"\n");
+        assert!(e.message.contains("unknown field `kidsgivens`"), "{e}");
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = error("{\"kind\": \"sudoku\", \"a\\\"b\" : 1}");
+        assert_eq!((e.line, e.column), (1, 20));
+        let e = error("{\"kind\": \"sudoku\", \"\": 1}");
+        assert_eq!((e.line, e.column), (1, 20));
     }
 
     #[test]

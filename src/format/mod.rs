@@ -35,6 +35,7 @@ mod text;
 pub use detect::detect;
 
 use crate::puzzle::{Puzzle, PuzzleSettings};
+use crate::solver::SolveOptions;
 use serde::Serialize;
 use std::fmt;
 
@@ -125,6 +126,14 @@ pub struct Parsed {
     pub(crate) overrides: PuzzleSettings,
     /// 1-based line where this puzzle starts (meaningful for batches).
     pub line: usize,
+}
+
+impl Parsed {
+    /// The solver options for this puzzle: `base` with the file's own settings applied,
+    /// which may lower its limits but never raise them.
+    pub fn solve_options(&self, base: &SolveOptions) -> SolveOptions {
+        self.overrides.apply_to(base)
+    }
 }
 
 /// A whole input file, read.
