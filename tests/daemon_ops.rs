@@ -174,7 +174,7 @@ fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
 
 #[test]
 fn the_metrics_file_and_listener_count_what_was_answered() {
-    let mut d = Daemon::new("[metrics]\nfile = \"kakurod.prom\"\n");
+    let mut d = Daemon::new("[metrics]\nfile = \"metrics/kakurod.prom\"\n");
     let port = free_port();
     d.start(&["--metrics-listen", &format!("127.0.0.1:{port}")]);
     let inputs: Vec<_> = fixtures().into_iter().take(6).collect();
@@ -187,9 +187,9 @@ fn the_metrics_file_and_listener_count_what_was_answered() {
     });
     let solved = |text: &str| sample(text, "kakurod_inputs_total", &[("result", "solved")]);
     wait_until("the metrics file to count them", LONG, Some(&d), || {
-        solved(&fs::read_to_string(d.path("kakurod.prom")).unwrap_or_default()) == Some(6.0)
+        solved(&fs::read_to_string(d.path("metrics/kakurod.prom")).unwrap_or_default()) == Some(6.0)
     });
-    let file = fs::read_to_string(d.path("kakurod.prom")).unwrap();
+    let file = fs::read_to_string(d.path("metrics/kakurod.prom")).unwrap();
     assert_eq!(sample(&file, "kakurod_inputs_total", &[("result", "invalid")]), Some(1.0));
     assert_eq!(sample(&file, "kakurod_inputs_total", &[("result", "timeout")]), Some(0.0));
     assert_eq!(sample(&file, "kakurod_build_info", &[]), Some(1.0), "{file}");

@@ -43,11 +43,17 @@ struct Beating {
     /// The running searches' node count at the last beat, and when it last moved.
     nodes: u64,
     moved: Instant,
+    /// The metrics file's last write error, said once until it is mended.
+    metrics_error: Option<String>,
 }
 
 impl Beating {
     fn new(ctx: Arc<Context>, options: Options) -> Beating {
-        Beating { ctx, options, status: String::new(), nodes: 0, moved: Instant::now() }
+        if let Some(folder) = options.metrics_file.as_ref().and_then(|f| f.parent()) {
+            let _ = std::fs::create_dir_all(folder);
+        }
+        let (status, nodes, moved) = (String::new(), 0, Instant::now());
+        Beating { ctx, options, status, nodes, moved, metrics_error: None }
     }
 
     /// One beat.
@@ -64,15 +70,29 @@ impl Beating {
             Ok(()) => ctx.published.tick(),
             Err(error) => tracing::debug!(%error, "cannot write the state document"),
         }
-        if let Some(file) = &self.options.metrics_file
-            && let Err(error) =
-                state::write_whole(file, ctx.metrics.render(&ctx.published).as_bytes())
-        {
-            tracing::warn!(%error, file = %file.display(), "cannot write the metrics file");
-        }
+        self.write_metrics();
         self.note_moves(&state);
         if self.options.ready.load(Ordering::SeqCst) {
             self.tell_systemd(load, state.queued);
+        }
+    }
+
+    /// Rewrites the metrics file, if there is one; a failure is logged once, and its end.
+    fn write_metrics(&mut self) {
+        let Some(file) = &self.options.metrics_file else { return };
+        let written =
+            state::write_whole(file, self.ctx.metrics.render(&self.ctx.published).as_bytes());
+        match (written, &self.metrics_error) {
+            (Ok(()), Some(_)) => {
+                tracing::info!(file = %file.display(), "the metrics file is written again");
+                self.metrics_error = None;
+            }
+            (Ok(()), None) => {}
+            (Err(error), said) if said.as_ref() != Some(&error.to_string()) => {
+                tracing::warn!(%error, file = %file.display(), "cannot write the metrics file");
+                self.metrics_error = Some(error.to_string());
+            }
+            (Err(_), _) => {}
         }
     }
 
