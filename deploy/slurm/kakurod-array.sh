@@ -22,8 +22,12 @@
 # Set the path of the binary with KAKUROD (default: kakurod on PATH); further options of
 # `kakurod solve` (e.g. --timeout 60, --mode first) go in KAKUROD_OPTIONS.
 #
+# The defaults fit a small node (2 CPUs, 1 GB per task); on bigger nodes raise
+# --cpus-per-task (or give it on the command line, which overrides these lines): a task
+# solves as many of its files at once as it has CPUs.
+#
 #SBATCH --job-name=kakurod
-#SBATCH --cpus-per-task=8
+#SBATCH --cpus-per-task=2
 #SBATCH --mem-per-cpu=512M
 #SBATCH --time=01:00:00
 #SBATCH --output=kakurod-%A_%a.log
