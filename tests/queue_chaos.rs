@@ -17,7 +17,7 @@ mod queue_chaos_common;
 use chaos_common::check;
 use chaos_common::puzzles::{self, Input};
 use daemon_common::nats::{NatsCluster, QueueWorker, server_binary};
-use daemon_common::{Daemon, LONG, claimed, drop_file, names};
+use daemon_common::{Daemon, LONG, claimed, drop_file, names, wait_until};
 use queue_chaos_common::probe::{Held, Probe};
 use queue_chaos_common::{Kill, Target, counts, schedule};
 use std::path::{Path, PathBuf};
@@ -68,14 +68,15 @@ fn every_input_is_answered_once_while_workers_the_daemon_and_a_nats_server_are_k
         problems.push(format!("the consumers (workers, daemon) still hold {held:?}"));
     }
     let (worker_kills, daemon_kills, server_kills) = counts(&kills);
+    let log = d.log();
     eprintln!(
         "{} inputs; kills: {worker_kills} workers, {daemon_kills} daemon, {server_kills} NATS \
-         servers; chaos {:.1} s, total {:.1} s",
+         servers; daemon starts that waited for the cluster: {}; chaos {:.1} s, total {:.1} s",
         inputs.len(),
+        log.matches("do not answer in time").count(),
         chaos.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
-    let log = d.log();
     assert!(
         problems.is_empty(),
         "{} problems, the first: {:#?}\n--- daemon log (warnings, errors) ---\n{}",
@@ -209,4 +210,37 @@ fn problems(d: &Daemon, inputs: &[Input]) -> Vec<String> {
 /// The seed: 1, or `KAKUROD_CHAOS_SEED` to explore other kill instants.
 fn seed() -> u64 {
     std::env::var("KAKUROD_CHAOS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+}
+
+#[test]
+fn a_daemon_started_while_the_cluster_has_no_quorum_waits_for_it_and_then_serves() {
+    let Some(binary) = server_binary("a daemon started without quorum") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut cluster = NatsCluster::start(&binary, dir.path());
+    let probe = Probe::new(&cluster.urls());
+    probe.wait_for_replicated_streams(LONG);
+    let mut d = Daemon::new(&config(&cluster.urls()));
+    d.start(&[]);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    // Two of three servers down: the streams exist but nothing answers their requests.
+    cluster.servers[1].kill9();
+    cluster.servers[2].kill9();
+    d.launch(&[]);
+    wait_until("the daemon waiting for the cluster", LONG, Some(&d), || {
+        d.log().contains("do not answer in time")
+    });
+    cluster.servers[1].restart();
+    cluster.servers[2].restart();
+    wait_until("the daemon's start", LONG, Some(&d), || {
+        d.log().matches("kakurod started").count() == 2
+    });
+    let inputs = puzzles::inputs("q", 5, 0, 1);
+    for input in &inputs {
+        drop_file(&d.path("inbox"), &input.name, input.text.as_bytes());
+    }
+    wait_until("five answers", LONG, Some(&d), || names(&d.path("done")).len() == 5);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    assert_eq!(problems(&d, &inputs), Vec::<String>::new());
 }

@@ -32,6 +32,7 @@ impl Probe {
             self.urls.split(',').map(|u| u.parse().unwrap()).collect();
         let connect = async_nats::ConnectOptions::new()
             .connection_timeout(Duration::from_secs(2))
+            .request_timeout(Some(Duration::from_secs(2)))
             .connect(addrs.as_slice());
         let client = self.runtime.block_on(connect).ok()?;
         let _inside = self.runtime.enter();
