@@ -16,10 +16,11 @@
 
 pub mod crashes;
 pub mod presence;
+mod setup;
 pub(crate) mod wire;
 pub mod worker;
 
-use async_nats::jetstream::{self, consumer, stream};
+use async_nats::jetstream;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -214,22 +215,10 @@ impl Queue {
 
     /// Creates the streams, consumers and bucket with the configured settings, or brings
     /// existing ones to them (the daemon does this at start; workers only look them up).
+    /// A request that times out (a cluster electing leaders after a lost server) is tried
+    /// again for up to 60 s.
     pub fn set_up(&self) -> Result<(), QueueError> {
-        self.block_on(async {
-            let s = &self.settings;
-            let n = &self.names;
-            let jobs = stream_config(n.jobs_stream(), n.job("*"), s);
-            let answers = stream_config(n.answers_stream(), n.answer("*"), s);
-            let crashes = crashes::Crashes::config(n, s.replicas);
-            let states = presence::config(n, s.replicas);
-            for config in [jobs, answers, crashes, states] {
-                ensure_stream(&self.js, config).await?;
-            }
-            let workers = consumer_config(n.workers_consumer(), s);
-            let daemon = consumer_config(n.daemon_consumer(), s);
-            ensure_consumer(&self.js, &n.jobs_stream(), workers).await?;
-            ensure_consumer(&self.js, &n.answers_stream(), daemon).await
-        })
+        setup::set_up(self)
     }
 }
 
@@ -305,56 +294,6 @@ pub(crate) fn setup(about: &str, error: impl std::fmt::Display) -> QueueError {
         about: format!("cannot set up the queue's {about}"),
         message: message + hint,
     }
-}
-
-fn stream_config(name: String, subject: String, s: &QueueSettings) -> stream::Config {
-    stream::Config {
-        name,
-        subjects: vec![subject],
-        retention: stream::RetentionPolicy::WorkQueue,
-        max_messages_per_subject: 1,
-        discard: stream::DiscardPolicy::New,
-        discard_new_per_subject: true,
-        duplicate_window: s.duplicate_window,
-        num_replicas: s.replicas,
-        storage: stream::StorageType::File,
-        ..Default::default()
-    }
-}
-
-fn consumer_config(name: String, s: &QueueSettings) -> consumer::pull::Config {
-    consumer::pull::Config {
-        durable_name: Some(name),
-        ack_policy: consumer::AckPolicy::Explicit,
-        ack_wait: s.ack_wait,
-        // Crashes are counted by the workers; deliveries are not limited.
-        max_deliver: -1,
-        max_ack_pending: 100_000,
-        ..Default::default()
-    }
-}
-
-async fn ensure_stream(js: &jetstream::Context, config: stream::Config) -> Result<(), QueueError> {
-    let name = config.name.clone();
-    let made = match js.get_stream(&name).await {
-        Ok(_) => js.update_stream(config).await.map(|_| ()).map_err(|e| e.to_string()),
-        Err(_) => js.create_stream(config).await.map(|_| ()).map_err(|e| e.to_string()),
-    };
-    made.map_err(|message| setup(&format!("stream {name}"), message))
-}
-
-async fn ensure_consumer(
-    js: &jetstream::Context,
-    stream: &str,
-    config: consumer::pull::Config,
-) -> Result<(), QueueError> {
-    let name = config.durable_name.clone().unwrap_or_default();
-    let stream = js.get_stream(stream).await.map_err(|e| setup(&format!("stream {stream}"), e))?;
-    stream
-        .get_or_create_consumer::<consumer::pull::Config>(&name, config)
-        .await
-        .map(|_| ())
-        .map_err(|e| setup(&format!("consumer {name}"), e))
 }
 
 #[cfg(test)]

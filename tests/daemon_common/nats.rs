@@ -63,6 +63,13 @@ impl NatsServer {
         server
     }
 
+    /// SIGKILL, no chance to sync its store.
+    pub fn kill9(&mut self) {
+        let mut child = self.child.take().expect("running");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+
     /// Starts it (again) and waits until it takes connections.
     pub fn restart(&mut self) {
         assert!(self.child.is_none(), "already running");
@@ -93,6 +100,59 @@ impl Drop for NatsServer {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+}
+
+/// Three `nats-server -js` on loopback routed to each other: one cluster whose streams may
+/// have three replicas, so that it goes on while any one server is down.
+pub struct NatsCluster {
+    /// The servers, each with its own client port, cluster port and store.
+    pub servers: Vec<NatsServer>,
+}
+
+impl NatsCluster {
+    /// Starts the three servers, storing under `dir`, and waits until each takes
+    /// connections (not until they have elected a leader: see [`wait_for_jetstream`]).
+    pub fn start(binary: &Path, dir: &Path) -> NatsCluster {
+        let ports: Vec<(u16, u16)> = (0..3).map(|_| (free_port(), free_port())).collect();
+        let route = |p: u16| format!("nats://127.0.0.1:{p}");
+        let servers = ports
+            .iter()
+            .enumerate()
+            .map(|(i, &(port, cluster))| {
+                let routes: Vec<String> =
+                    ports.iter().filter(|p| p.1 != cluster).map(|p| route(p.1)).collect();
+                let store = dir.join(format!("nats-{i}"));
+                let args = [
+                    "-js",
+                    "-a",
+                    "127.0.0.1",
+                    "-p",
+                    &port.to_string(),
+                    "-sd",
+                    &store.display().to_string(),
+                    "-n",
+                    &format!("n{i}"),
+                    "--cluster_name",
+                    "kakurod",
+                    "--cluster",
+                    &route(cluster),
+                    "--routes",
+                    &routes.join(","),
+                ];
+                let log = dir.join(format!("nats-{i}.log"));
+                let args = args.map(String::from).to_vec();
+                NatsServer { child: None, binary: binary.to_path_buf(), args, port, log }
+            })
+            .collect();
+        let mut cluster = NatsCluster { servers };
+        cluster.servers.iter_mut().for_each(NatsServer::restart);
+        cluster
+    }
+
+    /// The three URLs, comma-separated, as `[queue] url` and `worker --queue` take them.
+    pub fn urls(&self) -> String {
+        self.servers.iter().map(NatsServer::url).collect::<Vec<_>>().join(",")
     }
 }
 
