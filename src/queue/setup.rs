@@ -18,9 +18,13 @@ struct Failed {
     timed_out: bool,
 }
 
-/// The cluster's "temporarily unavailable": no leader for the moment.
+/// The cluster's "temporarily unavailable" (no leader for the moment) or "no suitable
+/// peers" (servers still joining: the 2.9 servers say this while a restarted one is
+/// catching up).
 fn unavailable(error: &jetstream::Error) -> bool {
-    error.error_code() == jetstream::ErrorCode::CLUSTER_NOT_AVAILABLE
+    let code = error.error_code();
+    code == jetstream::ErrorCode::CLUSTER_NOT_AVAILABLE
+        || code == jetstream::ErrorCode::CLUSTER_NO_PEERS
 }
 
 /// See [`Queue::set_up`].
