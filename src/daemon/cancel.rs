@@ -2,14 +2,14 @@
 //! from any host that sees them and needs no network. The command leaves a request,
 //! `claim/.kakurod-cancel/NAME`; the daemon's watch looks at the requests every
 //! [`super::running::PERIOD`]: a running search of that input is stopped; a queued one is
-//! taken from under its queued job (claimed afresh) and answered at once, unsolved. Either way the input is
-//! answered `status: "cancelled"` and archived like any answered input, and the daemon
-//! replies in `claim/.kakurod-cancel/.reply.NAME` (input names never start with a dot);
-//! the command waits for that reply, prints it and removes it.
+//! taken from under its queued job (claimed afresh) and answered at once, unsolved. Either
+//! way the input is answered `status: "cancelled"` and archived like any answered input,
+//! and the daemon replies in `claim/.kakurod-cancel/.reply.NAME` (input names never start
+//! with a dot); the command waits for that reply, prints it and removes it.
 
-use super::claim::{self, ClaimId, Claimed};
+use super::claim;
 use super::job::{Context, Job};
-use crate::outbox::files::rename_noreplace;
+use super::state;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io;
@@ -63,9 +63,9 @@ fn requested(claim: &Path) -> Vec<String> {
 pub fn reply(claim: &Path, name: &str, reply: &Reply) {
     let folder = folder(claim);
     let write = || -> io::Result<()> {
-        let temporary = folder.join(format!(".tmp.{name}"));
-        std::fs::write(&temporary, serde_json::to_vec(reply).map_err(io::Error::other)?)?;
-        std::fs::rename(&temporary, folder.join(format!("{REPLY}{name}")))?;
+        let bytes = serde_json::to_vec(reply).map_err(io::Error::other)?;
+        // Its temporary `.reply.NAME.tmp` starts with a dot: never taken for a request.
+        state::write_whole(&folder.join(format!("{REPLY}{name}")), &bytes)?;
         std::fs::remove_file(folder.join(name))
     };
     if let Err(error) = write() {
@@ -119,13 +119,14 @@ fn take_queued(ctx: &Context, name: &str) -> bool {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let claims = claim::claimed(&folders.claim).unwrap_or_default();
             match claims.into_iter().find(|c| c.name == name) {
-                Some(old) => reclaim(&folders.claim, &old).map(|new| {
-                    // On the shared queue: the workers drop its job.
-                    if let Some(remote) = ctx.remote.get().filter(|r| r.holds(old.id)) {
-                        remote.cancel(old.id);
-                    }
-                    Some(new)
-                }),
+                Some(old) => claim::claim_from(&old.path(&folders.claim), &folders.claim, name)
+                    .map(|new| {
+                        // On the shared queue: the workers drop its job.
+                        if let Some(remote) = ctx.remote.get().filter(|r| r.holds(old.id)) {
+                            remote.cancel(old.id);
+                        }
+                        Some(new)
+                    }),
                 None => Ok(None),
             }
         }
@@ -143,18 +144,6 @@ fn take_queued(ctx: &Context, name: &str) -> bool {
         Err(error) => {
             tracing::warn!(file = %name, %error, "cannot take the input to cancel it");
             false
-        }
-    }
-}
-
-/// Moves a claimed input to a fresh claim id, from under its queued job.
-fn reclaim(claim_dir: &Path, old: &Claimed) -> io::Result<Claimed> {
-    loop {
-        let new = Claimed { id: ClaimId::new(), name: old.name.clone() };
-        match rename_noreplace(&old.path(claim_dir), &new.path(claim_dir)) {
-            Ok(()) => return Ok(new),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
         }
     }
 }

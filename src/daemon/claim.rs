@@ -74,9 +74,15 @@ impl Claimed {
 /// Claims `inbox/name` by renaming it to `claim/ID.name` under a fresh id. Fails with
 /// `NotFound` when the file is gone.
 pub fn claim(inbox: &Path, claim_dir: &Path, name: &str) -> io::Result<Claimed> {
+    claim_from(&inbox.join(name), claim_dir, name)
+}
+
+/// Claims the file at `from` as the input `name` (`claim/ID.name` under a fresh id); a
+/// cancel claims an input afresh this way, from under its queued job.
+pub fn claim_from(from: &Path, claim_dir: &Path, name: &str) -> io::Result<Claimed> {
     loop {
         let claimed = Claimed { id: ClaimId::new(), name: name.to_string() };
-        match rename_noreplace(&inbox.join(name), &claimed.path(claim_dir)) {
+        match rename_noreplace(from, &claimed.path(claim_dir)) {
             Ok(()) => return Ok(claimed),
             // Two claims of one name in one millisecond drew the same 20 bits: draw again.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
