@@ -26,8 +26,8 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let folders = daemon_folders(args.config)?;
     let found = state::read(&folders.claim)
         .with_context(|| format!("cannot read {}", state::path(&folders.claim).display()))?;
-    let live = found.filter(|s| s.age() <= STALE);
-    let nodes = live.clone().map_or_else(Vec::new, nodes);
+    // Empty when no daemon serves the inbox; the daemon first otherwise.
+    let nodes = found.filter(|s| s.age() <= STALE).map_or_else(Vec::new, nodes);
     if args.json {
         let nodes: Vec<Node> = nodes
             .iter()
@@ -45,15 +45,15 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    Ok(if live.is_some() { ExitCode::SUCCESS } else { ExitCode::from(NOT_RUNNING) })
+    Ok(if nodes.is_empty() { ExitCode::from(NOT_RUNNING) } else { ExitCode::SUCCESS })
 }
 
 /// The nodes serving the inbox: the daemon, then the `kakurod worker`s on its shared queue
 /// whose state is fresh (a worker killed without a word drops out after [`STALE`]).
 fn nodes(daemon: NodeState) -> Vec<NodeState> {
-    let workers = daemon.queue_workers.iter().filter(|w| w.age() <= STALE).cloned();
-    let head = NodeState { queue_workers: Vec::new(), ..daemon.clone() };
-    std::iter::once(head).chain(workers).collect()
+    let mut daemon = daemon;
+    let workers = std::mem::take(&mut daemon.queue_workers);
+    std::iter::once(daemon).chain(workers.into_iter().filter(|w| w.age() <= STALE)).collect()
 }
 
 /// A node's state for a terminal: one line for the node, one for its queue, one for what

@@ -73,7 +73,8 @@ impl Beating {
         self.write_metrics();
         self.note_moves(&state);
         if self.options.ready.load(Ordering::SeqCst) {
-            self.tell_systemd(load, state.queued);
+            let answered = state.answered.values().sum();
+            self.tell_systemd(load, state.queued, answered);
         }
     }
 
@@ -103,13 +104,8 @@ impl Beating {
             .running
             .snapshot()
             .into_iter()
-            .map(|s| RunningInput {
-                input: s.claimed.name.clone(),
-                claim_id: s.claimed.id.to_string(),
-                elapsed_seconds: (s.elapsed.as_secs_f64() * 10.0).round() / 10.0,
-                nodes: s.counts.nodes,
-                failures: s.counts.failures,
-                solutions: s.counts.solutions,
+            .map(|s| {
+                RunningInput::new(&s.claimed.name, s.claimed.id.to_string(), s.elapsed, s.counts)
             })
             .collect();
         NodeState {
@@ -142,9 +138,8 @@ impl Beating {
     }
 
     /// The `STATUS=` line (when it changed) and the watchdog's keep-alive (while well).
-    fn tell_systemd(&mut self, load: Load, queued_here: usize) {
+    fn tell_systemd(&mut self, load: Load, queued_here: usize, answered: u64) {
         let ctx = &self.ctx;
-        let answered: u64 = ctx.metrics.answered_counts().values().sum();
         let folders = &ctx.settings.folders;
         let status = if load.retry_waiting > 0 {
             format!(

@@ -2,9 +2,10 @@
 //! and the watch over them: every [`PERIOD`], a job whose claimed input was removed (by an
 //! operator or a client that changed its mind) is cancelled, and at shutdown every job is.
 //! A per-job flag, rather than the daemon's one, lets one input be withdrawn without
-//! disturbing the others; an operator's `kakurod cancel` sets it too (`cancel`). The watch also logs each job still running after
-//! [`FIRST_NOTICE`], and again every [`LATER_NOTICES`], so a long puzzle shows in the log
-//! while it runs rather than only when it is answered.
+//! disturbing the others; an operator's `kakurod cancel` sets it too (`cancel`). The watch
+//! also logs each job still running after [`FIRST_NOTICE`], and again every
+//! [`LATER_NOTICES`], so a long puzzle shows in the log while it runs rather than only when
+//! it is answered.
 
 use super::claim::{ClaimId, Claimed};
 use super::periodic::Periodic;

@@ -3,6 +3,7 @@
 //! host that sees the folders can read it with no network. A document not rewritten for
 //! [`STALE`] belongs to a daemon that stopped without removing it (killed) or hangs.
 
+use crate::solver::progress::Counts;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;
@@ -63,6 +64,20 @@ pub struct RunningInput {
     pub failures: u64,
     /// Solutions found so far.
     pub solutions: u64,
+}
+
+impl RunningInput {
+    /// The input `input` of claim `claim_id`, running for `elapsed` with `counts` so far.
+    pub fn new(input: &str, claim_id: String, elapsed: Duration, counts: Counts) -> RunningInput {
+        RunningInput {
+            input: input.to_string(),
+            claim_id,
+            elapsed_seconds: (elapsed.as_secs_f64() * 10.0).round() / 10.0,
+            nodes: counts.nodes,
+            failures: counts.failures,
+            solutions: counts.solutions,
+        }
+    }
 }
 
 impl NodeState {

@@ -235,20 +235,11 @@ fn state_of(shared: &Shared) -> NodeState {
     let mut running: Vec<RunningInput> = shared.running.lock().map_or_else(
         |_| Vec::new(),
         |jobs| {
-            jobs.iter()
-                .map(|(claim, slot)| {
-                    let counts = slot.progress.counts();
-                    RunningInput {
-                        input: slot.name.clone(),
-                        claim_id: claim.clone(),
-                        elapsed_seconds: (slot.started.elapsed().as_secs_f64() * 10.0).round()
-                            / 10.0,
-                        nodes: counts.nodes,
-                        failures: counts.failures,
-                        solutions: counts.solutions,
-                    }
-                })
-                .collect()
+            let input = |(claim, slot): (&String, &Arc<Slot>)| {
+                let (elapsed, counts) = (slot.started.elapsed(), slot.progress.counts());
+                RunningInput::new(&slot.name, claim.clone(), elapsed, counts)
+            };
+            jobs.iter().map(input).collect()
         },
     );
     running.sort_by(|a, b| b.elapsed_seconds.total_cmp(&a.elapsed_seconds));
