@@ -152,7 +152,8 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
     let server = NatsServer::start(&binary, dir.path());
     let extra = "[solver]\nmode = \"count\"\n";
     let mut d = Daemon::new(&queue_config(&server.url(), extra));
-    d.start(&["--drain-timeout", "0.2"]);
+    let metrics = dir.path().join("kakurod.prom");
+    d.start(&["--drain-timeout", "0.2", "--metrics-file", metrics.to_str().unwrap()]);
     let mut workers: Vec<QueueWorker> = (0..2)
         .map(|i| QueueWorker::start(&server.url(), 1, &[], dir.path().join(format!("w{i}.log"))))
         .collect();
@@ -181,6 +182,16 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
     });
     let doc = status(&d);
     assert_eq!(doc["nodes"][0]["on_shared_queue"], 3, "{doc}");
+    // The server's own counts of the queue: three jobs held, none waiting, no answer.
+    wait_until("the shared queue's backlog in the status and the metrics", LONG, Some(&d), || {
+        let backlog = &status(&d)["nodes"][0]["shared_queue"];
+        let text = std::fs::read_to_string(&metrics).unwrap_or_default();
+        backlog["running"] == 3
+            && backlog["pending"] == 0
+            && backlog["answers_waiting"] == 0
+            && text.contains("kakurod_shared_queue_running 3\n")
+            && text.contains("kakurod_shared_queue_pending 0\n")
+    });
     // A worker killed without a word drops out of the status, the others stay.
     let killed = workers.remove(0);
     let killed_id = ids[0].clone();

@@ -56,8 +56,8 @@ fn nodes(daemon: NodeState) -> Vec<NodeState> {
     std::iter::once(daemon).chain(workers.into_iter().filter(|w| w.age() <= STALE)).collect()
 }
 
-/// A node's state for a terminal: one line for the node, one for its queue, one for what
-/// it answered, then one line per running input with its search's progress.
+/// A node's state for a terminal: one line for the node, one for its queue (and one for
+/// the shared queue's backlog, on NATS), one for what it answered, then one line per running input with its search's progress.
 fn text(state: &NodeState) -> String {
     let mut out = String::new();
     let up = state.updated_unix_seconds - state.started_unix_seconds;
@@ -85,6 +85,13 @@ fn text(state: &NodeState) -> String {
     }
     if state.retry_waiting > 0 {
         let _ = write!(out, ", {} waiting for the outbox", state.retry_waiting);
+    }
+    if let Some(b) = state.shared_queue {
+        let _ = write!(
+            out,
+            "\nshared queue: {} pending, {} running ({} redelivered), {} answers to write",
+            b.pending, b.running, b.redelivered, b.answers_waiting
+        );
     }
     let answered: Vec<String> =
         state.answered.iter().filter(|(_, n)| **n > 0).map(|(r, n)| format!("{n} {r}")).collect();

@@ -66,6 +66,9 @@ impl Beating {
             retry_waiting: state.retry_waiting,
         };
         ctx.metrics.set_load(load);
+        if let Some(backlog) = state.shared_queue {
+            ctx.metrics.set_shared_queue(backlog);
+        }
         match state::write(&ctx.settings.folders.claim, &state) {
             Ok(()) => ctx.published.tick(),
             Err(error) => tracing::debug!(%error, "cannot write the state document"),
@@ -108,6 +111,8 @@ impl Beating {
                 RunningInput::new(&s.claimed.name, s.claimed.id.to_string(), s.elapsed, s.counts)
             })
             .collect();
+        let (queue_workers, shared_queue) =
+            ctx.remote.get().map_or_else(Default::default, |r| presence::read(&r.queue));
         NodeState {
             node_id: crate::outbox::host_name(),
             pid: std::process::id(),
@@ -121,7 +126,8 @@ impl Beating {
             retry_waiting: ctx.retry_waiting.load(Ordering::SeqCst),
             running,
             answered: ctx.metrics.answered_counts(),
-            queue_workers: ctx.remote.get().map_or_else(Vec::new, |r| presence::read(&r.queue)),
+            queue_workers,
+            shared_queue,
         }
     }
 

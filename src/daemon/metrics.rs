@@ -1,11 +1,12 @@
 //! The daemon's Prometheus metrics: counters of answered inputs (by result), a histogram
 //! of the time to answer (by puzzle kind), and gauges of the queue and the running jobs,
-//! set by the heartbeat. One registry feeds the text file for node_exporter's textfile
+//! set by the heartbeat (with the shared queue's backlog, on NATS). One registry feeds the text file for node_exporter's textfile
 //! collector (`[metrics] file`), the `/metrics` listener (`[metrics] listen`) and the
 //! answered counts of `kakurod status`, so the three never disagree.
 
 use super::beat::Beat;
 use super::log_line::LogLine;
+use crate::queue::backlog::Backlog;
 use crate::report::Status;
 use prometheus::{
     Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
@@ -40,6 +41,45 @@ pub struct Metrics {
     running: IntGauge,
     retry_waiting: IntGauge,
     lease_age: Gauge,
+    shared_queue: SharedQueue,
+}
+
+/// The shared queue's backlog as its server counts it (zero without a shared queue).
+#[derive(Debug)]
+struct SharedQueue {
+    pending: IntGauge,
+    running: IntGauge,
+    redelivered: IntGauge,
+    answers_waiting: IntGauge,
+}
+
+impl SharedQueue {
+    /// The gauges, registered in `registry`.
+    fn new(registry: &Registry) -> Result<SharedQueue, prometheus::Error> {
+        let gauge = |name: &str, help: &str| -> Result<IntGauge, prometheus::Error> {
+            let gauge = IntGauge::new(name, help)?;
+            registry.register(Box::new(gauge.clone()))?;
+            Ok(gauge)
+        };
+        Ok(SharedQueue {
+            pending: gauge(
+                "kakurod_shared_queue_pending",
+                "Jobs on the shared queue that no worker has taken yet.",
+            )?,
+            running: gauge(
+                "kakurod_shared_queue_running",
+                "Jobs on the shared queue that a worker holds and has not acknowledged.",
+            )?,
+            redelivered: gauge(
+                "kakurod_shared_queue_redelivered",
+                "Jobs on the shared queue handed out again after a worker died or went silent.",
+            )?,
+            answers_waiting: gauge(
+                "kakurod_shared_queue_answers_waiting",
+                "Answers on the shared queue that the daemon has not written yet.",
+            )?,
+        })
+    }
 }
 
 /// The figures of the moment that the heartbeat sets.
@@ -104,6 +144,7 @@ impl Metrics {
         registry.register(Box::new(retry_waiting.clone()))?;
         registry.register(Box::new(lease_age.clone()))?;
         registry.register(Box::new(build_info))?;
+        let shared_queue = SharedQueue::new(&registry)?;
         Ok(Metrics {
             registry,
             inputs,
@@ -114,6 +155,7 @@ impl Metrics {
             running,
             retry_waiting,
             lease_age,
+            shared_queue,
         })
     }
 
@@ -136,6 +178,17 @@ impl Metrics {
         self.queue_depth.set(load.queued as i64);
         self.running.set(load.running as i64);
         self.retry_waiting.set(load.retry_waiting as i64);
+    }
+
+    /// Sets the shared queue's gauges to `backlog`, as its server counts it now.
+    pub fn set_shared_queue(&self, backlog: Backlog) {
+        let gauges = &self.shared_queue;
+        let set =
+            |gauge: &IntGauge, count: u64| gauge.set(i64::try_from(count).unwrap_or(i64::MAX));
+        set(&gauges.pending, backlog.pending);
+        set(&gauges.running, backlog.running);
+        set(&gauges.redelivered, backlog.redelivered);
+        set(&gauges.answers_waiting, backlog.answers_waiting);
     }
 
     /// Inputs answered since start, by result.

@@ -3,6 +3,7 @@
 //! host that sees the folders can read it with no network. A document not rewritten for
 //! [`STALE`] belongs to a daemon that stopped without removing it (killed) or hangs.
 
+use crate::queue::backlog::Backlog;
 use crate::solver::progress::Counts;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -47,6 +48,10 @@ pub struct NodeState {
     /// The last states of the `kakurod worker`s on the shared queue (the daemon's only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub queue_workers: Vec<NodeState>,
+    /// The shared queue's backlog as its server counts it (the daemon's only, when the
+    /// server answered at the last beat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_queue: Option<Backlog>,
 }
 
 /// One input being solved.

@@ -14,6 +14,7 @@
 //! The async client runs on a small tokio runtime owned by [`Queue`]; the rest of kakurod
 //! stays synchronous and calls in through [`Queue::block_on`].
 
+pub mod backlog;
 pub mod crashes;
 pub mod presence;
 mod setup;

@@ -4,8 +4,10 @@
 //! stream keeps the last message of each subject for 10 s, so a worker that dies
 //! without a word is gone from the stream soon after (and from `status` once its state is
 //! older than [`crate::daemon::state::STALE`]). The daemon reads them every second into
-//! its own state document, which `status` reads without any network.
+//! its own state document, which `status` reads without any network, with the queue's
+//! backlog ([`backlog`]).
 
+use super::backlog::{self, Backlog};
 use super::{Names, Queue};
 use crate::daemon::state::NodeState;
 use async_nats::jetstream::{self, stream};
@@ -55,25 +57,29 @@ pub async fn forget(js: &jetstream::Context, names: &Names, node_id: &str) {
     }
 }
 
-/// Every worker's last state, as the daemon reads them at a beat (none when the queue
-/// does not answer in time).
-pub fn read(queue: &Queue) -> Vec<NodeState> {
-    let read = async {
-        let stream = queue.js.get_stream(queue.names.status_stream()).await.ok()?;
-        let subjects = stream.info_with_subjects(queue.names.status("*")).await.ok()?;
-        let subjects: Vec<(String, usize)> = subjects.try_collect().await.ok()?;
-        let mut states = Vec::new();
-        for (subject, _) in subjects {
-            if let Ok(message) = stream.get_last_raw_message_by_subject(&subject).await
-                && let Ok(state) = serde_json::from_slice::<NodeState>(&message.payload)
-            {
-                states.push(state);
-            }
-        }
-        Some(states)
-    };
-    let bounded = async { tokio::time::timeout(READ_WAIT, read).await.ok().flatten() };
-    let mut states = queue.block_on(bounded).unwrap_or_default();
+/// What the daemon reads at a beat: every worker's last state, and the queue's backlog.
+/// Both are empty when the server does not answer in time.
+pub fn read(queue: &Queue) -> (Vec<NodeState>, Option<Backlog>) {
+    let both = async { tokio::join!(states(queue), backlog::read(queue)) };
+    let bounded = async { tokio::time::timeout(READ_WAIT, both).await.ok() };
+    let (states, backlog) = queue.block_on(bounded).unwrap_or_default();
+    let mut states = states.unwrap_or_default();
     states.sort_by(|a, b| a.node_id.cmp(&b.node_id));
-    states
+    (states, backlog)
+}
+
+/// Every worker's last state.
+async fn states(queue: &Queue) -> Option<Vec<NodeState>> {
+    let stream = queue.js.get_stream(queue.names.status_stream()).await.ok()?;
+    let subjects = stream.info_with_subjects(queue.names.status("*")).await.ok()?;
+    let subjects: Vec<(String, usize)> = subjects.try_collect().await.ok()?;
+    let mut states = Vec::new();
+    for (subject, _) in subjects {
+        if let Ok(message) = stream.get_last_raw_message_by_subject(&subject).await
+            && let Ok(state) = serde_json::from_slice::<NodeState>(&message.payload)
+        {
+            states.push(state);
+        }
+    }
+    Some(states)
 }

@@ -257,5 +257,6 @@ fn state_of(shared: &Shared) -> NodeState {
         running,
         answered: shared.answered.lock().map(|a| a.clone()).unwrap_or_default(),
         queue_workers: Vec::new(),
+        shared_queue: None,
     }
 }
