@@ -255,7 +255,50 @@ async fn connect(settings: &QueueSettings, role: &str) -> Result<async_nats::Cli
         .iter()
         .map(|u| u.parse().map_err(|e| connect_error(settings, e)))
         .collect::<Result<_, _>>()?;
+    options = match url_auth(&addrs).map_err(|e| connect_error(settings, e))? {
+        Some(UrlAuth::UserAndPassword(user, password)) => options.user_and_password(user, password),
+        Some(UrlAuth::Token(token)) => options.token(token),
+        None => options,
+    };
     options.connect(addrs.as_slice()).await.map_err(|e| connect_error(settings, e))
+}
+
+/// Credentials written in a server URL.
+#[derive(Debug, PartialEq)]
+enum UrlAuth {
+    /// `nats://user:password@host`.
+    UserAndPassword(String, String),
+    /// `nats://token@host`: a user without a password is a token, as NATS reads it.
+    Token(String),
+}
+
+/// The credentials written in the URLs, percent-decoded. The client takes credentials
+/// only from its options and would connect without them, so they are read here; URLs that
+/// carry different ones are refused rather than one of them silently used.
+fn url_auth(addrs: &[async_nats::ServerAddr]) -> Result<Option<UrlAuth>, String> {
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(text)
+            .decode_utf8()
+            .map(|t| t.into_owned())
+            .map_err(|_| "a user or password in the URL is not UTF-8 once decoded".to_string())
+    };
+    let mut found: Option<UrlAuth> = None;
+    for addr in addrs {
+        let auth = match (addr.username(), addr.password()) {
+            (Some(user), Some(password)) => {
+                UrlAuth::UserAndPassword(decode(user)?, decode(password)?)
+            }
+            (Some(token), None) => UrlAuth::Token(decode(token)?),
+            (None, _) => continue,
+        };
+        match &found {
+            Some(earlier) if *earlier != auth => {
+                return Err("the URLs carry different users or passwords".into());
+            }
+            _ => found = Some(auth),
+        }
+    }
+    Ok(found)
 }
 
 /// Connection errors name the URLs without their user and password.
@@ -300,6 +343,22 @@ pub(crate) fn setup(about: &str, error: impl std::fmt::Display) -> QueueError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_come_from_the_urls_decoded_and_must_agree() {
+        let addrs = |urls: &[&str]| -> Vec<async_nats::ServerAddr> {
+            urls.iter().map(|u| u.parse().unwrap()).collect()
+        };
+        let pair = |u: &str, p: &str| Some(UrlAuth::UserAndPassword(u.into(), p.into()));
+        assert_eq!(url_auth(&addrs(&["nats://h:4222"])), Ok(None));
+        assert_eq!(url_auth(&addrs(&["nats://u:p%40ss@h", "nats://h2"])), Ok(pair("u", "p@ss")));
+        assert_eq!(
+            url_auth(&addrs(&["tls://s3cret@h"])),
+            Ok(Some(UrlAuth::Token("s3cret".into())))
+        );
+        assert_eq!(url_auth(&addrs(&["nats://u:p@h", "nats://u:p@h2"])), Ok(pair("u", "p")));
+        assert!(url_auth(&addrs(&["nats://u:p@h", "nats://u:q@h2"])).is_err());
+    }
 
     #[test]
     fn versions_and_prefixes_and_secrets() {

@@ -46,6 +46,12 @@ pub struct NatsServer {
 impl NatsServer {
     /// Starts a single server storing under `dir`.
     pub fn start(binary: &Path, dir: &Path) -> NatsServer {
+        NatsServer::start_with(binary, dir, &[])
+    }
+
+    /// Starts a single server storing under `dir`, with `extra` flags (for example the
+    /// ones that require a password or TLS).
+    pub fn start_with(binary: &Path, dir: &Path, extra: &[&str]) -> NatsServer {
         let port = free_port();
         let store = dir.join(format!("nats-{port}"));
         let args = vec![
@@ -57,6 +63,7 @@ impl NatsServer {
             "-sd".into(),
             store.display().to_string(),
         ];
+        let args = args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
         let log = dir.join(format!("nats-{port}.log"));
         let mut server = NatsServer { child: None, binary: binary.to_path_buf(), args, port, log };
         server.restart();
@@ -167,10 +174,24 @@ impl QueueWorker {
     /// Starts `kakurod worker --queue URL --workers SLOTS` with `extra` flags, logging to
     /// `log`.
     pub fn start(url: &str, slots: usize, extra: &[&str], log: PathBuf) -> QueueWorker {
+        let mut args = vec!["--queue", url];
+        args.extend_from_slice(extra);
+        QueueWorker::start_with_env(slots, &args, &[], log)
+    }
+
+    /// Starts `kakurod worker --workers SLOTS` with `extra` flags and environment
+    /// variables `env` (the queue's URL in `KAKUROD_QUEUE`, say), logging to `log`.
+    pub fn start_with_env(
+        slots: usize,
+        extra: &[&str],
+        env: &[(&str, &str)],
+        log: PathBuf,
+    ) -> QueueWorker {
         let file = std::fs::File::create(&log).unwrap();
         let child = Command::new(BIN)
-            .args(["worker", "--queue", url, "--workers", &slots.to_string()])
+            .args(["worker", "--workers", &slots.to_string()])
             .args(extra)
+            .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -1,0 +1,140 @@
+//! The shared queue on real NATS servers that demand credentials, as an operator's servers
+//! do: a server that requires a user and password (given in the URL, the worker's from
+//! `KAKUROD_QUEUE` in its environment), and a server that speaks only TLS with a
+//! certificate from a private authority (`ca_file`, `--ca-file`). Each serves the daemon
+//! and a worker; a wrong password or an unknown authority stops either at start with
+//! exit status 2 and a clear message; the password is never written to a log.
+
+mod daemon_common;
+
+use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
+use daemon_common::{Daemon, LONG, drop_file, fixtures, names, results, same_grid, wait_until};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const USER: &str = "kakurod";
+const PASSWORD: &str = "pw-Zq81-never-logged";
+
+/// A daemon tree whose queue is at `url`, with one slot of its own and `extra` lines in
+/// `[queue]`.
+fn daemon_on(url: &str, extra: &str) -> Daemon {
+    Daemon::new(&format!(
+        "[workers]\nworkers = 1\nfsync = false\n[output]\nsvg = false\n\
+         [queue]\nurl = \"{url}\"\nack_wait_seconds = 5\n{extra}"
+    ))
+}
+
+/// Drops twelve fixtures into the inbox and checks that each is answered once and right.
+fn solves_a_batch(d: &Daemon) {
+    let inputs: Vec<_> = fixtures().into_iter().take(12).collect();
+    for f in &inputs {
+        drop_file(&d.path("inbox"), &format!("{}.txt", f.name), f.text.as_bytes());
+    }
+    wait_until("twelve answers", LONG, Some(d), || names(&d.path("done")).len() == inputs.len());
+    let outbox = d.path("outbox");
+    let results = results(&outbox);
+    for f in &inputs {
+        let docs = &results[&format!("{}.txt", f.name)];
+        assert_eq!(docs.len(), 1, "{}: {docs:?}", f.name);
+        assert_eq!(docs[0].1["status"], "solved", "{}: {:?}", f.name, docs[0]);
+        let solution =
+            std::fs::read_to_string(outbox.join(format!("{}.solution.txt", f.name))).unwrap();
+        assert!(same_grid(&solution, &f.sol), "{}: wrong solution\n{solution}", f.name);
+    }
+}
+
+/// Runs `kakurod worker` with `args` and `env` until it exits (it must, within `LONG`);
+/// its exit code and what it wrote.
+fn worker_refused(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let out = Command::new(daemon_common::BIN)
+        .args(["worker", "--workers", "1"])
+        .args(args)
+        .envs(env.iter().copied())
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), text)
+}
+
+/// Starts the daemon of `d`, expecting it to refuse to start: exit status 2; its log.
+fn daemon_refused(d: &mut Daemon) -> String {
+    d.launch(&[]);
+    let status = d.wait_exit();
+    assert_eq!(status.code(), Some(2), "{}", d.log());
+    d.log()
+}
+
+#[test]
+fn a_server_that_requires_a_password_serves_the_daemon_and_a_worker_and_no_log_shows_it() {
+    let Some(binary) = server_binary("a server with a password") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start_with(&binary, dir.path(), &["--user", USER, "--pass", PASSWORD]);
+    let url = format!("nats://{USER}:{PASSWORD}@127.0.0.1:{}", server.port);
+    let mut d = daemon_on(&url, "");
+    d.start(&[]);
+    // The worker takes its URL, password included, from the environment: `ps` shows none.
+    let worker_log = dir.path().join("worker.log");
+    let worker =
+        QueueWorker::start_with_env(1, &[], &[("KAKUROD_QUEUE", url.as_str())], worker_log);
+    solves_a_batch(&d);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    let logs = format!("{}{}", d.log(), worker.log_text());
+    assert!(logs.contains("***@127.0.0.1"), "the URL is logged redacted:\n{logs}");
+    assert!(!logs.contains(PASSWORD), "a log shows the password:\n{logs}");
+
+    // A wrong password: neither starts, and the message says why without the password.
+    let wrong = format!("nats://{USER}:not-{PASSWORD}@127.0.0.1:{}", server.port);
+    let log = daemon_refused(&mut daemon_on(&wrong, ""));
+    assert!(log.to_lowercase().contains("authorization"), "{log}");
+    assert!(!log.contains(PASSWORD), "{log}");
+    let (code, log) = worker_refused(&[], &[("KAKUROD_QUEUE", wrong.as_str())]);
+    assert_eq!(code, Some(2), "{log}");
+    assert!(log.to_lowercase().contains("authorization") && !log.contains(PASSWORD), "{log}");
+}
+
+/// A private certificate authority and a server certificate for 127.0.0.1 signed by it,
+/// written under `dir`: the authority's PEM file, the server's certificate and key.
+fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "kakurod test authority");
+    let ca = rcgen::CertifiedIssuer::self_signed(ca_params, ca_key).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params =
+        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".into()]).unwrap();
+    let cert = params.signed_by(&key, &ca).unwrap();
+    let paths = (dir.join("ca.pem"), dir.join("server.pem"), dir.join("server-key.pem"));
+    std::fs::write(&paths.0, ca.pem()).unwrap();
+    std::fs::write(&paths.1, cert.pem()).unwrap();
+    std::fs::write(&paths.2, key.serialize_pem()).unwrap();
+    paths
+}
+
+#[test]
+fn a_tls_server_with_a_private_authority_serves_the_daemon_and_a_worker_given_its_ca_file() {
+    let Some(binary) = server_binary("a TLS server") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cert, key) = certificates(dir.path());
+    let (cert, key) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let server =
+        NatsServer::start_with(&binary, dir.path(), &["--tls", "--tlscert", cert, "--tlskey", key]);
+    let url = format!("tls://127.0.0.1:{}", server.port);
+    let ca_line = format!("ca_file = \"{}\"", ca.display());
+    let mut d = daemon_on(&url, &ca_line);
+    d.start(&[]);
+    let ca_flag = ca.to_str().unwrap();
+    let worker_log = dir.path().join("worker.log");
+    let _worker = QueueWorker::start(&url, 1, &["--ca-file", ca_flag], worker_log);
+    solves_a_batch(&d);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+
+    // Without the authority the server's certificate is not trusted: neither starts.
+    let log = daemon_refused(&mut daemon_on(&url, ""));
+    assert!(log.contains("cannot connect"), "{log}");
+    let (code, log) = worker_refused(&["--queue", &url], &[]);
+    assert_eq!(code, Some(2), "{log}");
+}
