@@ -1,9 +1,10 @@
 //! The shared queue on real NATS servers that demand credentials, as an operator's servers
 //! do: a server that requires a user and password (given in the URL, the worker's from
-//! `KAKUROD_QUEUE` in its environment), and a server that speaks only TLS with a
-//! certificate from a private authority (`ca_file`, `--ca-file`). Each serves the daemon
-//! and a worker; a wrong password or an unknown authority stops either at start with
-//! exit status 2 and a clear message; the password is never written to a log.
+//! `KAKUROD_QUEUE` in its environment), a server that speaks only TLS with a certificate
+//! from a private authority (`ca_file`, `--ca-file`), and a server in operator mode that
+//! lets in only users with a `.creds` file (`creds_file`, `--creds-file`). Each serves the
+//! daemon and a worker; missing or wrong credentials stop either at start with exit status
+//! 2 and a clear message; the password is never written to a log.
 
 mod daemon_common;
 
@@ -137,4 +138,103 @@ fn a_tls_server_with_a_private_authority_serves_the_daemon_and_a_worker_given_it
     assert!(log.contains("cannot connect"), "{log}");
     let (code, log) = worker_refused(&["--queue", &url], &[]);
     assert_eq!(code, Some(2), "{log}");
+}
+
+/// A signed NATS JWT (`ed25519-nkey`) with `claims`, issued by `issuer`.
+fn jwt(issuer: &nkeys::KeyPair, subject: &str, name: &str, nats: serde_json::Value) -> String {
+    use base64::Engine;
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let claims = serde_json::json!({
+        "jti": format!("{}{}", name.to_uppercase(), subject.len()),
+        "iat": 1_700_000_000u64,
+        "iss": issuer.public_key(),
+        "sub": subject,
+        "name": name,
+        "nats": nats,
+    });
+    let header = b64(br#"{"typ":"JWT","alg":"ed25519-nkey"}"#);
+    let body = format!("{header}.{}", b64(claims.to_string().as_bytes()));
+    let signature = issuer.sign(body.as_bytes()).unwrap();
+    format!("{body}.{}", b64(&signature))
+}
+
+/// A server configuration in operator mode (an operator, one account with JetStream, its
+/// JWTs preloaded) and a `.creds` file of a user of that account, written under `dir`.
+fn operator_mode(dir: &Path, port: u16) -> (PathBuf, PathBuf) {
+    let operator = nkeys::KeyPair::new_operator();
+    let account = nkeys::KeyPair::new_account();
+    let user = nkeys::KeyPair::new_user();
+    let op_jwt = jwt(
+        &operator,
+        &operator.public_key(),
+        "op",
+        serde_json::json!({"type": "operator", "version": 2}),
+    );
+    let unlimited = serde_json::json!({
+        "subs": -1, "data": -1, "payload": -1, "imports": -1, "exports": -1,
+        "wildcards": true, "conn": -1, "leaf": -1,
+        "mem_storage": -1, "disk_storage": -1, "streams": -1, "consumer": -1,
+    });
+    let acc_jwt = jwt(
+        &operator,
+        &account.public_key(),
+        "acc",
+        serde_json::json!({"type": "account", "version": 2, "limits": unlimited}),
+    );
+    let user_jwt = jwt(
+        &account,
+        &user.public_key(),
+        "user",
+        serde_json::json!({"type": "user", "version": 2,
+            "pub": {}, "sub": {}, "subs": -1, "data": -1, "payload": -1}),
+    );
+    // JetStream needs the server's own system account.
+    let system = nkeys::KeyPair::new_account();
+    let sys_jwt = jwt(
+        &operator,
+        &system.public_key(),
+        "sys",
+        serde_json::json!({"type": "account", "version": 2}),
+    );
+    let store = dir.join("store");
+    let config = format!(
+        "listen: 127.0.0.1:{port}\noperator: {op_jwt}\nresolver: MEMORY\n\
+         system_account: {sys}\nresolver_preload: {{ {sys}: {sys_jwt}, {acc}: {acc_jwt} }}\n\
+         jetstream: {{ store_dir: \"{}\" }}\n",
+        store.display(),
+        sys = system.public_key(),
+        acc = account.public_key(),
+    );
+    let creds = format!(
+        "-----BEGIN NATS USER JWT-----\n{user_jwt}\n------END NATS USER JWT------\n\n\
+         -----BEGIN USER NKEY SEED-----\n{}\n------END USER NKEY SEED------\n",
+        user.seed().unwrap()
+    );
+    let paths = (dir.join("server.conf"), dir.join("user.creds"));
+    std::fs::write(&paths.0, config).unwrap();
+    std::fs::write(&paths.1, creds).unwrap();
+    paths
+}
+
+#[test]
+fn a_server_in_operator_mode_serves_the_daemon_and_a_worker_given_a_creds_file() {
+    let Some(binary) = server_binary("a server in operator mode") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let port = daemon_common::nats::free_port();
+    let (config, creds) = operator_mode(dir.path(), port);
+    let server = NatsServer::start_on(&binary, dir.path(), port, &["-c", config.to_str().unwrap()]);
+    let url = server.url();
+    let creds_line = format!("creds_file = \"{}\"", creds.display());
+    let mut d = daemon_on(&url, &creds_line);
+    d.start(&[]);
+    let creds_flag = creds.to_str().unwrap();
+    let worker_log = dir.path().join("worker.log");
+    let _worker = QueueWorker::start(&url, 1, &["--creds-file", creds_flag], worker_log);
+    solves_a_batch(&d);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+
+    // Without the credentials the server lets nobody in.
+    let log = daemon_refused(&mut daemon_on(&url, ""));
+    assert!(log.to_lowercase().contains("authorization"), "{log}");
 }

@@ -63,7 +63,18 @@ impl NatsServer {
             "-sd".into(),
             store.display().to_string(),
         ];
-        let args = args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
+        let args: Vec<String> =
+            args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
+        NatsServer::start_args(binary, dir, port, args)
+    }
+
+    /// Starts a server listening on `port` with only the flags `args` (a configuration
+    /// file that sets the port and JetStream, say).
+    pub fn start_on(binary: &Path, dir: &Path, port: u16, args: &[&str]) -> NatsServer {
+        NatsServer::start_args(binary, dir, port, args.iter().map(|a| a.to_string()).collect())
+    }
+
+    fn start_args(binary: &Path, dir: &Path, port: u16, args: Vec<String>) -> NatsServer {
         let log = dir.join(format!("nats-{port}.log"));
         let mut server = NatsServer { child: None, binary: binary.to_path_buf(), args, port, log };
         server.restart();
