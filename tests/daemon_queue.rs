@@ -264,3 +264,55 @@ fn a_claim_removed_while_a_worker_solves_it_stops_that_search_and_nothing_is_ans
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
 }
+
+#[test]
+fn large_inputs_leave_a_slot_to_the_small_ones_queued_behind_them() {
+    let Some(binary) = server_binary("large inputs on the queue") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    // Two slots, the daemon's own; inputs of 1,000 bytes or more are large.
+    let config = queue_config(&server.url(), "large_input_bytes = 1000\n")
+        .replace("workers = 1", "workers = 2");
+    let mut d = Daemon::new(&config);
+    d.start(&[]);
+    // Two large inputs that count for 6 s each: without the kept slot they would hold both
+    // slots for 6 s; with it, one runs and the other waits.
+    let empty = "[0,0,0,0,0,0,0,0,0]";
+    let rows = [empty; 9].join(",");
+    let long = format!(
+        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": 6}}}}"#
+    );
+    let large = format!("{long}{}", " ".repeat(1000));
+    for name in ["large-1.json", "large-2.json"] {
+        drop_file(&d.path("inbox"), name, large.as_bytes());
+    }
+    let running = |doc: &serde_json::Value| -> Vec<String> {
+        let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
+        let jobs = nodes.iter().flat_map(|n| n["running"].as_array().cloned().unwrap_or_default());
+        jobs.map(|r| r["input"].as_str().unwrap_or("").to_string()).collect()
+    };
+    wait_until("a large input running", LONG, Some(&d), || !running(&status(&d)).is_empty());
+    let small: Vec<(String, Fixture)> =
+        batch(40).into_iter().filter(|(_, f)| f.text.len() < 1000).take(6).collect();
+    assert_eq!(small.len(), 6);
+    for (name, f) in &small {
+        drop_file(&d.path("inbox"), name, f.text.as_bytes());
+    }
+    // Every small input is answered while the first large one still runs, and the two
+    // large ones never ran together.
+    wait_until("the small inputs answered", LONG, Some(&d), || {
+        let now = running(&status(&d));
+        assert!(now.iter().filter(|n| n.starts_with("large")).count() <= 1, "{now:?}");
+        small.iter().all(|(name, _)| d.path("done").join(name).exists())
+    });
+    let early = results(&d.path("outbox"));
+    assert!(!early.contains_key("large-1.json"), "the large input ended first: {early:?}");
+    assert!(!early.contains_key("large-2.json"), "{early:?}");
+    wait_until("the large inputs answered", LONG, Some(&d), || answered(&d) == 8);
+    let all = results(&d.path("outbox"));
+    for name in ["large-1.json", "large-2.json"] {
+        assert_eq!(all[name][0].1["status"], "timeout", "{:?}", all[name]);
+    }
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}

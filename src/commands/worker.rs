@@ -31,6 +31,8 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         replicas: 1,
         duplicate_window: Duration::from_secs(120),
         reconcile: Duration::from_secs(60),
+        // The daemon marks large jobs; a worker only keeps a slot for the others.
+        large_input_bytes: 0,
     };
     let queue = match Queue::connect(&settings, "worker") {
         Ok(queue) => Arc::new(queue),

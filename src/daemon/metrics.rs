@@ -72,7 +72,7 @@ impl SharedQueue {
             )?,
             redelivered: gauge(
                 "kakurod_shared_queue_redelivered",
-                "Jobs on the shared queue handed out again after a worker died or went silent.",
+                "Jobs on the shared queue handed out again (a worker died, went silent or was full).",
             )?,
             answers_waiting: gauge(
                 "kakurod_shared_queue_answers_waiting",

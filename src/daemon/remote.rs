@@ -108,6 +108,7 @@ impl Remote {
             stem,
             settings: ctx.settings.job.clone(),
             max_crashes: self.queue.settings.max_crashes,
+            large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
         };
         let payload = wire::Job { header, input: bytes.to_vec() }.encode();
         let max = self.queue.max_payload();
@@ -350,4 +351,10 @@ fn too_large(name: &str, checksum: String, size: usize, max: usize) -> FileRepor
         expected: format!("less than {max} bytes"),
     };
     super::solve::rejection(name, checksum, Status::Invalid, error)
+}
+
+/// True when an input of `bytes` bytes is large under the threshold `large_input_bytes`
+/// (0: none is).
+fn is_large(bytes: usize, large_input_bytes: u64) -> bool {
+    large_input_bytes > 0 && bytes as u64 >= large_input_bytes
 }

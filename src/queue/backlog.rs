@@ -15,7 +15,8 @@ pub struct Backlog {
     /// Jobs taken by a worker and not acknowledged yet (running, or held by a worker that
     /// died and waiting out the ack wait).
     pub running: u64,
-    /// Of the jobs taken, those delivered more than once (a worker died or went silent).
+    /// Of the jobs taken, those delivered more than once (a worker died or went silent, or
+    /// handed a large job back while its large slots were busy).
     pub redelivered: u64,
     /// Answers the workers published that the daemon has not written yet.
     pub answers_waiting: u64,

@@ -54,6 +54,8 @@ pub struct QueueSettings {
     pub duplicate_window: Duration,
     /// When a claim with no job and no answer gets its job again.
     pub reconcile: Duration,
+    /// Inputs of at least this many bytes are large (0: none is).
+    pub large_input_bytes: u64,
 }
 
 /// Why `prefix` cannot prefix subjects and stream names, if it cannot.

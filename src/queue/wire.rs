@@ -26,6 +26,10 @@ pub struct JobHeader {
     pub settings: JobSettings,
     /// After this many crashes on the input it is answered as failed.
     pub max_crashes: u32,
+    /// A large input (`[queue] large_input_bytes`): it never takes a worker's last slot.
+    /// (A header without it, from an older daemon, is a small input.)
+    #[serde(default)]
+    pub large: bool,
 }
 
 /// A job: its header and the input's bytes.
@@ -45,6 +49,13 @@ impl Job {
         payload.push(b'\n');
         payload.extend_from_slice(&self.input);
         payload
+    }
+
+    /// True when the payload's header marks a large input (false for one it cannot read,
+    /// which the slot that takes it will refuse).
+    pub fn is_large(payload: &[u8]) -> bool {
+        let end = payload.iter().position(|&b| b == b'\n').unwrap_or(payload.len());
+        serde_json::from_slice::<JobHeader>(&payload[..end]).is_ok_and(|h| h.large)
     }
 
     /// Reads a payload; the error says what is wrong with it.
@@ -117,6 +128,7 @@ mod tests {
             stem: "a\nb".into(),
             settings,
             max_crashes: 3,
+            large: false,
         };
         let job = Job { header, input: b"\n\xff\x00x\n".to_vec() };
         assert_eq!(Job::decode(&job.encode()).unwrap(), job);
@@ -124,5 +136,14 @@ mod tests {
         other.header.schema = 99;
         assert!(Job::decode(&other.encode()).unwrap_err().contains("schema 99"));
         assert!(Job::decode(b"no newline").is_err());
+        // Large or not is read from the header alone; an older daemon's header, without
+        // the mark, is a small input, and so is a payload that is no job.
+        assert!(!Job::is_large(&job.encode()));
+        let mut large = job.clone();
+        large.header.large = true;
+        assert!(Job::is_large(&large.encode()));
+        let older = String::from_utf8_lossy(&job.encode()).replace(",\"large\":false", "");
+        assert!(!older.contains("large") && Job::decode(older.as_bytes()).is_ok());
+        assert!(!Job::is_large(older.as_bytes()) && !Job::is_large(b"no newline"));
     }
 }

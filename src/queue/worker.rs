@@ -2,7 +2,10 @@
 //! under `serve --queue`. Each idle slot fetches one job, so a job never waits out its
 //! `AckWait` behind a long search in a buffer; searches run on a rayon pool of one thread
 //! per slot, which a hard puzzle's parallel search borrows from while other slots idle,
-//! exactly as on the daemon (see `task` for one job's steps).
+//! exactly as on the daemon (see `task` for one job's steps). A large job (marked by the
+//! daemon, `[queue] large_input_bytes`) never takes a worker's last free slot: when every
+//! other slot holds a large one, it goes back to the queue for a moment and the slot takes
+//! the next job, so a few huge puzzles never hold every slot while small ones wait.
 //!
 //! Stopping: no more jobs are fetched; running ones may finish within the drain time, then
 //! their searches are cancelled and their jobs handed back at once (a negative ack), which
@@ -13,9 +16,10 @@ mod task;
 use super::Queue;
 use super::crashes::Crashes;
 use super::presence;
+use super::wire::Job;
 use crate::daemon::state::{self, NodeState, RunningInput};
 use crate::solver::Progress;
-use async_nats::jetstream::consumer;
+use async_nats::jetstream::{AckKind, consumer};
 use futures_util::StreamExt;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -25,6 +29,8 @@ use tokio::sync::Semaphore;
 
 /// How long one fetch waits for a job before it looks at the stop flag again.
 const FETCH_WAIT: Duration = Duration::from_secs(2);
+/// How long a large job that found every large slot busy waits before it is offered again.
+const LARGE_RETRY: Duration = Duration::from_secs(1);
 
 /// What the slots share.
 struct Shared {
@@ -42,8 +48,25 @@ struct Shared {
     host: String,
     /// Its slots.
     slots: usize,
+    /// Large jobs running now; at most [`Shared::large_slots`].
+    large_running: AtomicUsize,
     /// When it started, in seconds since the Unix epoch.
     started_unix_seconds: f64,
+}
+
+impl Shared {
+    /// The slots large jobs may hold: all but one, so the smaller jobs always have a slot
+    /// (a worker with one slot runs any job in it).
+    fn large_slots(&self) -> usize {
+        self.slots.saturating_sub(1).max(1)
+    }
+
+    /// Takes a slot for a large job if one is left (true), else leaves the count alone.
+    fn take_large_slot(&self) -> bool {
+        let cap = self.large_slots();
+        let taken = |n: usize| (n < cap).then_some(n + 1);
+        self.large_running.fetch_update(Ordering::SeqCst, Ordering::SeqCst, taken).is_ok()
+    }
 }
 
 /// One running job: its input, its stop flag and its search's live counters.
@@ -83,6 +106,7 @@ impl Worker {
             stopping: AtomicBool::new(false),
             host: format!("{}/{}", crate::outbox::host_name(), std::process::id()),
             slots,
+            large_running: AtomicUsize::new(0),
             started_unix_seconds: crate::daemon::state::unix_now(),
         });
         let semaphore = Arc::new(Semaphore::new(slots));
@@ -147,13 +171,27 @@ async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
         if let Some(message) = batch.next().await {
             match message {
                 Ok(message) => {
+                    let large = Job::is_large(&message.payload);
+                    if large && !shared.take_large_slot() {
+                        // Every slot for large jobs is busy: the job goes back for a moment
+                        // (to this worker or another), and this slot takes the next one.
+                        let later = AckKind::Nak(Some(LARGE_RETRY));
+                        if let Err(error) = message.ack_with(later).await {
+                            tracing::debug!(%error, "cannot hand a large job back");
+                        }
+                        continue;
+                    }
                     let job = task::Task {
                         shared: Arc::clone(&shared),
                         crashes: crashes.clone(),
                         ack_wait,
                     };
+                    let shared = Arc::clone(&shared);
                     tokio::spawn(async move {
                         job.handle(message).await;
+                        if large {
+                            shared.large_running.fetch_sub(1, Ordering::SeqCst);
+                        }
                         drop(permit);
                     });
                 }

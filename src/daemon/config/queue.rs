@@ -59,6 +59,9 @@ pub struct QueueConfig {
     /// How long a claim may go without a job, an answer or a running worker before the
     /// daemon sends its job again.
     pub reconcile_seconds: f64,
+    /// Inputs of at least this many bytes are large: one slot of every worker with more
+    /// than one is kept for the others (0: no input is large).
+    pub large_input_bytes: u64,
 }
 
 impl Default for QueueConfig {
@@ -74,6 +77,7 @@ impl Default for QueueConfig {
             replicas: 1,
             duplicate_window_seconds: 120.0,
             reconcile_seconds: 60.0,
+            large_input_bytes: 32 * 1024,
         }
     }
 }
@@ -109,5 +113,6 @@ pub(super) fn resolve(
         replicas: config.replicas,
         duplicate_window: Duration::from_secs_f64(config.duplicate_window_seconds),
         reconcile: Duration::from_secs_f64(config.reconcile_seconds),
+        large_input_bytes: config.large_input_bytes,
     }))
 }
