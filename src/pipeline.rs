@@ -410,12 +410,7 @@ fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
 
 /// The checksum a result document carries for its input: the SHA-256 of its bytes, in hex.
 pub(crate) fn checksum(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Lower-case hex digits of `bytes` (a digest).
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::util::hex(&Sha256::digest(bytes))
 }
 
 #[cfg(test)]

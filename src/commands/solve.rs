@@ -437,7 +437,7 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
 /// fsynced: a one-shot run that dies is simply run again, unlike the daemon, which must
 /// survive a crash without losing an input.
 fn open_outbox(dir: &Path, svg: bool) -> Outbox {
-    let outbox = Outbox::new(dir.to_path_buf(), false, svg, &crate::outbox::host_name());
+    let outbox = Outbox::new(dir.to_path_buf(), false, svg, &crate::util::host_name());
     if let Err(error) = outbox.remove_stale_temporaries() {
         // Only housekeeping: the results are written all the same.
         eprintln!("kakurod: cannot remove leftover temporary files in {}: {error}", dir.display());

@@ -109,7 +109,7 @@ impl Beating {
             })
             .collect();
         NodeState {
-            node_id: crate::outbox::host_name(),
+            node_id: crate::util::host_name(),
             pid: std::process::id(),
             version: env!("CARGO_PKG_VERSION").into(),
             started_unix_seconds: self.options.started_unix_seconds,

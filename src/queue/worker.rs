@@ -81,7 +81,7 @@ impl Worker {
             running: Default::default(),
             answered: Default::default(),
             stopping: AtomicBool::new(false),
-            host: format!("{}/{}", crate::outbox::host_name(), std::process::id()),
+            host: format!("{}/{}", crate::util::host_name(), std::process::id()),
             slots,
             started_unix_seconds: crate::daemon::state::unix_now(),
         });
