@@ -6,7 +6,7 @@ use crate::format::Format;
 use crate::generate::Symmetry;
 use crate::grade::Difficulty;
 use crate::puzzle::Kind;
-use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use crate::solver::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use choice::choice;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -142,19 +142,24 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
+    /// The solver settings given on the command line, as every source of them gives them.
+    pub fn overrides(&self) -> SolveOverrides {
+        SolveOverrides {
+            algorithm: Some(self.algorithm),
+            var_order: Some(self.var_order),
+            val_order: Some(self.val_order),
+            mode: Some(self.mode),
+            count_limit: self.limit,
+            threads: self.threads,
+            timeout_seconds: self.timeout.map(|t| t.as_secs_f64()),
+            node_limit: self.node_limit,
+        }
+    }
+
     /// The solver options these arguments describe; `default_threads` stands in for
     /// `--threads` when it was not given.
     pub fn solve_options(&self, default_threads: usize) -> SolveOptions {
-        SolveOptions {
-            algorithm: self.algorithm,
-            var_order: self.var_order,
-            val_order: self.val_order,
-            mode: self.mode,
-            count_limit: self.limit,
-            threads: self.threads.unwrap_or(default_threads),
-            timeout: self.timeout,
-            node_limit: self.node_limit,
-        }
+        self.overrides().over(&SolveOptions { threads: default_threads, ..SolveOptions::default() })
     }
 }
 

@@ -9,7 +9,7 @@ use super::error::DaemonError;
 use super::logging::{LogFormat, LogLevel};
 use crate::format::Format;
 use crate::pipeline::PipelineOptions;
-use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use crate::solver::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -138,7 +138,8 @@ impl Default for WorkersConfig {
     }
 }
 
-/// `[solver]`: how each puzzle is searched.
+/// `[solver]`: how each puzzle is searched. These are the file's keys, with the daemon's
+/// defaults; [`pipeline_options`] turns them into the solver's options.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverConfig {
@@ -407,7 +408,9 @@ fn check_ranges(config: &Config) -> Result<(), DaemonError> {
     check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)
 }
 
-/// The solver settings, forced format and cell limit every file is handled with.
+/// The solver settings, forced format and cell limit every file is handled with: the
+/// `[solver]` and `[limits]` keys, as the overrides every source of solver settings gives,
+/// over the solver's defaults.
 fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOptions, DaemonError> {
     if s.count_limit == Some(0) {
         return Err(setting("solver.count_limit", "must be at least 1 (leave it out for none)"));
@@ -416,17 +419,18 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
         return Err(setting("limits.node_limit", "must be at least 1 (leave it out for none)"));
     }
     let format = forced_format(s.format.as_deref())?;
-    let solve = SolveOptions {
-        algorithm: s.algorithm,
-        var_order: s.var_order,
-        val_order: s.val_order,
-        mode: s.mode,
+    let overrides = SolveOverrides {
+        algorithm: Some(s.algorithm),
+        var_order: Some(s.var_order),
+        val_order: Some(s.val_order),
+        mode: Some(s.mode),
         count_limit: s.count_limit,
-        threads: s.threads,
+        threads: Some(s.threads),
         // 0 means no limit.
-        timeout: (l.timeout_seconds > 0.0).then(|| Duration::from_secs_f64(l.timeout_seconds)),
+        timeout_seconds: (l.timeout_seconds > 0.0).then_some(l.timeout_seconds),
         node_limit: l.node_limit,
     };
+    let solve = overrides.over(&SolveOptions::default());
     Ok(PipelineOptions { solve, format, max_cells: l.max_cells })
 }
 
