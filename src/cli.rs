@@ -1,16 +1,18 @@
 //! Command-line arguments (clap derive). This module only records what the user typed;
 //! turning it into settings is the job of each command.
 
+use crate::daemon::logging::{LogFormat, LogLevel};
 use crate::format::Format;
 use crate::generate::Symmetry;
 use crate::grade::Difficulty;
 use crate::puzzle::Kind;
-use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use crate::solver::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+use choice::choice;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod choice;
 mod daemon;
 pub use daemon::{CancelArgs, ServeArgs, StatusArgs};
 
@@ -96,11 +98,13 @@ pub struct WorkerArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "10")]
     pub drain_timeout: Duration,
     /// Log format.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
-    pub log_format: crate::daemon::logging::LogFormat,
+    #[arg(long, value_parser = choice::<LogFormat>(), value_name = "FORMAT",
+          default_value = LogFormat::Text.name())]
+    pub log_format: LogFormat,
     /// Log level (`RUST_LOG`, when set, wins).
-    #[arg(long, value_enum, value_name = "LEVEL", default_value = "info")]
-    pub log_level: crate::daemon::logging::LogLevel,
+    #[arg(long, value_parser = choice::<LogLevel>(), value_name = "LEVEL",
+          default_value = LogLevel::Info.name())]
+    pub log_level: LogLevel,
 }
 
 /// Solver settings shared by `solve` and `bench`.
@@ -138,140 +142,24 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
-    /// The solver options these arguments describe; `default_threads` stands in for
-    /// `--threads` when it was not given.
-    pub fn solve_options(&self, default_threads: usize) -> SolveOptions {
-        SolveOptions {
-            algorithm: self.algorithm,
-            var_order: self.var_order,
-            val_order: self.val_order,
-            mode: self.mode,
+    /// The solver settings given on the command line, as every source of them gives them.
+    pub fn overrides(&self) -> SolveOverrides {
+        SolveOverrides {
+            algorithm: Some(self.algorithm),
+            var_order: Some(self.var_order),
+            val_order: Some(self.val_order),
+            mode: Some(self.mode),
             count_limit: self.limit,
-            threads: self.threads.unwrap_or(default_threads),
-            timeout: self.timeout,
+            threads: self.threads,
+            timeout_seconds: self.timeout.map(|t| t.as_secs_f64()),
             node_limit: self.node_limit,
         }
     }
-}
 
-/// A solver setting chosen by name. The names are the solver's own; the help lines are
-/// the command line's, so the solver carries no command-line text.
-trait Choice: Copy + Send + Sync + 'static {
-    /// Every value, in the order `--help` lists them.
-    const ALL: &'static [Self];
-    /// The value's name.
-    fn name(self) -> &'static str;
-    /// The value's line under "Possible values" in `--help`.
-    fn help(self) -> &'static str;
-}
-
-/// Parses one of `T`'s names into `T`; `--help` lists every name with its help line.
-fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
-    let values = T::ALL.iter().map(|&value| PossibleValue::new(value.name()).help(value.help()));
-    // The possible values are checked first, so the lookup cannot miss.
-    PossibleValuesParser::new(values).try_map(|name: String| {
-        T::ALL.iter().copied().find(|value| value.name() == name).ok_or(name)
-    })
-}
-
-impl Choice for Format {
-    const ALL: &'static [Self] = &Format::ALL;
-
-    fn name(self) -> &'static str {
-        Format::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Format::Janko => "Kakuro grid: `R C`, then tokens `-`, `0`, `D,R`",
-            Format::Backslash => "Kakuro grid with `D\\R` clue tokens",
-            Format::Matrices => {
-                "Kakuro as two matrices (`rows=`, `columns=`, `Horizontal`, `Vertical`)"
-            }
-            Format::Sudoku => "Sudoku grid: `R C`, then numbers and `-`",
-            Format::Lines => "Sudoku lines: one puzzle per line, N*N characters",
-            Format::Killer => "Killer Sudoku: sums grid, then cage-id grid",
-            Format::Dzn => "MiniZinc data: `initial_values = [| ... |];`",
-            Format::Json => "kakurod's JSON schema",
-        }
-    }
-}
-
-impl Choice for Algorithm {
-    const ALL: &'static [Self] = &Algorithm::ALL;
-
-    fn name(self) -> &'static str {
-        Algorithm::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Algorithm::Bt => {
-                "Generic backtracking: assign, then check the constraints of the assigned variable"
-            }
-            Algorithm::Fc => {
-                "Forward checking: after each assignment, prune the other variables of its \
-                 constraints once (no fixed point); a variable pruned to one value counts as \
-                 assigned"
-            }
-            Algorithm::Mac => {
-                "Maintaining arc consistency: propagate every constraint to a fixed point; in \
-                 `first` and `unique` modes a CDCL SAT solver joins a search that outlives a \
-                 short probe"
-            }
-            Algorithm::Sat => {
-                "The CDCL SAT solver alone, on a CNF encoding of the propagated model"
-            }
-        }
-    }
-}
-
-impl Choice for VarOrder {
-    const ALL: &'static [Self] = &VarOrder::ALL;
-
-    fn name(self) -> &'static str {
-        VarOrder::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            VarOrder::InputOrder => "The first unfixed variable in model order",
-            VarOrder::FirstFail => {
-                "Minimum remaining values: the unfixed variable with the smallest domain"
-            }
-            VarOrder::Smallest => "The unfixed variable with the smallest value in its domain",
-        }
-    }
-}
-
-impl Choice for ValOrder {
-    const ALL: &'static [Self] = &ValOrder::ALL;
-
-    fn name(self) -> &'static str {
-        ValOrder::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            ValOrder::Min => "Smallest value first",
-            ValOrder::Max => "Largest value first",
-        }
-    }
-}
-
-impl Choice for Mode {
-    const ALL: &'static [Self] = &Mode::ALL;
-
-    fn name(self) -> &'static str {
-        Mode::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Mode::First => "Stop at the first solution",
-            Mode::Unique => "Look for a second solution, to prove the first one unique",
-            Mode::Count => "Count all solutions (up to `--limit`)",
-        }
+    /// The solver options these arguments describe; `default_threads` stands in for
+    /// `--threads` when it was not given.
+    pub fn solve_options(&self, default_threads: usize) -> SolveOptions {
+        self.overrides().over(&SolveOptions { threads: default_threads, ..SolveOptions::default() })
     }
 }
 
@@ -382,67 +270,21 @@ pub struct GenerateArgs {
     pub json: bool,
 }
 
-impl Choice for Symmetry {
-    const ALL: &'static [Self] = &Symmetry::ALL;
-
-    fn name(self) -> &'static str {
-        Symmetry::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Symmetry::None => "no symmetry",
-            Symmetry::Rotational => "a half turn maps the black cells onto themselves",
-            Symmetry::Mirror => "the left-right mirror maps the black cells onto themselves",
-        }
-    }
-}
-
-impl Choice for Kind {
-    const ALL: &'static [Self] = &[Kind::Kakuro, Kind::Sudoku, Kind::Killer];
-
-    fn name(self) -> &'static str {
-        Kind::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Kind::Kakuro => "cross sums (--rows, --cols)",
-            Kind::Sudoku => "givens in a symmetric pattern (--size)",
-            Kind::Killer => "cages with sums, no givens (--size)",
-        }
-    }
-}
-
-impl Choice for Difficulty {
-    const ALL: &'static [Self] = &Difficulty::ALL;
-
-    fn name(self) -> &'static str {
-        Difficulty::name(self)
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Difficulty::Easy => "combinations and crossing runs suffice",
-            Difficulty::Medium => "needs subsets and bounds inside runs",
-            Difficulty::Hard => "needs whole-run consistency",
-            Difficulty::Expert => "needs trial (assume a digit, find a contradiction)",
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use clap::FromArgMatches;
+
+    /// The arguments `T` parsed from the flags `extra`.
+    pub(crate) fn parse_as<T: Args + FromArgMatches>(extra: &[&str]) -> T {
+        let command = T::augment_args(clap::Command::new("kakurod"));
+        let matches =
+            command.get_matches_from(std::iter::once("kakurod").chain(extra.iter().copied()));
+        T::from_arg_matches(&matches).unwrap()
+    }
 
     fn solver_args(extra: &[&str]) -> SolverArgs {
-        #[derive(Parser)]
-        struct Wrap {
-            #[command(flatten)]
-            solver: SolverArgs,
-        }
-        let argv = std::iter::once("kakurod").chain(extra.iter().copied());
-        Wrap::parse_from(argv).solver
+        parse_as(extra)
     }
 
     #[test]

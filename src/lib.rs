@@ -1,31 +1,49 @@
 //! kakurod: a batch solving daemon for Kakuro, Sudoku and Killer Sudoku.
 //!
-//! Brief overview of the pipeline, top to bottom:
-//! - [`format`](mod@format) reads a file's text (format detected from content) into [`puzzle::Puzzle`]s;
+//! The library's public face is the solving engine, layer by layer, top to bottom:
+//! - [`pipeline`] takes one file from bytes to a [`report::FileReport`]: it ties the
+//!   steps below together, and applies the solver settings a puzzle file asks for;
+//! - [`format`](mod@format) reads a file's text (format detected from content) into
+//!   [`puzzle::Puzzle`]s;
 //! - [`puzzle`] knows each kind's rules and compiles a puzzle to a [`model::Model`];
-//! - [`solver`] searches the model (sequentially, or split and raced on many threads);
+//! - [`solver`] searches the model (sequentially, split and raced on many threads, or with
+//!   the SAT engine);
 //! - [`verify`] checks every solution against the puzzle's own clues, independently;
-//! - [`report`] and `render` turn results into the `.json`, `.solution.txt` and `.svg`
-//!   outputs, named as `result_names` says; [`pipeline`] ties these steps together for
-//!   one file;
-//! - [`daemon`] watches the inbox and runs the pipeline on worker threads;
-//! - [`commands`] implements the `solve`, `bench` and `generate` commands of the binary.
+//! - [`grade`] grades a solved Kakuro by the human techniques it needs;
+//! - [`report`] holds the result documents and the text of solution files;
+//! - [`generate`] makes new puzzles with exactly one solution.
+//!
+//! These never use the modules above them. Above them, private to the crate, the program: `commands` runs the command line that
+//! `cli` parses (the only layers that know clap), hands `serve` to `daemon` (which watches
+//! the inbox and runs the pipeline on worker threads, and takes resolved settings, never
+//! command-line arguments) and `worker` to `queue` (the shared queue on NATS JetStream).
+//! `outbox` is the one writer of result files (named as `result_names` says, pictures by
+//! `render`), for the daemon and `solve --out` alike. `util` holds the small helpers
+//! several layers share (host name, hex, durable renames and syncs), below all of them.
+//! A binary reaches the program only through [`run_cli`].
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
-pub mod cli;
-pub mod commands;
-pub mod daemon;
+mod cli;
+mod commands;
+mod daemon;
 pub mod format;
 pub mod generate;
 pub mod grade;
 pub mod model;
-pub(crate) mod outbox;
+mod outbox;
 pub mod pipeline;
 pub mod puzzle;
-pub mod queue;
-pub(crate) mod render;
+mod queue;
+mod render;
 pub mod report;
-pub(crate) mod result_names;
+mod result_names;
 pub mod solver;
+mod util;
 pub mod verify;
+
+/// Runs the `kakurod` command line (the process's arguments) and returns the exit status:
+/// the whole of the binary.
+pub fn run_cli() -> std::process::ExitCode {
+    commands::run()
+}

@@ -1,15 +1,14 @@
 //! One input file from bytes to [`FileReport`]: decode, read (format detection), compile,
-//! solve, verify, and grade a solved Kakuro by human techniques ([`grade`]). Pure apart
+//! solve, verify, and grade a solved Kakuro by human techniques ([`grade`]). The solver
+//! settings a puzzle file asks for are applied here, within the caller's
+//! ([`SolveOverrides::within`](crate::solver::SolveOverrides::within)). Pure apart
 //! from the clock; never panics on input. Used by `kakurod solve` and by the daemon's
 //! workers alike.
 
 use crate::format::{self, Format, InputError, Parsed};
 use crate::grade;
 use crate::puzzle::{Compiled, Grid, Puzzle};
-use crate::report::{
-    Body, FileReport, PuzzleReport, SatStatistics, Settings, Statistics, Status, Summary,
-    Uniqueness,
-};
+use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Summary, Uniqueness};
 use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
 use crate::verify::{self, Violation};
 use sha2::{Digest, Sha256};
@@ -143,7 +142,8 @@ fn solve_one(
     parse_time: Duration,
 ) -> PuzzleReport {
     let started = Instant::now();
-    let solve_options = parsed.solve_options(&options.solve);
+    // The one place a puzzle file's own settings are applied, within the operator's.
+    let solve_options = parsed.overrides.within(&options.solve);
     let Parsed { puzzle, line, .. } = parsed;
     if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
@@ -306,7 +306,7 @@ fn puzzle_report(
         solution: verdict.grid.as_ref().filter(|_| !failed).map(|g| g.to_rows()),
         error: verdict.error,
         statistics,
-        settings: Some(Settings::from(options)),
+        settings: Some(options.clone()),
         grid: verdict.grid,
         puzzle: (!failed).then_some(puzzle),
     }
@@ -344,31 +344,16 @@ fn statistics(
     options: &SolveOptions,
 ) -> Statistics {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let stats = &outcome.stats;
-    let sat = (stats.sat_solvers > 0).then_some(SatStatistics {
-        solvers: stats.sat_solvers,
-        conflicts: stats.sat_conflicts,
-        decisions: stats.sat_decisions,
-        propagations: stats.sat_propagations,
-        learned_clauses: stats.sat_learned,
-    });
+    let threads = match outcome.engine {
+        Engine::Sudoku9 => 1,
+        Engine::Search | Engine::Sat => solver::parallel::effective_threads(options.threads),
+    };
     Statistics {
-        nodes: stats.nodes,
-        failures: stats.failures,
-        max_depth: stats.max_depth,
-        propagations: stats.propagations,
-        solutions: stats.solutions,
-        subproblems: stats.subproblems,
-        largest_subproblem_nodes: stats.largest_subproblem_nodes,
+        search: outcome.stats,
         parse_ms: ms(parse_time),
-        solve_ms: ms(stats.solve_time),
         total_ms: ms(parse_time + started.elapsed()),
-        threads: match outcome.engine {
-            Engine::Sudoku9 => 1,
-            Engine::Search | Engine::Sat => solver::parallel::effective_threads(options.threads),
-        },
+        threads,
         engine: outcome.engine,
-        sat,
     }
 }
 
@@ -410,18 +395,13 @@ fn utf8_error(bytes: &[u8], valid_up_to: usize) -> InputError {
 
 /// The checksum a result document carries for its input: the SHA-256 of its bytes, in hex.
 pub(crate) fn checksum(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Lower-case hex digits of `bytes` (a digest).
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::util::hex(&Sha256::digest(bytes))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::PuzzleSettings;
+    use crate::solver::SolveOverrides;
 
     fn single(report: &FileReport) -> &PuzzleReport {
         match &report.body {
@@ -483,7 +463,7 @@ mod tests {
         // 0 is every core: never fewer than one thread.
         let capped = |operator: usize, asked: Option<usize>| {
             let solve = SolveOptions { threads: operator, ..SolveOptions::default() };
-            PuzzleSettings { threads: asked, ..Default::default() }.apply_to(&solve)
+            SolveOverrides { threads: asked, ..Default::default() }.within(&solve)
         };
         assert_eq!(capped(1, Some(0)).threads, 1);
         assert_eq!(solver::parallel::effective_threads(capped(0, Some(1)).threads), 1);

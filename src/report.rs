@@ -1,6 +1,8 @@
 //! The result documents kakurod writes (`NAME.json`, `NAME.error.json`) and the text of
 //! `NAME.solution.txt`, shared by `kakurod solve` and the daemon so both say the same thing.
-//! A generation job's document is a [`GenerationReport`].
+//! A generation job's document is a [`GenerationReport`]. The solver's settings and search
+//! statistics are written as the solver's own types serialize them ([`SolveOptions`],
+//! [`Stats`]), so a knob or a counter is declared once.
 
 mod generation;
 pub(crate) mod pretty;
@@ -10,7 +12,7 @@ pub use generation::{GeneratedPuzzle, GenerationReport, GenerationStatus, Puzzle
 use crate::format::{Format, InputError};
 use crate::grade::{Difficulty, Uses};
 use crate::puzzle::{Grid, Kind, Puzzle};
-use crate::solver::{Algorithm, Engine, Mode, SolveOptions, ValOrder, VarOrder};
+use crate::solver::{Engine, SolveOptions, Stats};
 use serde::Serialize;
 
 /// Final state of one puzzle.
@@ -72,29 +74,17 @@ impl Uniqueness {
     }
 }
 
-/// Statistics of one puzzle, with times in milliseconds.
+/// Statistics of one puzzle, with times in milliseconds: the search's own counters and
+/// time as the solver gives them, and what only the pipeline knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Statistics {
-    /// Search nodes.
-    pub nodes: u64,
-    /// Failed nodes.
-    pub failures: u64,
-    /// Deepest decision level.
-    pub max_depth: u64,
-    /// Propagator executions.
-    pub propagations: u64,
-    /// Solutions found.
-    pub solutions: u64,
-    /// Subproblems the search was split into.
-    pub subproblems: u64,
-    /// Nodes of the largest subproblem.
-    pub largest_subproblem_nodes: u64,
+    /// The search's counters and its time (`solve_ms`); the SAT solvers' counters, when
+    /// they ran, are written apart under `sat`.
+    #[serde(flatten, serialize_with = "search_and_sat")]
+    pub search: Stats,
     /// Reading and checking the input.
     #[serde(serialize_with = "pretty::millis")]
     pub parse_ms: f64,
-    /// Searching.
-    #[serde(serialize_with = "pretty::millis")]
-    pub solve_ms: f64,
     /// Everything for this puzzle, verification included.
     #[serde(serialize_with = "pretty::millis")]
     pub total_ms: f64,
@@ -102,17 +92,33 @@ pub struct Statistics {
     pub threads: usize,
     /// The engine that gave the answer: `search` (depth-first with propagation) or `sat`.
     pub engine: Engine,
-    /// The SAT solvers' figures, when the learning engine ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sat: Option<SatStatistics>,
 }
 
-/// The figures of the SAT solvers of one solve, summed over the solvers.
+impl Statistics {
+    /// The SAT solvers' figures, when the learning engine ran.
+    pub fn sat(&self) -> Option<SatStatistics> {
+        SatStatistics::of(&self.search)
+    }
+}
+
+/// Writes a search's counters, and the SAT solvers' figures under `sat` when they ran.
+fn search_and_sat<S: serde::Serializer>(search: &Stats, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Counters<'a> {
+        #[serde(flatten)]
+        search: &'a Stats,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sat: Option<SatStatistics>,
+    }
+    Counters { search, sat: SatStatistics::of(search) }.serialize(s)
+}
+
+/// The figures of the SAT solvers of one solve, summed over the solvers, under the names
+/// a result document gives them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SatStatistics {
     /// Solver instances run (a portfolio runs several).
     pub solvers: u64,
-
     /// Conflicts (each learns a clause).
     pub conflicts: u64,
     /// Decisions.
@@ -123,36 +129,16 @@ pub struct SatStatistics {
     pub learned_clauses: u64,
 }
 
-/// The solver settings used, echoed in the report.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Settings {
-    /// Propagation strength.
-    pub algorithm: Algorithm,
-    /// Variable order.
-    pub var_order: VarOrder,
-    /// Value order.
-    pub val_order: ValOrder,
-    /// Search mode.
-    pub mode: Mode,
-    /// Count limit in `count` mode.
-    pub count_limit: Option<u64>,
-    /// Time limit in seconds.
-    pub timeout_seconds: Option<f64>,
-    /// Node limit.
-    pub node_limit: Option<u64>,
-}
-
-impl From<&SolveOptions> for Settings {
-    fn from(o: &SolveOptions) -> Settings {
-        Settings {
-            algorithm: o.algorithm,
-            var_order: o.var_order,
-            val_order: o.val_order,
-            mode: o.mode,
-            count_limit: o.count_limit,
-            timeout_seconds: o.timeout.map(|t| t.as_secs_f64()),
-            node_limit: o.node_limit,
-        }
+impl SatStatistics {
+    /// The SAT solvers' figures of `search`, when the learning engine ran.
+    pub fn of(search: &Stats) -> Option<SatStatistics> {
+        (search.sat_solvers > 0).then_some(SatStatistics {
+            solvers: search.sat_solvers,
+            conflicts: search.sat_conflicts,
+            decisions: search.sat_decisions,
+            propagations: search.sat_propagations,
+            learned_clauses: search.sat_learned,
+        })
     }
 }
 
@@ -192,8 +178,8 @@ pub struct PuzzleReport {
     pub error: Option<InputError>,
     /// Statistics.
     pub statistics: Statistics,
-    /// Solver settings used.
-    pub settings: Option<Settings>,
+    /// Solver settings used (the threads are in the statistics).
+    pub settings: Option<SolveOptions>,
     /// The solved grid, for the text and picture outputs.
     #[serde(skip)]
     pub grid: Option<Grid>,
@@ -447,5 +433,56 @@ pub fn value_char(value: u32) -> char {
         1..=9 => char::from(b'0' + value as u8),
         10..=35 => char::from(b'A' + (value - 10) as u8),
         _ => '.',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Mode;
+    use std::time::Duration;
+
+    #[test]
+    fn settings_and_statistics_are_written_as_the_report_names_them() {
+        let options = SolveOptions {
+            mode: Mode::Count,
+            threads: 4,
+            timeout: Some(Duration::from_millis(1500)),
+            ..SolveOptions::default()
+        };
+        let settings = serde_json::to_value(&options).unwrap();
+        let expected = r#"{"algorithm": "mac", "var_order": "first_fail", "val_order": "min",
+            "mode": "count", "count_limit": null, "timeout_seconds": 1.5, "node_limit": null}"#;
+        assert_eq!(settings, serde_json::from_str::<serde_json::Value>(expected).unwrap());
+
+        let search =
+            Stats { nodes: 7, solve_time: Duration::from_nanos(1_234_567), ..Stats::default() };
+        let statistics =
+            Statistics { search, parse_ms: 0.5, total_ms: 2.0, threads: 4, engine: Engine::Search };
+        let json = serde_json::to_value(statistics).unwrap();
+        let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+        let expected = [
+            "engine",
+            "failures",
+            "largest_subproblem_nodes",
+            "max_depth",
+            "nodes",
+            "parse_ms",
+            "propagations",
+            "solutions",
+            "solve_ms",
+            "subproblems",
+            "threads",
+            "total_ms",
+        ];
+        assert_eq!(keys, expected, "{json}");
+        assert_eq!((json["nodes"].as_u64(), json["solve_ms"].as_f64()), (Some(7), Some(1.235)));
+
+        let sat = Stats { sat_solvers: 2, sat_conflicts: 9, sat_learned: 3, ..search };
+        let json = serde_json::to_value(Statistics { search: sat, ..statistics }).unwrap();
+        let expected = r#"{"solvers": 2, "conflicts": 9, "decisions": 0, "propagations": 0,
+            "learned_clauses": 3}"#;
+        assert_eq!(json["sat"], serde_json::from_str::<serde_json::Value>(expected).unwrap());
+        assert!(json.get("sat_solvers").is_none(), "{json}");
     }
 }

@@ -110,7 +110,7 @@ pub fn settings(data: &[u8]) {
     };
     for parsed in document.entries.iter().flatten() {
         for base in callers() {
-            let options = parsed.solve_options(&base);
+            let options = parsed.overrides.within(&base);
             let threads = effective_threads(options.threads);
             assert!(threads <= effective_threads(base.threads), "{base:?} -> {options:?}");
             if let Some(limit) = base.timeout {

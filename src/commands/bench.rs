@@ -11,7 +11,8 @@ use super::{progress_bar, puzzle_files};
 use crate::cli::BenchArgs;
 use crate::grade::Difficulty;
 use crate::pipeline::{self, PipelineOptions};
-use crate::report::{Body, FileReport, PuzzleReport, Settings, Summary};
+use crate::report::{Body, FileReport, PuzzleReport, Summary};
+use crate::solver::SolveOptions;
 use anyhow::{Context, bail};
 use serde::Serialize;
 use std::fs;
@@ -103,7 +104,7 @@ struct Machine {
 #[derive(Clone, Debug, Serialize)]
 struct BenchReport {
     machine: Machine,
-    settings: Settings,
+    settings: SolveOptions,
     /// Search threads per puzzle.
     threads: usize,
     runs: usize,
@@ -177,10 +178,10 @@ fn time_file(
     let summary = last.as_ref().map(FileReport::summary).unwrap_or_default();
     let (uniqueness, nodes, grades) = match last.as_ref().map(|r| &r.body) {
         Some(Body::Single(r)) => {
-            (Some(r.uniqueness.name()), r.statistics.nodes, Grades::of([r.as_ref()]))
+            (Some(r.uniqueness.name()), r.statistics.search.nodes, Grades::of([r.as_ref()]))
         }
         Some(Body::Batch { puzzles, .. }) => {
-            (None, puzzles.iter().map(|r| r.statistics.nodes).sum(), Grades::of(puzzles))
+            (None, puzzles.iter().map(|r| r.statistics.search.nodes).sum(), Grades::of(puzzles))
         }
         _ => (None, 0, Grades::default()),
     };
@@ -239,7 +240,7 @@ fn summarise(
             os: std::env::consts::OS,
             arch: std::env::consts::ARCH,
         },
-        settings: Settings::from(&options.solve),
+        settings: options.solve.clone(),
         threads: crate::solver::parallel::effective_threads(options.solve.threads),
         runs,
         files,
@@ -266,7 +267,7 @@ fn text(report: &BenchReport) -> String {
         s.val_order.name(),
         s.mode.name(),
         report.threads,
-        s.timeout_seconds.map_or("none".into(), |t| format!("{t}s")),
+        s.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
         s.node_limit.map_or("none".into(), |n| n.to_string()),
         report.runs,
     );

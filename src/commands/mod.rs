@@ -1,27 +1,64 @@
-//! The commands of the binary besides `serve`: `solve`, `bench`, `generate`, `worker`,
-//! and `status` and `cancel`, which talk to a running daemon through its folders.
+//! The commands of the binary: [`run`] parses the command line and hands each command to
+//! its module here (`solve`, `bench`, `generate`, `worker`, and `status` and `cancel`,
+//! which talk to a running daemon through its folders), or `serve` to the daemon with
+//! its flags turned into the daemon's own overrides.
 
-pub mod bench;
-pub mod cancel;
-pub mod generate;
+mod bench;
+mod cancel;
+mod generate;
 mod live;
-pub mod solve;
-pub mod status;
-pub mod worker;
+mod solve;
+mod status;
+mod worker;
 
+use crate::cli::{Cli, Command};
 use anyhow::{Context, bail};
+use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Parses the command line and runs the command it names; the exit status to end with.
+pub(crate) fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(args) => crate::daemon::run(args.into()),
+        Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Generate(args) => generate::run(args),
+        Command::Worker(args) => worker::run(args),
+        Command::Status(args) => status::run(args),
+        Command::Cancel(args) => cancel::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        // A reader that went away (`| head`) ends the output quietly, as Unix tools do.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("kakurod: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Whether writing to a closed pipe caused `error`.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// The folders of the daemon configured by `config` (or `./config.toml`, or the
 /// defaults), as `serve` would resolve them.
 pub(crate) fn daemon_folders(
     config: Option<PathBuf>,
 ) -> anyhow::Result<crate::daemon::config::Folders> {
-    let args = crate::cli::ServeArgs { config, ..Default::default() };
-    let settings = crate::daemon::config::Settings::load(&args)?;
+    let overrides = crate::daemon::config::ServeOverrides { config, ..Default::default() };
+    let settings = crate::daemon::config::Settings::load(&overrides)?;
     Ok(settings.folders)
 }
 

@@ -339,7 +339,7 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
     let s = &r.statistics;
     let kind = r.kind.map_or("?", |k| k.name());
     let stopped = r.stopped_by.map(|s| format!(" stopped_by={s}")).unwrap_or_default();
-    let sat = s.sat.map_or(String::new(), |sat| {
+    let sat = s.sat().map_or(String::new(), |sat| {
         format!(
             " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} \
              sat_learned={}",
@@ -354,13 +354,13 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
         r.uniqueness.name(),
         r.rows,
         r.cols,
-        s.nodes,
-        s.failures,
-        s.max_depth,
-        s.propagations,
-        s.solutions,
+        s.search.nodes,
+        s.search.failures,
+        s.search.max_depth,
+        s.search.propagations,
+        s.search.solutions,
         s.parse_ms,
-        s.solve_ms,
+        s.search.solve_time.as_secs_f64() * 1e3,
         s.threads,
         s.engine.name(),
     )
@@ -369,13 +369,13 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
 /// Counts and summed figures of a batch, on one line.
 fn batch_figures(puzzles: &[PuzzleReport], summary: &Summary) -> String {
     let sum = |f: fn(&PuzzleReport) -> f64| puzzles.iter().map(f).sum::<f64>();
-    let nodes: u64 = puzzles.iter().map(|r| r.statistics.nodes).sum();
+    let nodes: u64 = puzzles.iter().map(|r| r.statistics.search.nodes).sum();
     format!(
         "batch of {} puzzles: {} nodes={nodes} parse_ms={:.3} solve_ms={:.3}",
         puzzles.len(),
         summary_counts(summary),
         sum(|r| r.statistics.parse_ms),
-        sum(|r| r.statistics.solve_ms),
+        sum(|r| r.statistics.search.solve_time.as_secs_f64() * 1e3),
     )
 }
 
@@ -437,7 +437,7 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
 /// fsynced: a one-shot run that dies is simply run again, unlike the daemon, which must
 /// survive a crash without losing an input.
 fn open_outbox(dir: &Path, svg: bool) -> Outbox {
-    let outbox = Outbox::new(dir.to_path_buf(), false, svg, &crate::outbox::host_name());
+    let outbox = Outbox::new(dir.to_path_buf(), false, svg, &crate::util::host_name());
     if let Err(error) = outbox.remove_stale_temporaries() {
         // Only housekeeping: the results are written all the same.
         eprintln!("kakurod: cannot remove leftover temporary files in {}: {error}", dir.display());

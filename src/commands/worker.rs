@@ -44,7 +44,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let signals = signals::forward()?;
     let worker = Worker::start(Arc::clone(&queue), slots)?;
     tracing::info!(urls = %redacted(&args.queue), prefix = %args.subject_prefix, slots,
-        pid = std::process::id(), host = %crate::outbox::host_name(), "kakurod worker started");
+        pid = std::process::id(), host = %crate::util::host_name(), "kakurod worker started");
     let signal = signals.recv().map_or("signal", signals::name);
     tracing::info!(signal, running = worker.running(), "stopping");
     let drained = worker.stop(args.drain_timeout);

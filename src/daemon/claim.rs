@@ -7,7 +7,7 @@
 //! twice is two inputs with two ids (answered as `NAME` and `NAME-2`), and an answer
 //! carries the id of the claim it answers, so a late answer never lands on a newer claim.
 
-use crate::outbox::files::rename_noreplace;
+use crate::util::fs::rename_noreplace;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};

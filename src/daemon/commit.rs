@@ -7,8 +7,8 @@
 //! load, batches grow and the cost of durability per file shrinks.
 
 use super::job::Context;
-use crate::outbox::files::sync_dir;
 use crate::outbox::{Prepared, Written};
+use crate::util::fs::sync_dir;
 use crossbeam_channel::{Receiver, Sender};
 use std::io;
 use std::sync::Arc;

@@ -114,7 +114,7 @@ impl Beating {
         let (queue_workers, shared_queue) =
             ctx.remote.get().map_or_else(Default::default, |r| presence::read(&r.queue));
         NodeState {
-            node_id: crate::outbox::host_name(),
+            node_id: crate::util::host_name(),
             pid: std::process::id(),
             version: env!("CARGO_PKG_VERSION").into(),
             started_unix_seconds: self.options.started_unix_seconds,

@@ -17,12 +17,12 @@ use super::metrics::Metrics;
 use super::running::{Running, Stop};
 use super::solve;
 use crate::format::{Format, InputError};
-use crate::outbox::files::sync_dir;
 use crate::outbox::{Outbox, Prepared, Written};
 use crate::pipeline;
 use crate::report::{Body, Cancellation, FileReport, Status};
 use crate::result_names;
 use crate::solver::Control;
+use crate::util::fs::sync_dir;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
@@ -401,7 +401,7 @@ fn stream_checksum(file: &mut File) -> io::Result<String> {
     loop {
         let n = file.read(&mut buffer)?;
         if n == 0 {
-            return Ok(pipeline::hex(&hasher.finalize()));
+            return Ok(crate::util::hex(&hasher.finalize()));
         }
         hasher.update(&buffer[..n]);
     }

@@ -39,7 +39,7 @@ impl LogLine {
                     Uniqueness::NotChecked => r.status.name().to_string(),
                     u => format!("{} ({})", r.status.name(), u.name()),
                 },
-                r.statistics.nodes,
+                r.statistics.search.nodes,
             ),
             Body::Batch { puzzles, summary, invalid_lines } => (
                 puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
@@ -58,7 +58,7 @@ impl LogLine {
                         format!(" (invalid {})", pipeline::line_list(invalid_lines))
                     }
                 ),
-                puzzles.iter().map(|p| p.statistics.nodes).sum(),
+                puzzles.iter().map(|p| p.statistics.search.nodes).sum(),
             ),
             Body::Generation(g) => (
                 "generate".into(),

@@ -1,13 +1,15 @@
 //! Log output for the daemon: `tracing-subscriber` on standard error, as plain text (colour
 //! only on a terminal, no timestamps under journald, which adds its own) or as one JSON
 //! object per line. The level comes from the configuration unless `RUST_LOG` is set.
+//! The choices carry their names, so the command line can offer them without this module
+//! knowing it.
 
 use serde::Deserialize;
 use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
 /// How log lines are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LogFormat {
     /// Human-readable lines.
@@ -17,8 +19,21 @@ pub enum LogFormat {
     Json,
 }
 
+impl LogFormat {
+    /// Every format, in the order they are listed to users.
+    pub const ALL: [LogFormat; 2] = [LogFormat::Text, LogFormat::Json];
+
+    /// The name written in the configuration and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            LogFormat::Text => "text",
+            LogFormat::Json => "json",
+        }
+    }
+}
+
 /// The least severe level that is logged.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LogLevel {
     /// Errors only.
@@ -35,8 +50,13 @@ pub enum LogLevel {
 }
 
 impl LogLevel {
-    /// The directive understood by `EnvFilter`.
-    pub fn directive(self) -> &'static str {
+    /// Every level, from the least to the most verbose.
+    pub const ALL: [LogLevel; 5] =
+        [LogLevel::Error, LogLevel::Warn, LogLevel::Info, LogLevel::Debug, LogLevel::Trace];
+
+    /// The name written in the configuration and on the command line, which is also the
+    /// directive `EnvFilter` understands.
+    pub fn name(self) -> &'static str {
         match self {
             LogLevel::Error => "error",
             LogLevel::Warn => "warn",
@@ -52,7 +72,7 @@ pub fn init(format: LogFormat, level: LogLevel) {
     let filter = match std::env::var("RUST_LOG") {
         Ok(spec) if !spec.trim().is_empty() => EnvFilter::new(spec),
         // The NATS client's own lines repeat what kakurod says of the queue.
-        _ => EnvFilter::new(format!("{},async_nats=warn", level.directive())),
+        _ => EnvFilter::new(format!("{},async_nats=warn", level.name())),
     };
     let terminal = std::io::stderr().is_terminal();
     // journald stamps every line itself; systemd sets JOURNAL_STREAM for its services.
@@ -67,4 +87,31 @@ pub fn init(format: LogFormat, level: LogLevel) {
         (LogFormat::Text, true) => builder.without_time().try_init(),
         (LogFormat::Text, false) => builder.try_init(),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    struct Both {
+        format: LogFormat,
+        level: LogLevel,
+    }
+
+    #[test]
+    fn every_name_is_the_serde_name() {
+        for format in LogFormat::ALL {
+            let both: Both =
+                toml::from_str(&format!("format = \"{}\"\nlevel = \"info\"", format.name()))
+                    .unwrap();
+            assert_eq!(both.format, format);
+        }
+        for level in LogLevel::ALL {
+            let both: Both =
+                toml::from_str(&format!("format = \"text\"\nlevel = \"{}\"", level.name()))
+                    .unwrap();
+            assert_eq!(both.level, level);
+        }
+    }
 }

@@ -52,9 +52,9 @@ use watcher::{Intake, IntakeNews};
 /// How long cancelled searches get to stop after the drain timeout.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
-/// Runs `kakurod serve` until SIGTERM or SIGINT (exit 0) or a fatal error (logged, exit 2).
-pub fn run(args: crate::cli::ServeArgs) -> anyhow::Result<ExitCode> {
-    let settings = match Settings::load(&args) {
+/// Runs the daemon on the configuration with `overrides` on top, until SIGTERM or SIGINT (exit 0) or a fatal error (logged, exit 2).
+pub fn run(overrides: config::ServeOverrides) -> anyhow::Result<ExitCode> {
+    let settings = match Settings::load(&overrides) {
         Ok(settings) => settings,
         Err(error) => {
             // No log yet. The message holds its cause already: the error chain would say
@@ -237,7 +237,7 @@ fn start_listener(ctx: &Arc<Context>) -> Result<Option<metrics_http::Listener>, 
 /// The outbox writer, once the temporary files and stem reservations of this host's
 /// crashed runs are gone; also returns how many were removed.
 fn open_outbox(settings: &Settings) -> Result<(Outbox, usize), DaemonError> {
-    let host = crate::outbox::host_name();
+    let host = crate::util::host_name();
     let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, &host);
     let stale = outbox
         .remove_stale_temporaries()

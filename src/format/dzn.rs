@@ -5,9 +5,9 @@
 
 use super::text;
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate;
 use crate::puzzle::{Puzzle, Sudoku};
+use crate::solver::SolveOverrides;
 
 /// A lexical token with its byte offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
         batch: false,
         entries: vec![Ok(Parsed {
             puzzle: Puzzle::Sudoku(sudoku),
-            overrides: PuzzleSettings::default(),
+            overrides: SolveOverrides::default(),
             line,
         })],
     })

@@ -7,9 +7,9 @@
 
 use super::text::{self, Line};
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate::{self, Aspect, Invalid};
 use crate::puzzle::{Kakuro, KakuroCell, Puzzle};
+use crate::solver::SolveOverrides;
 
 /// Reads a janko grid (`separator` = `,`) or a backslash grid (`separator` = `\`).
 pub fn read(text: &str, separator: char, format: Format) -> Result<Document, InputError> {
@@ -21,7 +21,7 @@ pub fn read(text: &str, separator: char, format: Format) -> Result<Document, Inp
         batch: false,
         entries: vec![Ok(Parsed {
             puzzle: Puzzle::Kakuro(kakuro),
-            overrides: PuzzleSettings::default(),
+            overrides: SolveOverrides::default(),
             line: header.number,
         })],
     })

@@ -8,7 +8,7 @@
 //! | `givens`   | sudoku, killer   | rows as arrays of numbers, 0 = blank (a Sudoku takes `grid` or `givens`; optional for a Killer) |
 //! | `size`     | killer           | side N of the grid (4..25; 6 has 2x3 boxes) |
 //! | `cages`    | killer           | `[{"sum": S, "cells": [[row, col], ...]}]`, rows and columns counted from 0 |
-//! | `settings` | all              | solver settings for this puzzle, as in `PuzzleSettings`: `algorithm` (`bt`, `fc`, `mac`, `sat`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit` |
+//! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`, `sat`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit` |
 //!
 //! Unknown fields are errors, so a typo never goes unnoticed. Examples, one per kind:
 //!
@@ -56,9 +56,9 @@ use super::json_grid::{self as grid, Item, Row};
 use super::json_path::{self, Step};
 use super::text;
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate::{self, Aspect, Invalid};
 use crate::puzzle::{Cage, Killer, Kind, Puzzle, Sudoku};
+use crate::solver::SolveOverrides;
 use serde::Deserialize;
 
 /// The JSON object, as written.
@@ -73,7 +73,7 @@ struct JsonPuzzle {
     givens: Option<Vec<Row>>,
     size: Option<u64>,
     cages: Option<Vec<JsonCage>>,
-    settings: Option<PuzzleSettings>,
+    settings: Option<SolveOverrides>,
 }
 
 /// One cage, as written.
@@ -304,7 +304,7 @@ mod tests {
     use crate::puzzle::KakuroCell;
     use crate::solver::Mode;
 
-    fn puzzle(text: &str) -> Result<(Puzzle, PuzzleSettings), InputError> {
+    fn puzzle(text: &str) -> Result<(Puzzle, SolveOverrides), InputError> {
         let doc = read(text)?;
         assert_eq!((doc.format, doc.batch, doc.entries.len()), (Format::Json, false, 1));
         let parsed = doc.entries.into_iter().next().unwrap().unwrap();

@@ -6,9 +6,9 @@
 use super::sudoku::square_side;
 use super::text;
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate::{self, Aspect};
 use crate::puzzle::{Cage, Killer, Puzzle};
+use crate::solver::SolveOverrides;
 use std::collections::HashMap;
 
 /// A cage while it is being read.
@@ -71,7 +71,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
         batch: false,
         entries: vec![Ok(Parsed {
             puzzle: Puzzle::Killer(killer),
-            overrides: PuzzleSettings::default(),
+            overrides: SolveOverrides::default(),
             line: header.number,
         })],
     })

@@ -8,9 +8,9 @@
 
 use super::text::{self, Line};
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate;
 use crate::puzzle::{Puzzle, Sudoku};
+use crate::solver::SolveOverrides;
 
 /// Reads a file of Sudoku lines.
 pub fn read(text: &str) -> Result<Document, InputError> {
@@ -83,7 +83,7 @@ fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
         .map_err(|e| text::error_at(text, start + e.cell, e.message, e.expected))?;
     Ok(Parsed {
         puzzle: Puzzle::Sudoku(sudoku),
-        overrides: PuzzleSettings::default(),
+        overrides: SolveOverrides::default(),
         line: line.number,
     })
 }

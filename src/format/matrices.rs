@@ -9,9 +9,9 @@
 
 use super::text::{self, Line, MAX_SIDE};
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate::{self, Aspect};
 use crate::puzzle::{Kakuro, KakuroCell, Puzzle};
+use crate::solver::SolveOverrides;
 
 /// One matrix token: black without a clue, white, or a clue.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
         batch: false,
         entries: vec![Ok(Parsed {
             puzzle: Puzzle::Kakuro(kakuro),
-            overrides: PuzzleSettings::default(),
+            overrides: SolveOverrides::default(),
             line,
         })],
     })

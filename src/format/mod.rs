@@ -34,8 +34,8 @@ mod text;
 
 pub use detect::detect;
 
-use crate::puzzle::{Puzzle, PuzzleSettings};
-use crate::solver::SolveOptions;
+use crate::puzzle::Puzzle;
+use crate::solver::SolveOverrides;
 use serde::Serialize;
 use std::fmt;
 
@@ -122,18 +122,11 @@ impl fmt::Display for InputError {
 pub struct Parsed {
     /// The puzzle.
     pub puzzle: Puzzle,
-    /// Solver settings the file asks for (JSON format only; empty otherwise).
-    pub(crate) overrides: PuzzleSettings,
+    /// Solver settings the file asks for (JSON format only; empty otherwise). The pipeline
+    /// applies them within the operator's options ([`SolveOverrides::within`]).
+    pub overrides: SolveOverrides,
     /// 1-based line where this puzzle starts (meaningful for batches).
     pub line: usize,
-}
-
-impl Parsed {
-    /// The solver options for this puzzle: `base` with the file's own settings applied,
-    /// which may lower its limits but never raise them.
-    pub fn solve_options(&self, base: &SolveOptions) -> SolveOptions {
-        self.overrides.apply_to(base)
-    }
 }
 
 /// A whole input file, read.

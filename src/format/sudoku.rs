@@ -4,9 +4,9 @@
 
 use super::text::{self, Line};
 use super::{Document, Format, InputError, Parsed};
-use crate::puzzle::PuzzleSettings;
 use crate::puzzle::validate;
 use crate::puzzle::{Puzzle, Sudoku};
+use crate::solver::SolveOverrides;
 
 /// Reads a Sudoku grid.
 pub fn read(text: &str) -> Result<Document, InputError> {
@@ -33,7 +33,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
         batch: false,
         entries: vec![Ok(Parsed {
             puzzle: Puzzle::Sudoku(sudoku),
-            overrides: PuzzleSettings::default(),
+            overrides: SolveOverrides::default(),
             line: header.number,
         })],
     })

@@ -23,7 +23,6 @@
 //! start time, see [`owner`]): a writer removes the leftovers of its host's ended processes
 //! at start-up.
 
-pub(crate) mod files;
 mod generated;
 mod owner;
 pub(crate) mod rendered;
@@ -32,18 +31,13 @@ mod sweep;
 
 use crate::report::{Body, FileReport};
 use crate::result_names::{RESERVED_STEM_END, stem_of};
-use files::{rename_noreplace, sync_dir, sync_file};
+use crate::util::fs::{rename_noreplace, sync_dir, sync_file};
 use owner::Owner;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use stems::Reservation;
-
-/// This host's name, which a writer's temporary files carry.
-pub(crate) fn host_name() -> String {
-    rustix::system::uname().nodename().to_string_lossy().into_owned()
-}
 
 /// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
 const TEMP_PREFIX: &str = ".kakurod-tmp.";

@@ -54,7 +54,7 @@ pub(crate) fn reserve(
     let path = path_of(dir, stem);
     let outcome = (|| {
         for _ in 0..2 {
-            match super::files::rename_noreplace(record, &path) {
+            match crate::util::fs::rename_noreplace(record, &path) {
                 Ok(()) => return Ok(Some(Reservation { path })),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
@@ -73,7 +73,7 @@ pub(crate) fn reserve(
 
 /// The reservation file of `stem` in `dir`.
 pub(crate) fn path_of(dir: &Path, stem: &str) -> PathBuf {
-    let digest = crate::pipeline::hex(&Sha256::digest(stem.as_bytes()));
+    let digest = crate::util::hex(&Sha256::digest(stem.as_bytes()));
     dir.join(format!("{PREFIX}{digest}"))
 }
 

@@ -6,7 +6,6 @@ pub mod grid;
 pub mod kakuro;
 pub mod killer;
 pub mod runs;
-pub(crate) mod settings;
 pub mod sudoku;
 pub mod validate;
 
@@ -14,7 +13,6 @@ pub use grid::Grid;
 pub use kakuro::{Direction, Kakuro, KakuroCell, Run};
 pub use killer::{Cage, Killer};
 pub use runs::{RunTable, TableRun};
-pub(crate) use settings::PuzzleSettings;
 pub use sudoku::Sudoku;
 
 use crate::model::{Model, VarId};

@@ -228,7 +228,7 @@ impl Queue {
 async fn connect(settings: &QueueSettings, role: &str) -> Result<async_nats::Client, QueueError> {
     let lost = Arc::new(AtomicBool::new(false));
     let mut options = async_nats::ConnectOptions::new()
-        .name(format!("kakurod {role} on {}", crate::outbox::host_name()))
+        .name(format!("kakurod {role} on {}", crate::util::host_name()))
         .connection_timeout(Duration::from_secs(5))
         .max_reconnects(None)
         .event_callback(move |event| {

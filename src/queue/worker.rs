@@ -104,7 +104,7 @@ impl Worker {
             running: Default::default(),
             answered: Default::default(),
             stopping: AtomicBool::new(false),
-            host: format!("{}/{}", crate::outbox::host_name(), std::process::id()),
+            host: format!("{}/{}", crate::util::host_name(), std::process::id()),
             slots,
             large_running: AtomicUsize::new(0),
             started_unix_seconds: crate::daemon::state::unix_now(),

@@ -3,7 +3,8 @@
 //! logging, no globals; cancellation comes in through [`Control`] and stops the search as `Termination` says.
 //!
 //! Brief overview: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns an owned
-//! [`Outcome`]. Internally `state` holds the domains and the trail, `propagators` the
+//! [`Outcome`]; [`SolveOverrides`] are the settings given or not that the command line, the
+//! configuration and puzzle files set over the options. Internally `state` holds the domains and the trail, `propagators` the
 //! constraint algorithms, `branching` the variable and value orders, `search` the
 //! sequential depth-first loop and `parallel` the split-and-race search over many threads.
 //! `sudoku9` is a separate engine for plain 9x9 Sudoku, which the pipeline picks itself.
@@ -11,6 +12,7 @@
 pub(crate) mod branching;
 pub(crate) mod combos;
 pub mod options;
+pub mod overrides;
 pub mod parallel;
 pub mod progress;
 pub(crate) mod propagators;
@@ -23,6 +25,7 @@ pub mod sudoku9;
 pub(crate) mod termination;
 
 pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+pub use overrides::SolveOverrides;
 pub use progress::Progress;
 pub use stats::Stats;
 pub(crate) use termination::Termination;

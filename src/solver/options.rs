@@ -1,6 +1,7 @@
 //! The knobs of one solve: technique, orders, mode and limits. These are the solver's own
-//! plain settings; the command line, the configuration file and puzzle files each map
-//! their own wording onto them. Every choice has a [`name`](Algorithm::name), the same one
+//! plain settings; the command line, the configuration file and puzzle files each fill a
+//! [`SolveOverrides`](super::SolveOverrides) that is set over them. Serialized, the options
+//! are a result document's `settings`. Every choice has a [`name`](Algorithm::name), the same one
 //! its serde form uses, so those layers can list and print the choices without a copy.
 
 use serde::{Deserialize, Serialize};
@@ -126,7 +127,8 @@ impl Mode {
     }
 }
 
-/// Everything that steers one solve.
+/// Everything that steers one solve. Serialized as a report's `settings` object: the
+/// threads are left out there (the statistics give the threads the search used).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolveOptions {
     /// Propagation strength.
@@ -140,9 +142,10 @@ pub struct SolveOptions {
     /// In `count` mode, stop after this many solutions.
     pub count_limit: Option<u64>,
     /// Threads for this one puzzle's search; 0 means all cores.
+    #[serde(skip_serializing)]
     pub threads: usize,
-    /// Wall-clock limit for the search.
-    #[serde(with = "opt_secs")]
+    /// Wall-clock limit for the search (`timeout_seconds`).
+    #[serde(rename = "timeout_seconds", with = "opt_secs")]
     pub timeout: Option<Duration>,
     /// Limit on search nodes.
     pub node_limit: Option<u64>,

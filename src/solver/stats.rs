@@ -1,5 +1,6 @@
 //! Search statistics, in the style of MiniZinc/Gecode: returned by value from every solve
-//! and added up over parallel branches.
+//! and added up over parallel branches. Serialized, they are the search's part of a
+//! result document's `statistics` (the SAT solvers' counters are written apart there).
 
 use serde::Serialize;
 use std::ops::AddAssign;
@@ -23,18 +24,23 @@ pub struct Stats {
     /// Nodes of the largest subproblem.
     pub largest_subproblem_nodes: u64,
     /// SAT solver instances run (0 when the learning engine did not join).
+    #[serde(skip)]
     pub sat_solvers: u64,
     /// Conflicts of the SAT solvers (each one learns a clause).
+    #[serde(skip)]
     pub sat_conflicts: u64,
     /// Decisions of the SAT solvers.
+    #[serde(skip)]
     pub sat_decisions: u64,
     /// Unit propagations of the SAT solvers.
+    #[serde(skip)]
     pub sat_propagations: u64,
     /// Learned clauses the SAT solvers still held when they stopped.
+    #[serde(skip)]
     pub sat_learned: u64,
 
-    /// Wall-clock time of the search.
-    #[serde(serialize_with = "as_millis")]
+    /// Wall-clock time of the search (`solve_ms`).
+    #[serde(rename = "solve_ms", serialize_with = "as_millis")]
     pub solve_time: Duration,
 }
 
@@ -58,6 +64,8 @@ impl AddAssign for Stats {
     }
 }
 
+/// Milliseconds to the microsecond (no float noise such as `0.24666800000000003`).
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1e3)
+    let millis = d.as_secs_f64() * 1e3;
+    s.serialize_f64((millis * 1e3).round() / 1e3)
 }

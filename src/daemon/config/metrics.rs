@@ -2,7 +2,7 @@
 //! shipped unit has no network, and a file for node_exporter's textfile collector needs
 //! a path the operator chooses.
 
-use crate::cli::ServeArgs;
+use super::ServeOverrides;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -25,11 +25,15 @@ pub struct MetricsSettings {
     pub listen: Option<String>,
 }
 
-/// The file's settings (a relative path taken from `base`) with the command line's on top
+/// The file's settings (a relative path taken from `base`) with the overrides on top
 /// (a relative path taken from the working directory).
-pub(super) fn resolve(config: &MetricsConfig, base: &Path, args: &ServeArgs) -> MetricsSettings {
+pub(super) fn resolve(
+    config: &MetricsConfig,
+    base: &Path,
+    overrides: &ServeOverrides,
+) -> MetricsSettings {
     MetricsSettings {
-        file: args.metrics_file.clone().or_else(|| config.file.as_ref().map(|f| base.join(f))),
-        listen: args.metrics_listen.clone().or_else(|| config.listen.clone()),
+        file: overrides.metrics_file.clone().or_else(|| config.file.as_ref().map(|f| base.join(f))),
+        listen: overrides.metrics_listen.clone().or_else(|| config.listen.clone()),
     }
 }

@@ -1,25 +1,27 @@
 //! The daemon's configuration: the TOML file as written ([`Config`], every key optional,
-//! unknown keys rejected), command-line overrides on top of it, and validation into the
+//! unknown keys rejected), the overrides given outside it ([`ServeOverrides`], filled in
+//! from the command line) on top of it, and validation into the
 //! resolved [`Settings`] the rest of the daemon reads. Relative folders in the file are
 //! taken relative to the file's own folder, so a configuration works from any working
 //! directory; folders given on the command line are relative to the working directory.
 
 use super::error::DaemonError;
 use super::logging::{LogFormat, LogLevel};
-use crate::cli::ServeArgs;
 use crate::format::Format;
 use crate::pipeline::PipelineOptions;
-use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use crate::solver::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod generate;
 mod metrics;
+mod overrides;
 mod queue;
 
 pub use generate::{GenerateConfig, GenerateSettings};
 pub use metrics::{MetricsConfig, MetricsSettings};
+pub use overrides::ServeOverrides;
 pub use queue::{JobSettings, QueueConfig};
 
 /// The configuration file, as written. Every key has a default (see `config.toml`).
@@ -136,7 +138,8 @@ impl Default for WorkersConfig {
     }
 }
 
-/// `[solver]`: how each puzzle is searched.
+/// `[solver]`: how each puzzle is searched. These are the file's keys, with the daemon's
+/// defaults; [`pipeline_options`] turns them into the solver's options.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverConfig {
@@ -278,12 +281,12 @@ pub struct Settings {
 const DEFAULT_CONFIG: &str = "config.toml";
 
 impl Settings {
-    /// Reads the configuration file named by `args`, applies the command-line overrides and
+    /// Reads the configuration file named by `overrides`, applies the overrides and
     /// validates the result.
     /// Without `--config`, `./config.toml` is read when it exists; otherwise every key
     /// takes its default, since each is optional.
-    pub fn load(args: &ServeArgs) -> Result<Settings, DaemonError> {
-        let path = args.config.clone().or_else(|| {
+    pub fn load(overrides: &ServeOverrides) -> Result<Settings, DaemonError> {
+        let path = overrides.config.clone().or_else(|| {
             let here = PathBuf::from(DEFAULT_CONFIG);
             here.exists().then_some(here)
         });
@@ -292,25 +295,25 @@ impl Settings {
                 path: PathBuf::from("(built-in defaults)"),
                 message: e.to_string(),
             })?;
-            return Settings::resolve(defaults, Path::new(""), args);
+            return Settings::resolve(defaults, Path::new(""), overrides);
         };
         let text = std::fs::read_to_string(&path)
             .map_err(|source| DaemonError::ConfigRead { path: path.clone(), source })?;
         let config: Config = toml::from_str(&text)
             .map_err(|e| DaemonError::ConfigParse { path: path.clone(), message: e.to_string() })?;
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let settings = Settings::resolve(config, &base, args)?;
+        let settings = Settings::resolve(config, &base, overrides)?;
         Ok(Settings { config_path: Some(path), ..settings })
     }
 
-    /// Validates `config` (folders relative to `base`) with the overrides of `args`.
+    /// Validates `config` (folders relative to `base`) with `overrides` on top.
     pub fn resolve(
         mut config: Config,
         base: &Path,
-        args: &ServeArgs,
+        overrides: &ServeOverrides,
     ) -> Result<Settings, DaemonError> {
-        let folders = resolve_folders(&config.folders, base, args);
-        apply_overrides(&mut config, args);
+        let folders = resolve_folders(&config.folders, base, overrides);
+        overrides.apply_to(&mut config);
         check_ranges(&config)?;
         let pipeline = pipeline_options(&config.solver, &config.limits)?;
         let generate = generate::resolve(&config.generate)?;
@@ -341,7 +344,7 @@ impl Settings {
             log_level: config.log.level,
             job,
             queue,
-            metrics: metrics::resolve(&config.metrics, base, args),
+            metrics: metrics::resolve(&config.metrics, base, overrides),
         })
     }
 
@@ -380,10 +383,10 @@ impl Settings {
 
 /// The file's folders, relative to `base`; the inbox and outbox given on the command line
 /// stay relative to the working directory.
-fn resolve_folders(f: &FoldersConfig, base: &Path, args: &ServeArgs) -> Folders {
+fn resolve_folders(f: &FoldersConfig, base: &Path, overrides: &ServeOverrides) -> Folders {
     Folders {
-        inbox: args.inbox.clone().unwrap_or_else(|| base.join(&f.inbox)),
-        outbox: args.outbox.clone().unwrap_or_else(|| base.join(&f.outbox)),
+        inbox: overrides.inbox.clone().unwrap_or_else(|| base.join(&f.inbox)),
+        outbox: overrides.outbox.clone().unwrap_or_else(|| base.join(&f.outbox)),
         done: base.join(&f.done),
         failed: base.join(&f.failed),
         claim: base.join(&f.claim),
@@ -405,7 +408,9 @@ fn check_ranges(config: &Config) -> Result<(), DaemonError> {
     check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)
 }
 
-/// The solver settings, forced format and cell limit every file is handled with.
+/// The solver settings, forced format and cell limit every file is handled with: the
+/// `[solver]` and `[limits]` keys, as the overrides every source of solver settings gives,
+/// over the solver's defaults.
 fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOptions, DaemonError> {
     if s.count_limit == Some(0) {
         return Err(setting("solver.count_limit", "must be at least 1 (leave it out for none)"));
@@ -414,17 +419,18 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
         return Err(setting("limits.node_limit", "must be at least 1 (leave it out for none)"));
     }
     let format = forced_format(s.format.as_deref())?;
-    let solve = SolveOptions {
-        algorithm: s.algorithm,
-        var_order: s.var_order,
-        val_order: s.val_order,
-        mode: s.mode,
+    let overrides = SolveOverrides {
+        algorithm: Some(s.algorithm),
+        var_order: Some(s.var_order),
+        val_order: Some(s.val_order),
+        mode: Some(s.mode),
         count_limit: s.count_limit,
-        threads: s.threads,
+        threads: Some(s.threads),
         // 0 means no limit.
-        timeout: (l.timeout_seconds > 0.0).then(|| Duration::from_secs_f64(l.timeout_seconds)),
+        timeout_seconds: (l.timeout_seconds > 0.0).then_some(l.timeout_seconds),
         node_limit: l.node_limit,
     };
+    let solve = overrides.over(&SolveOptions::default());
     Ok(PipelineOptions { solve, format, max_cells: l.max_cells })
 }
 
@@ -440,37 +446,6 @@ fn forced_format(name: Option<&str>) -> Result<Option<Format>, DaemonError> {
 /// Worker threads: 0 means one per core.
 fn worker_count(workers: usize) -> usize {
     if workers == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { workers }
-}
-
-/// Command-line flags win over the file.
-fn apply_overrides(config: &mut Config, args: &ServeArgs) {
-    if let Some(workers) = args.workers {
-        config.workers.workers = workers;
-    }
-    if let Some(threads) = args.threads {
-        config.solver.threads = threads;
-    }
-    if let Some(timeout) = args.timeout {
-        config.limits.timeout_seconds = timeout.as_secs_f64();
-    }
-    if let Some(drain) = args.drain_timeout {
-        config.workers.drain_timeout_seconds = drain.as_secs_f64();
-    }
-    if let Some(format) = args.log_format {
-        config.log.format = format;
-    }
-    if let Some(level) = args.log_level {
-        config.log.level = level;
-    }
-    if args.no_svg {
-        config.output.svg = false;
-    }
-    if args.no_fsync {
-        config.workers.fsync = false;
-    }
-    if let Some(url) = &args.queue {
-        config.queue.url = url.clone();
-    }
 }
 
 fn setting(key: &'static str, message: &str) -> DaemonError {

@@ -1,6 +1,7 @@
 //! The filesystem steps that writing results (and claiming inputs) build on: a rename that
-//! never replaces a file, and the syncs that make data and renames durable. Kept apart from
-//! the writer so that the daemon's claims use the very same steps.
+//! never replaces a file, and the syncs that make data and renames durable. Shared, so
+//! that the result writer, its stem reservations and the daemon's claims and commits use
+//! the very same steps.
 
 use rustix::fs::{CWD, RenameFlags};
 use rustix::io::Errno;

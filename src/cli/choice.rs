@@ -1,0 +1,214 @@
+//! Choices taken by name on the command line: each value's name is its own type's (the
+//! one its serde form and the configuration use), and its help line under "Possible values"
+//! in `--help` is the command line's, so the types below carry no command-line text.
+
+use crate::daemon::logging::{LogFormat, LogLevel};
+use crate::format::Format;
+use crate::generate::Symmetry;
+use crate::grade::Difficulty;
+use crate::puzzle::Kind;
+use crate::solver::{Algorithm, Mode, ValOrder, VarOrder};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+
+/// A solver setting chosen by name. The names are the solver's own; the help lines are
+/// the command line's, so the solver carries no command-line text.
+pub(super) trait Choice: Copy + Send + Sync + 'static {
+    /// Every value, in the order `--help` lists them.
+    const ALL: &'static [Self];
+    /// The value's name.
+    fn name(self) -> &'static str;
+    /// The value's line under "Possible values" in `--help`.
+    fn help(self) -> &'static str;
+}
+
+/// Parses one of `T`'s names into `T`; `--help` lists every name with its help line.
+pub(super) fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
+    let values = T::ALL.iter().map(|&value| PossibleValue::new(value.name()).help(value.help()));
+    // The possible values are checked first, so the lookup cannot miss.
+    PossibleValuesParser::new(values).try_map(|name: String| {
+        T::ALL.iter().copied().find(|value| value.name() == name).ok_or(name)
+    })
+}
+
+impl Choice for Format {
+    const ALL: &'static [Self] = &Format::ALL;
+
+    fn name(self) -> &'static str {
+        Format::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Format::Janko => "Kakuro grid: `R C`, then tokens `-`, `0`, `D,R`",
+            Format::Backslash => "Kakuro grid with `D\\R` clue tokens",
+            Format::Matrices => {
+                "Kakuro as two matrices (`rows=`, `columns=`, `Horizontal`, `Vertical`)"
+            }
+            Format::Sudoku => "Sudoku grid: `R C`, then numbers and `-`",
+            Format::Lines => "Sudoku lines: one puzzle per line, N*N characters",
+            Format::Killer => "Killer Sudoku: sums grid, then cage-id grid",
+            Format::Dzn => "MiniZinc data: `initial_values = [| ... |];`",
+            Format::Json => "kakurod's JSON schema",
+        }
+    }
+}
+
+impl Choice for Algorithm {
+    const ALL: &'static [Self] = &Algorithm::ALL;
+
+    fn name(self) -> &'static str {
+        Algorithm::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Algorithm::Bt => {
+                "Generic backtracking: assign, then check the constraints of the assigned variable"
+            }
+            Algorithm::Fc => {
+                "Forward checking: after each assignment, prune the other variables of its \
+                 constraints once (no fixed point); a variable pruned to one value counts as \
+                 assigned"
+            }
+            Algorithm::Mac => {
+                "Maintaining arc consistency: propagate every constraint to a fixed point; in \
+                 `first` and `unique` modes a CDCL SAT solver joins a search that outlives a \
+                 short probe"
+            }
+            Algorithm::Sat => {
+                "The CDCL SAT solver alone, on a CNF encoding of the propagated model"
+            }
+        }
+    }
+}
+
+impl Choice for VarOrder {
+    const ALL: &'static [Self] = &VarOrder::ALL;
+
+    fn name(self) -> &'static str {
+        VarOrder::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            VarOrder::InputOrder => "The first unfixed variable in model order",
+            VarOrder::FirstFail => {
+                "Minimum remaining values: the unfixed variable with the smallest domain"
+            }
+            VarOrder::Smallest => "The unfixed variable with the smallest value in its domain",
+        }
+    }
+}
+
+impl Choice for ValOrder {
+    const ALL: &'static [Self] = &ValOrder::ALL;
+
+    fn name(self) -> &'static str {
+        ValOrder::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            ValOrder::Min => "Smallest value first",
+            ValOrder::Max => "Largest value first",
+        }
+    }
+}
+
+impl Choice for Mode {
+    const ALL: &'static [Self] = &Mode::ALL;
+
+    fn name(self) -> &'static str {
+        Mode::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Mode::First => "Stop at the first solution",
+            Mode::Unique => "Look for a second solution, to prove the first one unique",
+            Mode::Count => "Count all solutions (up to `--limit`)",
+        }
+    }
+}
+
+impl Choice for Symmetry {
+    const ALL: &'static [Self] = &Symmetry::ALL;
+
+    fn name(self) -> &'static str {
+        Symmetry::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Symmetry::None => "no symmetry",
+            Symmetry::Rotational => "a half turn maps the black cells onto themselves",
+            Symmetry::Mirror => "the left-right mirror maps the black cells onto themselves",
+        }
+    }
+}
+
+impl Choice for Kind {
+    const ALL: &'static [Self] = &[Kind::Kakuro, Kind::Sudoku, Kind::Killer];
+
+    fn name(self) -> &'static str {
+        Kind::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Kind::Kakuro => "cross sums (--rows, --cols)",
+            Kind::Sudoku => "givens in a symmetric pattern (--size)",
+            Kind::Killer => "cages with sums, no givens (--size)",
+        }
+    }
+}
+
+impl Choice for Difficulty {
+    const ALL: &'static [Self] = &Difficulty::ALL;
+
+    fn name(self) -> &'static str {
+        Difficulty::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "combinations and crossing runs suffice",
+            Difficulty::Medium => "needs subsets and bounds inside runs",
+            Difficulty::Hard => "needs whole-run consistency",
+            Difficulty::Expert => "needs trial (assume a digit, find a contradiction)",
+        }
+    }
+}
+
+impl Choice for LogFormat {
+    const ALL: &'static [Self] = &LogFormat::ALL;
+
+    fn name(self) -> &'static str {
+        LogFormat::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            LogFormat::Text => "Human-readable lines",
+            LogFormat::Json => "One JSON object per line",
+        }
+    }
+}
+
+impl Choice for LogLevel {
+    const ALL: &'static [Self] = &LogLevel::ALL;
+
+    fn name(self) -> &'static str {
+        LogLevel::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            LogLevel::Error => "Errors only",
+            LogLevel::Warn => "Errors and warnings",
+            LogLevel::Info => "Start-up, shutdown and one line per puzzle",
+            LogLevel::Debug => "Also file events and readiness decisions",
+            LogLevel::Trace => "Everything",
+        }
+    }
+}
