@@ -90,6 +90,7 @@ pub fn process(data: &[u8]) {
             vec![]
         }
         Body::Generation(_) => panic!("the pipeline made a generation job's puzzles"),
+        Body::Cancelled { .. } => panic!("the pipeline cancelled what no one cancelled"),
     };
     assert!(!statuses.contains(&Status::Failed), "a solution breaks a rule: {report:?}");
     serde_json::to_string(&report).expect("the report serializes");
