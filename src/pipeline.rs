@@ -365,7 +365,7 @@ fn statistics(
         total_ms: ms(parse_time + started.elapsed()),
         threads: match outcome.engine {
             Engine::Sudoku9 => 1,
-            Engine::Search | Engine::Sat => solver::parallel::effective_threads(options.threads),
+            Engine::Search | Engine::Sat => solver::effective_threads(options.threads),
         },
         engine: outcome.engine,
         sat,
@@ -486,7 +486,7 @@ mod tests {
             PuzzleSettings { threads: asked, ..Default::default() }.apply_to(&solve)
         };
         assert_eq!(capped(1, Some(0)).threads, 1);
-        assert_eq!(solver::parallel::effective_threads(capped(0, Some(1)).threads), 1);
+        assert_eq!(solver::effective_threads(capped(0, Some(1)).threads), 1);
         assert_eq!(capped(2, None).threads, 2);
     }
 

@@ -240,7 +240,7 @@ fn summarise(
             arch: std::env::consts::ARCH,
         },
         settings: Settings::from(&options.solve),
-        threads: crate::solver::parallel::effective_threads(options.solve.threads),
+        threads: crate::solver::effective_threads(options.solve.threads),
         runs,
         files,
         summary,

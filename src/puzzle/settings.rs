@@ -3,7 +3,7 @@
 //! caller's solver options happens here, in one place, so the readers need not know the
 //! solver's options and the solver need not know the file's keys.
 
-use crate::solver::parallel::effective_threads;
+use crate::solver::effective_threads;
 use crate::solver::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 use serde::Deserialize;
 use std::time::Duration;

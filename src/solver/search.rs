@@ -3,15 +3,17 @@
 //! [`Search`] owns the propagators and the state of one search thread. It runs a
 //! [`Subproblem`] (a set of domains) to exhaustion or until its [`Driver`] says stop; the
 //! driver receives the solutions, decides when to stop, and can ask for work to be split
-//! off (the parallel search uses that). [`solve`] is the plain sequential search.
+//! off (the portfolio uses that). [`solve`] is the plain sequential search.
 
 use super::branching::{select_value, select_var};
-use super::options::{Algorithm, SolveOptions, ValOrder, VarOrder};
+use super::goal::solution_target;
+use super::options::{SolveOptions, ValOrder, VarOrder};
 use super::progress::{Counts, Progress};
 use super::propagators::{self, Propagate, Propagators};
 use super::state::State;
 use super::stats::Stats;
-use super::termination::{self, Termination};
+use super::technique::Propagation;
+use super::termination::{Stop, Termination};
 use super::{Control, Outcome, StopReason};
 use crate::model::{Domain, Model, VarId};
 use std::sync::atomic::AtomicBool;
@@ -74,7 +76,7 @@ pub struct Search<'m> {
     model: &'m Model,
     props: Propagators,
     state: State,
-    algorithm: Algorithm,
+    propagation: Propagation,
     var_order: VarOrder,
     val_order: ValOrder,
     stats: Stats,
@@ -92,7 +94,7 @@ impl<'m> Search<'m> {
             model,
             props,
             state,
-            algorithm: options.algorithm,
+            propagation: options.algorithm.propagation(),
             var_order: options.var_order,
             val_order: options.val_order,
             stats: Stats::default(),
@@ -239,11 +241,11 @@ impl<'m> Search<'m> {
 
     /// Establishes the starting consistency of the loaded domains.
     fn propagate_start(&mut self) -> bool {
-        match self.algorithm {
-            Algorithm::Mac | Algorithm::Sat => {
+        match self.propagation {
+            Propagation::Fixpoint => {
                 self.props.propagate_all(&mut self.state, &mut self.stats.propagations).is_ok()
             }
-            Algorithm::Fc => {
+            Propagation::ForwardCheck => {
                 self.state.clear_queue();
                 (0..self.state.domains().len())
                     .filter(|&v| self.state.dom(v).is_fixed())
@@ -251,7 +253,7 @@ impl<'m> Search<'m> {
                     .into_iter()
                     .all(|v| self.forward_check(v))
             }
-            Algorithm::Bt => {
+            Propagation::Check => {
                 self.stats.propagations += self.props.len() as u64;
                 self.props.iter().all(|p| p.check(&self.state))
             }
@@ -263,15 +265,15 @@ impl<'m> Search<'m> {
         if self.state.set(var, Domain::single(value)).is_err() {
             return false;
         }
-        match self.algorithm {
-            Algorithm::Mac | Algorithm::Sat => {
+        match self.propagation {
+            Propagation::Fixpoint => {
                 self.props.fixpoint(&mut self.state, &mut self.stats.propagations).is_ok()
             }
-            Algorithm::Fc => {
+            Propagation::ForwardCheck => {
                 self.state.clear_queue();
                 self.forward_check(var)
             }
-            Algorithm::Bt => {
+            Propagation::Check => {
                 self.state.clear_queue();
                 let watchers = self.state.watchers(var);
                 self.stats.propagations += watchers.len() as u64;
@@ -321,7 +323,7 @@ impl Driver for Collector<'_> {
     }
 
     fn poll(&mut self, nodes: u64) -> Option<StopReason> {
-        self.termination.check(nodes).map(termination::Stop::reason)
+        self.termination.check(nodes).map(Stop::reason)
     }
 
     fn progress(&self) -> Option<&Progress> {
@@ -340,7 +342,7 @@ pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -
     let mut collector = Collector {
         solutions: Vec::new(),
         count: 0,
-        target: termination::solution_target(options),
+        target: solution_target(options),
         termination: Termination::new(options, started, control),
     };
     let mut search = Search::new(model, options);
