@@ -52,17 +52,6 @@ pub trait Driver {
     }
 }
 
-/// How [`Search::run`] ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunEnd {
-    /// The subproblem was searched completely.
-    Exhausted,
-    /// The driver's poll stopped the search.
-    Stopped(StopReason),
-    /// The driver's `on_solution` returned false.
-    Halted,
-}
-
 /// An open choice point: the variable decided at this level and its untried values.
 struct Frame {
     var: usize,
@@ -154,8 +143,10 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// Searches `sub` depth-first, reporting solutions to `driver`.
-    pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
+    /// Searches `sub` depth-first, reporting solutions to `driver`, until it is exhausted
+    /// or the driver says stop: the reason when its poll stopped the search, `None` when
+    /// the subproblem was searched or the driver's `on_solution` asked no more.
+    pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> Option<StopReason> {
         let end = self.explore(sub, driver);
         self.publish(driver);
         end
@@ -169,12 +160,12 @@ impl<'m> Search<'m> {
     }
 
     /// The depth-first loop of [`Search::run`].
-    fn explore(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
+    fn explore(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> Option<StopReason> {
         self.props.load(&mut self.state, &sub.domains);
         // A donated subproblem has not been propagated since its domain was narrowed.
         if !sub.propagated && !self.propagate_start() {
             self.stats.failures += 1;
-            return RunEnd::Exhausted;
+            return None;
         }
         let mut stack: Vec<Frame> = Vec::new();
         let mut next_poll = self.stats.nodes + POLL_INTERVAL;
@@ -190,13 +181,14 @@ impl<'m> Search<'m> {
                     self.values.clear();
                     self.values.extend(self.state.domains().iter().map(|d| d.min().unwrap_or(0)));
                     if !driver.on_solution(&self.values) {
-                        return RunEnd::Halted;
+                        return None;
                     }
                 }
             }
             // Take the next untried value, backtracking past exhausted choice points.
             loop {
-                let Some(frame) = stack.last_mut() else { return RunEnd::Exhausted };
+                // No choice point left: the subproblem is exhausted.
+                let frame = stack.last_mut()?;
                 let Some(value) = select_value(self.val_order, frame.remaining) else {
                     let mark = frame.mark;
                     self.props.undo(&mut self.state, mark);
@@ -212,7 +204,7 @@ impl<'m> Search<'m> {
                     next_poll = self.stats.nodes + POLL_INTERVAL;
                     self.publish(driver);
                     if let Some(reason) = driver.poll(self.stats.nodes) {
-                        return RunEnd::Stopped(reason);
+                        return Some(reason);
                     }
                     if driver.wants_work()
                         && let Some(work) = self.split_off(&mut stack, sub.depth)
@@ -346,10 +338,7 @@ pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -
         termination: Termination::new(options, started, control),
     };
     let mut search = Search::new(model, options);
-    let end = match search.root() {
-        Some(sub) => search.run(sub, &mut collector),
-        None => RunEnd::Exhausted,
-    };
+    let stopped = search.root().and_then(|sub| search.run(sub, &mut collector));
     let mut stats = search.stats();
     stats.subproblems = 1;
     stats.largest_subproblem_nodes = stats.nodes;
@@ -357,11 +346,8 @@ pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -
     Outcome {
         solutions: collector.solutions,
         count: collector.count,
-        complete: !matches!(end, RunEnd::Stopped(_)),
-        stopped: match end {
-            RunEnd::Stopped(reason) => Some(reason),
-            _ => None,
-        },
+        complete: stopped.is_none(),
+        stopped,
         stats,
         engine: super::Engine::Search,
     }

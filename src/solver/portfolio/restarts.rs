@@ -16,7 +16,7 @@
 use super::shared::{Shared, WorkerGuard};
 use crate::model::{Constraint, Domain, Model};
 use crate::solver::goal::Found;
-use crate::solver::search::{Driver, RunEnd, Search};
+use crate::solver::search::{Driver, Search};
 use crate::solver::termination::{Waiting, work_waits};
 use crate::solver::{Progress, SolveOptions, Stats, StopReason, ValOrder};
 use rand::seq::SliceRandom;
@@ -86,8 +86,8 @@ fn restart_loop(
         }
         let budget = plan.base_nodes.saturating_mul(luby(round));
         let mut search = Search::new(&renumbered.model, &run_options);
-        let end = match search.root() {
-            None => Some(RunEnd::Exhausted),
+        let settled = match search.root() {
+            None => true,
             Some(root) => {
                 let mut driver = RestartDriver {
                     shared,
@@ -97,22 +97,19 @@ fn restart_loop(
                     over: false,
                     yields: || plan.yields(worker),
                 };
-                let end = search.run(root, &mut driver);
-                (!driver.over).then_some(end)
+                search.run(root, &mut driver);
+                !driver.over
             }
         };
         let stats = search.stats();
         totals.largest_subproblem_nodes = totals.largest_subproblem_nodes.max(stats.nodes);
         totals += stats;
         totals.subproblems += 1;
-        match end {
-            // Not over budget: a solution ended it, or the space is exhausted (no solution
-            // anywhere, whatever the order), or the others were told to stop.
-            Some(_) => {
-                shared.quit();
-                break;
-            }
-            None => continue,
+        // Not over budget: a solution ended it, or the space is exhausted (no solution
+        // anywhere, whatever the order), or the others were told to stop.
+        if settled {
+            shared.quit();
+            break;
         }
     }
     shared.add_stats(totals);
