@@ -70,8 +70,8 @@ pub fn solve_observed(
         termination: Termination::new(options, start, control),
         live,
     };
-    let threads = threads.max(1);
-    let mut found = solve_model(model, options, threads, goal, control.waiting, true);
+    let crew = Crew { options, threads: threads.max(1), waiting: control.waiting };
+    let mut found = solve_model(model, crew, goal, true);
     found.stats.solve_time = start.elapsed();
     // Searches stopped by the target may have met solutions that were not counted.
     found.stats.solutions = found.count;
@@ -85,28 +85,31 @@ pub fn solve_observed(
     }
 }
 
+/// What the workers of one solve, or of one side of a race, are given: the options, the
+/// threads they may use, and the caller's queue they give threads back to.
+#[derive(Clone, Copy)]
+struct Crew<'a> {
+    options: &'a SolveOptions,
+    threads: usize,
+    waiting: Waiting<'a>,
+}
+
 /// Root propagation, then for the `whole` problem the probe and the parts (or the whole
 /// at once), as the module docs say; a part (`whole` false) is searched directly.
-fn solve_model(
-    model: &Model,
-    options: &SolveOptions,
-    threads: usize,
-    goal: Goal<'_>,
-    waiting: Waiting<'_>,
-    whole: bool,
-) -> Found {
+fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, whole: bool) -> Found {
+    let options = crew.options;
     let mut search = Search::new(model, options);
     let Some(root) = search.root() else {
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
     if options.algorithm.engines(options.mode) == Engines::Sat {
-        let mut found = race::sat_alone(model, &root.domains, goal, threads, waiting);
+        let mut found = race::sat_alone(model, &root.domains, goal, crew);
         found.stats += counted(search.stats());
         return found;
     }
     if !whole {
         // The whole problem was probed already.
-        let mut found = race::run(model, options, threads, goal, waiting, root);
+        let mut found = race::run(model, crew, goal, root);
         found.stats += search.stats();
         return found;
     }
@@ -122,12 +125,12 @@ fn solve_model(
     let mut found = if options.mode != Mode::Count {
         let parts = components::split(model, &root.domains);
         if parts.len() > 1 {
-            parts::solve(model, options, threads, goal, waiting, &root.domains, &parts)
+            parts::solve(model, crew, goal, &root.domains, &parts)
         } else {
-            race::run(model, options, threads, goal, waiting, root)
+            race::run(model, crew, goal, root)
         }
     } else {
-        race::run(model, options, threads, goal, waiting, root)
+        race::run(model, crew, goal, root)
     };
     stats += found.stats;
     found.stats = stats;

@@ -1,20 +1,17 @@
 //! Independent parts of one problem (see [`components`]), solved one after the other,
 //! each with all threads, and put together into the answer for the whole.
 
-use super::components;
+use super::{Crew, components};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
-use crate::solver::termination::Waiting;
-use crate::solver::{Engine, SolveOptions, Stats};
+use crate::solver::{Engine, Stats};
 
 /// Solves the independent parts one after the other and puts the answers together: the
 /// whole has as many solutions as the product of the parts' counts, capped at the target.
 pub(super) fn solve(
     model: &Model,
-    options: &SolveOptions,
-    threads: usize,
+    crew: Crew<'_>,
     goal: Goal<'_>,
-    waiting: Waiting<'_>,
     domains: &[Domain],
     parts: &[components::Component],
 ) -> Found {
@@ -26,7 +23,7 @@ pub(super) fn solve(
     for (index, part) in parts.iter().enumerate() {
         let target = if second.is_some() { 1 } else { goal.target };
         let part_goal = Goal { target, termination: goal.termination.after(stats.nodes), ..goal };
-        let found = super::solve_model(&part.model, options, threads, part_goal, waiting, false);
+        let found = super::solve_model(&part.model, crew, part_goal, false);
         stats += found.stats;
         if found.engine == Engine::Sat {
             engine = Engine::Sat;

@@ -9,14 +9,14 @@
 //! against the portfolio and lost; see docs/solving.md.)
 
 use super::shared::Shared;
-use super::{restarts, split};
+use super::{Crew, restarts, split};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::sat;
 use crate::solver::search::Subproblem;
 use crate::solver::technique::Engines;
-use crate::solver::termination::{Termination, Waiting};
-use crate::solver::{Engine, SolveOptions, Stats, VarOrder};
+use crate::solver::termination::Termination;
+use crate::solver::{Engine, Stats, VarOrder};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -27,38 +27,32 @@ const RESTART_NODES: u64 = 2_000;
 /// depth-first workers, raced by the SAT engine on half the threads where the algorithm
 /// and mode call for it. On one thread the SAT engine takes over alone: the probe has
 /// shown the problem is not easy, and clause learning is what answers hard grids.
-pub(super) fn run(
-    model: &Model,
-    options: &SolveOptions,
-    threads: usize,
-    goal: Goal<'_>,
-    waiting: Waiting<'_>,
-    root: Subproblem,
-) -> Found {
+pub(super) fn run(model: &Model, crew: Crew<'_>, goal: Goal<'_>, root: Subproblem) -> Found {
+    let options = crew.options;
     if options.algorithm.engines(options.mode) == Engines::Search {
-        return depth_first(model, options, threads, goal, waiting, root);
+        return depth_first(model, crew, goal, root);
     }
-    let sat_threads = threads.div_ceil(2);
-    let search_threads = threads - sat_threads;
+    let sat_threads = crew.threads.div_ceil(2);
+    let search_threads = crew.threads - sat_threads;
+    let sat = Crew { threads: sat_threads, ..crew };
     let domains = root.domains.clone();
     if search_threads == 0 {
-        return sat_alone(model, &domains, goal, sat_threads, waiting);
+        return sat_alone(model, &domains, goal, sat);
     }
     // The rival gives all its threads back while work waits (its termination's `waiting`).
-    let search =
-        move |goal: Goal<'_>| depth_first(model, options, search_threads, goal, None, root);
-    race(model, &domains, goal, sat_threads, waiting, Some(search))
+    let rival = Crew { threads: search_threads, waiting: None, ..crew };
+    let search = move |goal: Goal<'_>| depth_first(model, rival, goal, root);
+    race(model, &domains, goal, sat, Some(search))
 }
 
-/// The SAT engine alone on `threads` threads, from the propagated `domains`.
+/// The SAT engine alone on the crew's threads, from the propagated `domains`.
 pub(super) fn sat_alone(
     model: &Model,
     domains: &[Domain],
     goal: Goal<'_>,
-    threads: usize,
-    waiting: Waiting<'_>,
+    crew: Crew<'_>,
 ) -> Found {
-    race(model, domains, goal, threads, waiting, NO_SEARCH)
+    race(model, domains, goal, crew, NO_SEARCH)
 }
 
 /// No depth-first rival for the SAT engine.
@@ -67,14 +61,8 @@ const NO_SEARCH: Option<fn(Goal<'_>) -> Found> = None;
 /// The depth-first workers on the (propagated) problem: restarts for `first` on a
 /// heuristic order, the split otherwise (which splits nothing off while work waits; the
 /// pieces already split off are searched to their end).
-fn depth_first(
-    model: &Model,
-    options: &SolveOptions,
-    threads: usize,
-    goal: Goal<'_>,
-    waiting: Waiting<'_>,
-    root: Subproblem,
-) -> Found {
+fn depth_first(model: &Model, crew: Crew<'_>, goal: Goal<'_>, root: Subproblem) -> Found {
+    let Crew { options, threads, waiting } = crew;
     if goal.target == 1 && options.var_order != VarOrder::InputOrder {
         let plan = restarts::Plan { threads, base_nodes: RESTART_NODES, waiting };
         restarts::run(model, &root.domains, options, plan, Shared::new(goal))
@@ -84,15 +72,15 @@ fn depth_first(
     }
 }
 
-/// Solves `model` from the propagated `domains` with `threads` SAT solvers (a portfolio)
-/// racing `rival_search` (the depth-first workers, given a goal that stops them when a SAT
-/// solver wins), if any. The first side to finish its job wins and stops the other.
+/// Solves `model` from the propagated `domains` with a SAT solver on each of the `sat`
+/// crew's threads (a portfolio) racing `rival_search` (the depth-first workers, given a
+/// goal that stops them when a SAT solver wins), if any. The first side to finish its job
+/// wins and stops the other.
 fn race<F>(
     model: &Model,
     domains: &[Domain],
     goal: Goal<'_>,
-    threads: usize,
-    waiting: Waiting<'_>,
+    sat: Crew<'_>,
     rival_search: Option<F>,
 ) -> Found
 where
@@ -110,7 +98,7 @@ where
     };
     // A helper: stopped by the rival flag and by waiting work.
     let helper = Goal {
-        termination: Termination { rival: Some(&stop), waiting, ..goal.termination },
+        termination: Termination { rival: Some(&stop), waiting: sat.waiting, ..goal.termination },
         ..goal
     };
     rayon::scope(|scope| {
@@ -122,7 +110,7 @@ where
                 finish(found);
             });
         }
-        for seed in 1..threads {
+        for seed in 1..sat.threads {
             let (cnf, finish) = (&cnf, &finish);
             scope.spawn(move |_| finish(sat::solve(cnf, helper, seed as u32)));
         }
