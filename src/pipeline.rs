@@ -346,7 +346,7 @@ fn statistics(
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let threads = match outcome.engine {
         Engine::Sudoku9 => 1,
-        Engine::Search | Engine::Sat => solver::parallel::effective_threads(options.threads),
+        Engine::Search | Engine::Sat => solver::effective_threads(options.threads),
     };
     Statistics {
         search: outcome.stats,
@@ -466,7 +466,7 @@ mod tests {
             SolveOverrides { threads: asked, ..Default::default() }.within(&solve)
         };
         assert_eq!(capped(1, Some(0)).threads, 1);
-        assert_eq!(solver::parallel::effective_threads(capped(0, Some(1)).threads), 1);
+        assert_eq!(solver::effective_threads(capped(0, Some(1)).threads), 1);
         assert_eq!(capped(2, None).threads, 2);
     }
 

@@ -5,7 +5,7 @@ use kakurod::generate;
 use kakurod::model::Domain;
 use kakurod::model::Model;
 use kakurod::puzzle::{Kakuro, Puzzle};
-use kakurod::solver::parallel;
+use kakurod::solver::portfolio;
 use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
 use kakurod::verify;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -115,7 +115,7 @@ fn assert_stops_cleanly(
     cancel: Option<&AtomicBool>,
 ) -> Outcome {
     let live = AtomicUsize::new(0);
-    let outcome = parallel::solve_observed(model, opts, opts.threads, cancel.into(), &live);
+    let outcome = portfolio::solve_observed(model, opts, opts.threads, cancel.into(), &live);
     assert_eq!(live.load(Ordering::SeqCst), 0, "a worker outlived the solve");
     outcome
 }

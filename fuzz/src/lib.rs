@@ -9,7 +9,7 @@ use kakurod::format::{self, Format, InputError};
 use kakurod::pipeline::{self, PipelineOptions};
 use kakurod::puzzle::Puzzle;
 use kakurod::report::{Body, Status};
-use kakurod::solver::parallel::effective_threads;
+use kakurod::solver::effective_threads;
 use kakurod::solver::{Algorithm, Mode, SolveOptions};
 use std::time::Duration;
 

@@ -241,7 +241,7 @@ fn summarise(
             arch: std::env::consts::ARCH,
         },
         settings: options.solve.clone(),
-        threads: crate::solver::parallel::effective_threads(options.solve.threads),
+        threads: crate::solver::effective_threads(options.solve.threads),
         runs,
         files,
         summary,

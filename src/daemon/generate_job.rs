@@ -18,7 +18,7 @@ use crate::pipeline::PipelineOptions;
 use crate::report::{
     Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
 };
-use crate::solver::parallel::effective_threads;
+use crate::solver::effective_threads;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -30,7 +30,7 @@ use super::{GenError, GenOptions, Generated, Proof, puzzle_of};
 use crate::grade::{self, Difficulty};
 use crate::puzzle::Kakuro;
 use crate::solver::combos;
-use crate::solver::parallel::components;
+use crate::solver::portfolio::components;
 use crate::solver::search::Search;
 use crate::solver::{self, Mode, Outcome, SolveOptions, StopReason};
 use rand::seq::SliceRandom;

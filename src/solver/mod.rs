@@ -1,19 +1,27 @@
-//! The constraint solver: bitset domains, propagators to a fixed point, and depth-first
-//! search with selectable technique, orders and mode. Pure and deterministic: no I/O, no
-//! logging, no globals; cancellation comes in through [`Control`] and stops the search as `Termination` says.
+//! The constraint solver: bitset domains, propagators to a fixed point, a depth-first
+//! search and a SAT engine, with selectable technique, orders and mode. Pure and
+//! deterministic: no I/O, no logging, no globals; cancellation comes in through [`Control`]
+//! and stops the engines as their `Termination` says.
 //!
-//! Brief overview: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns an owned
-//! [`Outcome`]; [`SolveOverrides`] are the settings given or not that the command line, the
-//! configuration and puzzle files set over the options. Internally `state` holds the domains and the trail, `propagators` the
-//! constraint algorithms, `branching` the variable and value orders, `search` the
-//! sequential depth-first loop and `parallel` the split-and-race search over many threads.
-//! `sudoku9` is a separate engine for plain 9x9 Sudoku, which the pipeline picks itself.
+//! Brief overview, in layers: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns
+//! an owned [`Outcome`]; [`SolveOverrides`] are the settings given or not that the command
+//! line, the configuration and puzzle files set over the options. [`solve`] hands the
+//! work to the [`portfolio`], or for a plain search straight to the depth-first engine.
+//! The portfolio runs the engines, alone or side by
+//! side, splits the work over threads and restarts; each engine works toward a `goal`
+//! until its `termination` says stop and knows nothing of the other: [`search`] (the
+//! depth-first loop over `state`, the domains and the trail, `propagators`, the constraint
+//! algorithms, and `branching`, the variable and value orders) and `sat` (a CNF encoding
+//! solved by CaDiCaL). `technique` splits an [`Algorithm`] into the engines it runs and the
+//! propagation it does. [`sudoku9`] is a separate engine for plain 9x9 Sudoku, which the
+//! pipeline picks itself.
 
 pub(crate) mod branching;
 pub(crate) mod combos;
+pub(crate) mod goal;
 pub mod options;
 pub mod overrides;
-pub mod parallel;
+pub mod portfolio;
 pub mod progress;
 pub(crate) mod propagators;
 pub(crate) mod queue;
@@ -22,12 +30,14 @@ pub mod search;
 pub(crate) mod state;
 pub mod stats;
 pub mod sudoku9;
+pub(crate) mod technique;
 pub(crate) mod termination;
 
 pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
 pub use overrides::SolveOverrides;
 pub use progress::Progress;
 pub use stats::Stats;
+pub use technique::{Engines, Propagation};
 pub(crate) use termination::Termination;
 
 use crate::model::Model;
@@ -109,7 +119,7 @@ pub struct Outcome {
 
 /// Solves `model` as `options` say, stopping early when `cancel` becomes true.
 ///
-/// Uses the parallel search when `options.threads` is not 1, in `first` and `unique` modes
+/// Uses the portfolio when `options.threads` is not 1, in `first` and `unique` modes
 /// (where the SAT engine joins a search that outlives the probe, and `first`'s
 /// decomposition and randomized restarts pay on one thread too) and for the SAT engine
 /// alone; the plain sequential search otherwise.
@@ -119,11 +129,16 @@ pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>)
 
 /// [`solve`], told from outside what [`Control`] carries.
 pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -> Outcome {
-    let threads = parallel::effective_threads(options.threads);
-    let learning = options.algorithm.uses_sat(options.mode);
+    let threads = effective_threads(options.threads);
+    let learning = options.algorithm.engines(options.mode) != Engines::Search;
     if threads > 1 || options.mode == Mode::First || learning {
-        parallel::solve(model, options, threads, control)
+        portfolio::solve(model, options, threads, control)
     } else {
         search::solve_with(model, options, control)
     }
+}
+
+/// The number of threads `requested` stands for (0 = all cores).
+pub fn effective_threads(requested: usize) -> usize {
+    if requested == 0 { rayon::current_num_threads().max(1) } else { requested }
 }

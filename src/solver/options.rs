@@ -38,15 +38,6 @@ impl Algorithm {
             Algorithm::Sat => "sat",
         }
     }
-
-    /// Whether a solve in `mode` uses the SAT engine (alone or racing the search).
-    pub fn uses_sat(self, mode: Mode) -> bool {
-        match self {
-            Algorithm::Sat => true,
-            Algorithm::Mac => mode != Mode::Count,
-            Algorithm::Bt | Algorithm::Fc => false,
-        }
-    }
 }
 
 /// Which variable to branch on next.

@@ -6,8 +6,8 @@
 //! which replace, and [`SolveOverrides::within`] for a puzzle file's, which may lower the
 //! operator's limits but never raise them.
 
+use super::effective_threads;
 use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
-use super::parallel::effective_threads;
 use serde::Deserialize;
 use std::time::Duration;
 

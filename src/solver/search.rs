@@ -3,15 +3,17 @@
 //! [`Search`] owns the propagators and the state of one search thread. It runs a
 //! [`Subproblem`] (a set of domains) to exhaustion or until its [`Driver`] says stop; the
 //! driver receives the solutions, decides when to stop, and can ask for work to be split
-//! off (the parallel search uses that). [`solve`] is the plain sequential search.
+//! off (the portfolio uses that). [`solve`] is the plain sequential search.
 
 use super::branching::{select_value, select_var};
-use super::options::{Algorithm, SolveOptions, ValOrder, VarOrder};
+use super::goal::solution_target;
+use super::options::{SolveOptions, ValOrder, VarOrder};
 use super::progress::{Counts, Progress};
 use super::propagators::{self, Propagate, Propagators};
 use super::state::State;
 use super::stats::Stats;
-use super::termination::{self, Termination};
+use super::technique::Propagation;
+use super::termination::{Stop, Termination};
 use super::{Control, Outcome, StopReason};
 use crate::model::{Domain, Model, VarId};
 use std::sync::atomic::AtomicBool;
@@ -50,17 +52,6 @@ pub trait Driver {
     }
 }
 
-/// How [`Search::run`] ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunEnd {
-    /// The subproblem was searched completely.
-    Exhausted,
-    /// The driver's poll stopped the search.
-    Stopped(StopReason),
-    /// The driver's `on_solution` returned false.
-    Halted,
-}
-
 /// An open choice point: the variable decided at this level and its untried values.
 struct Frame {
     var: usize,
@@ -74,7 +65,7 @@ pub struct Search<'m> {
     model: &'m Model,
     props: Propagators,
     state: State,
-    algorithm: Algorithm,
+    propagation: Propagation,
     var_order: VarOrder,
     val_order: ValOrder,
     stats: Stats,
@@ -92,7 +83,7 @@ impl<'m> Search<'m> {
             model,
             props,
             state,
-            algorithm: options.algorithm,
+            propagation: options.algorithm.propagation(),
             var_order: options.var_order,
             val_order: options.val_order,
             stats: Stats::default(),
@@ -152,8 +143,10 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// Searches `sub` depth-first, reporting solutions to `driver`.
-    pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
+    /// Searches `sub` depth-first, reporting solutions to `driver`, until it is exhausted
+    /// or the driver says stop: the reason when its poll stopped the search, `None` when
+    /// the subproblem was searched or the driver's `on_solution` asked no more.
+    pub fn run(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> Option<StopReason> {
         let end = self.explore(sub, driver);
         self.publish(driver);
         end
@@ -167,12 +160,12 @@ impl<'m> Search<'m> {
     }
 
     /// The depth-first loop of [`Search::run`].
-    fn explore(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> RunEnd {
+    fn explore(&mut self, sub: Subproblem, driver: &mut dyn Driver) -> Option<StopReason> {
         self.props.load(&mut self.state, &sub.domains);
         // A donated subproblem has not been propagated since its domain was narrowed.
         if !sub.propagated && !self.propagate_start() {
             self.stats.failures += 1;
-            return RunEnd::Exhausted;
+            return None;
         }
         let mut stack: Vec<Frame> = Vec::new();
         let mut next_poll = self.stats.nodes + POLL_INTERVAL;
@@ -188,13 +181,14 @@ impl<'m> Search<'m> {
                     self.values.clear();
                     self.values.extend(self.state.domains().iter().map(|d| d.min().unwrap_or(0)));
                     if !driver.on_solution(&self.values) {
-                        return RunEnd::Halted;
+                        return None;
                     }
                 }
             }
             // Take the next untried value, backtracking past exhausted choice points.
             loop {
-                let Some(frame) = stack.last_mut() else { return RunEnd::Exhausted };
+                // No choice point left: the subproblem is exhausted.
+                let frame = stack.last_mut()?;
                 let Some(value) = select_value(self.val_order, frame.remaining) else {
                     let mark = frame.mark;
                     self.props.undo(&mut self.state, mark);
@@ -210,7 +204,7 @@ impl<'m> Search<'m> {
                     next_poll = self.stats.nodes + POLL_INTERVAL;
                     self.publish(driver);
                     if let Some(reason) = driver.poll(self.stats.nodes) {
-                        return RunEnd::Stopped(reason);
+                        return Some(reason);
                     }
                     if driver.wants_work()
                         && let Some(work) = self.split_off(&mut stack, sub.depth)
@@ -239,11 +233,11 @@ impl<'m> Search<'m> {
 
     /// Establishes the starting consistency of the loaded domains.
     fn propagate_start(&mut self) -> bool {
-        match self.algorithm {
-            Algorithm::Mac | Algorithm::Sat => {
+        match self.propagation {
+            Propagation::Fixpoint => {
                 self.props.propagate_all(&mut self.state, &mut self.stats.propagations).is_ok()
             }
-            Algorithm::Fc => {
+            Propagation::ForwardCheck => {
                 self.state.clear_queue();
                 (0..self.state.domains().len())
                     .filter(|&v| self.state.dom(v).is_fixed())
@@ -251,7 +245,7 @@ impl<'m> Search<'m> {
                     .into_iter()
                     .all(|v| self.forward_check(v))
             }
-            Algorithm::Bt => {
+            Propagation::Check => {
                 self.stats.propagations += self.props.len() as u64;
                 self.props.iter().all(|p| p.check(&self.state))
             }
@@ -263,15 +257,15 @@ impl<'m> Search<'m> {
         if self.state.set(var, Domain::single(value)).is_err() {
             return false;
         }
-        match self.algorithm {
-            Algorithm::Mac | Algorithm::Sat => {
+        match self.propagation {
+            Propagation::Fixpoint => {
                 self.props.fixpoint(&mut self.state, &mut self.stats.propagations).is_ok()
             }
-            Algorithm::Fc => {
+            Propagation::ForwardCheck => {
                 self.state.clear_queue();
                 self.forward_check(var)
             }
-            Algorithm::Bt => {
+            Propagation::Check => {
                 self.state.clear_queue();
                 let watchers = self.state.watchers(var);
                 self.stats.propagations += watchers.len() as u64;
@@ -321,7 +315,7 @@ impl Driver for Collector<'_> {
     }
 
     fn poll(&mut self, nodes: u64) -> Option<StopReason> {
-        self.termination.check(nodes).map(termination::Stop::reason)
+        self.termination.check(nodes).map(Stop::reason)
     }
 
     fn progress(&self) -> Option<&Progress> {
@@ -340,14 +334,11 @@ pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -
     let mut collector = Collector {
         solutions: Vec::new(),
         count: 0,
-        target: termination::solution_target(options),
+        target: solution_target(options),
         termination: Termination::new(options, started, control),
     };
     let mut search = Search::new(model, options);
-    let end = match search.root() {
-        Some(sub) => search.run(sub, &mut collector),
-        None => RunEnd::Exhausted,
-    };
+    let stopped = search.root().and_then(|sub| search.run(sub, &mut collector));
     let mut stats = search.stats();
     stats.subproblems = 1;
     stats.largest_subproblem_nodes = stats.nodes;
@@ -355,11 +346,8 @@ pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -
     Outcome {
         solutions: collector.solutions,
         count: collector.count,
-        complete: !matches!(end, RunEnd::Stopped(_)),
-        stopped: match end {
-            RunEnd::Stopped(reason) => Some(reason),
-            _ => None,
-        },
+        complete: stopped.is_none(),
+        stopped,
         stats,
         engine: super::Engine::Search,
     }

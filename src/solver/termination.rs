@@ -1,12 +1,22 @@
 //! When a solve must stop before it has what its mode asks: the caller's deadline, node
 //! limit and cancel flag, a rival engine that won the race, or other work waiting for the
-//! thread. One type serves the sequential search, the parallel workers and the SAT engine
-//! (as Pumpkin's `Termination` does); it is checked every few nodes, off the hot path.
+//! thread. One type serves the depth-first search, the portfolio's workers and the SAT
+//! engine (as Pumpkin's `Termination` does); it is checked every few nodes, off the hot
+//! path. The flags an engine may have to hold on its own (the SAT solver's terminator
+//! owns what it reads) are shared handles.
 
-use super::options::{Mode, SolveOptions};
-use super::{Control, Progress, StopReason};
+use super::{Control, Progress, SolveOptions, StopReason};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The caller's count of other work waiting for a thread (see [`Control::waiting`]).
+pub(crate) type Waiting<'a> = Option<&'a Arc<AtomicUsize>>;
+
+/// Whether `waiting` counts work waiting for a thread now.
+pub(crate) fn work_waits(waiting: Waiting<'_>) -> bool {
+    waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0)
+}
 
 /// The stop conditions of one solve, or of one part of it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,11 +27,11 @@ pub struct Termination<'a> {
     pub node_limit: Option<u64>,
     /// Stop when this flag becomes true (a daemon's shutdown).
     pub cancel: Option<&'a AtomicBool>,
-    /// Stop when this flag becomes true: a rival engine racing this search has won.
-    pub rival: Option<&'a AtomicBool>,
-    /// Give the thread back while this count of work waiting for one is above zero: set
-    /// for helpers a rival engine can do without.
-    pub waiting: Option<&'a AtomicUsize>,
+    /// Stop when this flag becomes true: another engine of the race has finished.
+    pub rival: Option<&'a Arc<AtomicBool>>,
+    /// Give the thread back while work waits for one: set for helpers a rival engine can
+    /// do without.
+    pub waiting: Waiting<'a>,
     /// Where the searches report their live counters, if anyone watches.
     pub progress: Option<&'a Progress>,
 }
@@ -69,10 +79,10 @@ impl<'a> Termination<'a> {
     /// first (they end a helper quietly), then the node limit, the cancel flag and the
     /// deadline.
     pub fn check(&self, nodes: u64) -> Option<Stop> {
-        if self.rival.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        if self.rival_won() {
             return Some(Stop::RivalWon);
         }
-        if self.waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0) {
+        if work_waits(self.waiting) {
             return Some(Stop::Yield);
         }
         let reason = if self.node_limit.is_some_and(|limit| nodes >= limit) {
@@ -87,18 +97,13 @@ impl<'a> Termination<'a> {
         Some(Stop::Limit(reason))
     }
 
+    /// Whether another engine of the race has finished.
+    pub fn rival_won(&self) -> bool {
+        self.rival.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     /// Whether the deadline has passed.
     pub fn deadline_passed(&self) -> bool {
         self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
-    }
-}
-
-/// How many solutions the mode of `options` needs before a solve can stop (`u64::MAX`:
-/// every one).
-pub fn solution_target(options: &SolveOptions) -> u64 {
-    match options.mode {
-        Mode::First => 1,
-        Mode::Unique => 2,
-        Mode::Count => options.count_limit.unwrap_or(u64::MAX),
     }
 }

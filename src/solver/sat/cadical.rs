@@ -2,12 +2,13 @@
 //! forbidding each found one by a clause and solving again (incrementally, so what it
 //! learned is kept), until the goal's target is met or the formula is unsatisfiable.
 //!
-//! CaDiCaL polls a terminator, which must own what it reads: it sees a stop flag and the
-//! deadline. The caller's cancel flag is borrowed, so a small relay thread copies it into
-//! the stop flag while the solver runs.
+//! CaDiCaL polls a terminator, which must own what it reads: it holds the termination's
+//! shared rival flag (raised here too when the deadline passes, so the whole race stops),
+//! the deadline and the shared count of waiting work. The caller's cancel flag is
+//! borrowed, so a small relay thread copies it into the rival flag while the solver runs.
 
 use super::encode::Cnf;
-use crate::solver::parallel::shared::{Found, Goal};
+use crate::solver::goal::{Found, Goal};
 use crate::solver::{Engine, Stats, StopReason};
 use cadical_sys::{CaDiCal, Status, Terminator};
 use std::sync::Arc;
@@ -18,15 +19,6 @@ use std::time::{Duration, Instant};
 const RELAY_INTERVAL: Duration = Duration::from_millis(5);
 /// The terminator reads the clock once in this many calls.
 const CLOCK_EVERY: u32 = 64;
-
-/// What one solver instance does differently from the others of a portfolio.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Flavour {
-    /// 0 keeps CaDiCaL's order; others set this seed and shuffle the variable order.
-    pub seed: u32,
-    /// For a helper: give the thread back while this count of waiting work is above 0.
-    pub waiting: Option<Arc<AtomicUsize>>,
-}
 
 /// The terminator: the stop flag, the deadline passed, or (for a helper) work waiting.
 struct StopCheck {
@@ -58,18 +50,16 @@ impl Terminator for StopCheck {
     }
 }
 
-/// Finds up to `goal.target` solutions of `cnf`; stops early when `stop` is raised (by a
-/// rival that won the race), at the goal's deadline or cancel flag, or after `conflicts`
-/// conflicts (the node limit's share).
-pub(crate) fn enumerate(
-    cnf: &Cnf,
-    goal: Goal<'_>,
-    stop: &Arc<AtomicBool>,
-    conflicts: Option<u64>,
-    flavour: Flavour,
-) -> Found {
-    relaying_cancel(goal, stop, || {
-        let mut session = Session::new(cnf, goal, stop, flavour);
+/// Finds up to `goal.target` solutions of `cnf`; stops early when the termination says so:
+/// its rival flag raised (another engine finished), its deadline or cancel flag, work
+/// waiting (for a helper given the count), or as many conflicts as its node limit. `seed`
+/// 0 keeps CaDiCaL's order; others set this seed and shuffle the variable order (a
+/// member of a portfolio).
+pub(crate) fn solve(cnf: &Cnf, goal: Goal<'_>, seed: u32) -> Found {
+    let stop = goal.termination.rival.cloned().unwrap_or_default();
+    let conflicts = goal.termination.node_limit;
+    relaying_cancel(goal, &stop, || {
+        let mut session = Session::new(cnf, goal, &stop, seed);
         let mut found = Found::default();
         let reason = loop {
             match session.solve(&[], conflicts) {
@@ -130,15 +120,15 @@ struct Session<'c> {
 
 impl<'c> Session<'c> {
     /// A solver for `cnf`, stopped by `stop`, the goal's deadline and (for a helper) the
-    /// flavour's waiting work.
-    pub fn new(cnf: &'c Cnf, goal: Goal<'_>, stop: &Arc<AtomicBool>, flavour: Flavour) -> Self {
+    /// termination's waiting work.
+    pub fn new(cnf: &'c Cnf, goal: Goal<'_>, stop: &Arc<AtomicBool>, seed: u32) -> Self {
         let mut solver = CaDiCal::new();
-        configure(&mut solver, flavour.seed);
+        configure(&mut solver, seed);
         let yielded = Arc::new(AtomicBool::new(false));
         solver.connect_terminator(StopCheck {
             stop: Arc::clone(stop),
             deadline: goal.termination.deadline,
-            waiting: flavour.waiting,
+            waiting: goal.termination.waiting.cloned(),
             yielded: Arc::clone(&yielded),
             calls: 0,
         });

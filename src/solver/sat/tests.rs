@@ -1,14 +1,12 @@
 //! The encoding against brute force, and the SAT engine against the depth-first search, on
 //! random small models.
 
-use super::cadical::{self, Flavour};
-use super::encode::encode;
+use super::{encode, solve};
 use crate::model::Domain;
 use crate::model::Model;
-use crate::solver::parallel::shared::Goal;
+use crate::solver::goal::Goal;
 use crate::solver::{self, Algorithm, Mode, SolveOptions, Termination};
 use proptest::prelude::*;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 /// A random model: up to six variables with domains within 1..=6, and up to four
@@ -64,15 +62,14 @@ fn sat_solutions(model: &Model) -> Vec<Vec<u32>> {
     let live = AtomicUsize::new(0);
     let goal = Goal { target: u64::MAX, termination: Termination::default(), live: &live };
     let cnf = encode(model, &model.domains);
-    let stop = Arc::new(AtomicBool::new(false));
-    let found = cadical::enumerate(&cnf, goal, &stop, None, Flavour::default());
+    let found = solve(&cnf, goal, 0);
     assert!(found.stopped.is_none());
     // `Found` keeps two solutions; count them all by blocking each found one.
     let mut all = Vec::new();
     let mut cnf = cnf;
     loop {
         let one = Goal { target: 1, ..goal };
-        let found = cadical::enumerate(&cnf, one, &stop, None, Flavour::default());
+        let found = solve(&cnf, one, 0);
         let Some(values) = found.solutions.into_iter().next() else { break };
         cnf.clauses.push(cnf.blocking_clause(&values));
         all.push(values);

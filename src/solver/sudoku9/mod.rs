@@ -14,10 +14,11 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
+use super::goal::solution_target;
 use super::options::{Algorithm, SolveOptions};
 use super::progress::Counts;
 use super::stats::Stats;
-use super::termination::{self, Termination};
+use super::termination::Termination;
 use super::{Control, Engine, Outcome};
 use bands::{Bands, Contradiction};
 use search::Search;
@@ -41,7 +42,7 @@ pub fn fits(n: usize, box_size: usize, algorithm: Algorithm) -> bool {
 pub fn solve(givens: &[u32], options: &SolveOptions, control: Control<'_>) -> Outcome {
     let started = Instant::now();
     let mut search = Search {
-        target: termination::solution_target(options),
+        target: solution_target(options),
         termination: Termination::new(options, started, control),
         val_order: options.val_order,
         solutions: Vec::new(),

@@ -13,14 +13,15 @@
 //! the heuristic itself (smallest domain first, ...) is kept. The value order is flipped at
 //! random too. A run that exhausts its budget-free search proves there is no solution.
 
-use super::shared::{Found, Shared, WorkerGuard};
+use super::shared::{Shared, WorkerGuard};
 use crate::model::{Constraint, Domain, Model};
-use crate::solver::search::{Driver, RunEnd, Search};
+use crate::solver::goal::Found;
+use crate::solver::search::{Driver, Search};
+use crate::solver::termination::{Waiting, work_waits};
 use crate::solver::{Progress, SolveOptions, Stats, StopReason, ValOrder};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How the restarts are run.
 #[derive(Clone, Copy, Debug)]
@@ -29,15 +30,14 @@ pub(crate) struct Plan<'a> {
     pub threads: usize,
     /// Node budget of a run with Luby factor 1.
     pub base_nodes: u64,
-    /// Every sequence but the first ends while this count of other work waiting for a
-    /// thread is above zero.
-    pub waiting: Option<&'a AtomicUsize>,
+    /// Every sequence but the first ends while work waits for a thread.
+    pub waiting: Waiting<'a>,
 }
 
 impl Plan<'_> {
     /// Whether the sequence of `worker` should give its thread back now.
     fn yields(&self, worker: usize) -> bool {
-        worker > 0 && self.waiting.is_some_and(|count| count.load(Ordering::Relaxed) > 0)
+        worker > 0 && work_waits(self.waiting)
     }
 }
 
@@ -86,8 +86,8 @@ fn restart_loop(
         }
         let budget = plan.base_nodes.saturating_mul(luby(round));
         let mut search = Search::new(&renumbered.model, &run_options);
-        let end = match search.root() {
-            None => Some(RunEnd::Exhausted),
+        let settled = match search.root() {
+            None => true,
             Some(root) => {
                 let mut driver = RestartDriver {
                     shared,
@@ -97,22 +97,19 @@ fn restart_loop(
                     over: false,
                     yields: || plan.yields(worker),
                 };
-                let end = search.run(root, &mut driver);
-                (!driver.over).then_some(end)
+                search.run(root, &mut driver);
+                !driver.over
             }
         };
         let stats = search.stats();
         totals.largest_subproblem_nodes = totals.largest_subproblem_nodes.max(stats.nodes);
         totals += stats;
         totals.subproblems += 1;
-        match end {
-            // Not over budget: a solution ended it, or the space is exhausted (no solution
-            // anywhere, whatever the order), or the others were told to stop.
-            Some(_) => {
-                shared.quit();
-                break;
-            }
-            None => continue,
+        // Not over budget: a solution ended it, or the space is exhausted (no solution
+        // anywhere, whatever the order), or the others were told to stop.
+        if settled {
+            shared.quit();
+            break;
         }
     }
     shared.add_stats(totals);

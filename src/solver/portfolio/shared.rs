@@ -1,40 +1,12 @@
-//! The state every worker of one parallel solve shares: the solution counter, the first
+//! The state every depth-first worker of one solve shares: the solution counter, the first
 //! solutions, the node counter, the quit flag and the summed statistics, with the stop
-//! checks of the goal's [`Termination`] made against them.
+//! checks of the goal's [`Termination`](crate::solver::Termination) made against them.
 
-use crate::solver::termination::{Stop, Termination};
+use crate::solver::goal::{Found, Goal};
+use crate::solver::termination::Stop;
 use crate::solver::{Engine, Progress, Stats, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
-
-/// What the workers are asked for and when they must stop.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Goal<'a> {
-    /// Stop once this many solutions are found (`u64::MAX`: find them all).
-    pub target: u64,
-    /// When to stop before that; its node limit counts the nodes of all workers, and
-    /// waiting work makes them stop marked as yielded.
-    pub termination: Termination<'a>,
-    /// Counts running workers, so a caller can check that none outlives a solve.
-    pub live: &'a AtomicUsize,
-}
-
-/// What the workers found together.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Found {
-    /// The first solutions found, in order (at most two).
-    pub solutions: Vec<Vec<u32>>,
-    /// Solutions found in all (never above the target).
-    pub count: u64,
-    /// The limit or cancellation that stopped the workers before the target, if any.
-    pub stopped: Option<StopReason>,
-    /// Statistics summed over workers.
-    pub stats: Stats,
-    /// The engine that found the answer.
-    pub engine: Engine,
-    /// Set when the workers stopped to give their threads to waiting work.
-    pub yielded: bool,
-}
 
 /// The shared state.
 pub(crate) struct Shared<'a> {
@@ -218,6 +190,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Termination;
     use std::panic::AssertUnwindSafe;
 
     fn goal(live: &AtomicUsize, target: u64) -> Goal<'_> {
