@@ -3,9 +3,10 @@
 //! test ends; and `kakurod worker` processes on them.
 
 use super::{BIN, LONG, wait_until};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The server binary, or `None` (with a line saying so) when it is missing; under
 /// `CI=true` a missing server fails the test instead.
@@ -50,35 +51,45 @@ impl NatsServer {
     }
 
     /// Starts a single server storing under `dir`, with `extra` flags (for example the
-    /// ones that require a password or TLS).
+    /// ones that require a password or TLS). A port that another process takes between
+    /// [`free_port`] and the server's start is given up for another.
     pub fn start_with(binary: &Path, dir: &Path, extra: &[&str]) -> NatsServer {
-        let port = free_port();
-        let store = dir.join(format!("nats-{port}"));
-        let args = vec![
-            "-js".to_string(),
-            "-a".into(),
-            "127.0.0.1".into(),
-            "-p".into(),
-            port.to_string(),
-            "-sd".into(),
-            store.display().to_string(),
-        ];
-        let args: Vec<String> =
-            args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
-        NatsServer::start_args(binary, dir, port, args)
+        let mut failures = Vec::new();
+        for _ in 0..5 {
+            let port = free_port();
+            let store = dir.join(format!("nats-{port}"));
+            let args = vec![
+                "-js".to_string(),
+                "-a".into(),
+                "127.0.0.1".into(),
+                "-p".into(),
+                port.to_string(),
+                "-sd".into(),
+                store.display().to_string(),
+            ];
+            let args = args.into_iter().chain(extra.iter().map(|a| a.to_string())).collect();
+            let mut server = NatsServer::new(binary, dir, port, args);
+            match server.launch() {
+                Ok(()) => return server,
+                Err(log) if log.contains("address already in use") => failures.push(log),
+                Err(log) => panic!("nats-server on port {port} did not start: {log}"),
+            }
+        }
+        panic!("nats-server found no free port: {failures:#?}")
     }
 
     /// Starts a server listening on `port` with only the flags `args` (a configuration
     /// file that sets the port and JetStream, say).
     pub fn start_on(binary: &Path, dir: &Path, port: u16, args: &[&str]) -> NatsServer {
-        NatsServer::start_args(binary, dir, port, args.iter().map(|a| a.to_string()).collect())
-    }
-
-    fn start_args(binary: &Path, dir: &Path, port: u16, args: Vec<String>) -> NatsServer {
-        let log = dir.join(format!("nats-{port}.log"));
-        let mut server = NatsServer { child: None, binary: binary.to_path_buf(), args, port, log };
+        let args = args.iter().map(|a| a.to_string()).collect();
+        let mut server = NatsServer::new(binary, dir, port, args);
         server.restart();
         server
+    }
+
+    fn new(binary: &Path, dir: &Path, port: u16, args: Vec<String>) -> NatsServer {
+        let log = dir.join(format!("nats-{port}.log"));
+        NatsServer { child: None, binary: binary.to_path_buf(), args, port, log }
     }
 
     /// SIGKILL, no chance to sync its store.
@@ -88,8 +99,18 @@ impl NatsServer {
         child.wait().unwrap();
     }
 
-    /// Starts it (again) and waits until it takes connections.
+    /// Starts it (again) and waits until it says it is ready; panics with its log when it
+    /// exits first.
     pub fn restart(&mut self) {
+        if let Err(log) = self.launch() {
+            panic!("nats-server on port {} did not start: {log}", self.port);
+        }
+    }
+
+    /// Starts it and waits until its own log says it is ready, or it exits (its exit
+    /// status and log). Readiness is read from its log, not from the port: a port check
+    /// would also be answered by another server that holds the port.
+    fn launch(&mut self) -> Result<(), String> {
         assert!(self.child.is_none(), "already running");
         let log = std::fs::File::create(&self.log).unwrap();
         let child = Command::new(&self.binary)
@@ -99,11 +120,22 @@ impl NatsServer {
             .stderr(log)
             .spawn()
             .unwrap();
-        self.child = Some(child);
-        let port = self.port;
-        wait_until("nats-server listening", LONG, None, || {
-            TcpStream::connect(("127.0.0.1", port)).is_ok()
-        });
+        let child = self.child.insert(child);
+        let deadline = Instant::now() + LONG;
+        loop {
+            let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+            if text.contains("Server is ready") {
+                return Ok(());
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                self.child = None;
+                return Err(format!("{status}\n{text}"));
+            }
+            if Instant::now() > deadline {
+                return Err(format!("not ready after {LONG:?}\n{text}"));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Its URL.
