@@ -197,7 +197,9 @@ fn run_claimed(
             }
             let asked = cancel::is_requested(&ctx.settings.folders.claim, name);
             let report = match (result_names::reserved(name), ctx.remote.get()) {
-                (Some(error), _) => rejection(name, checksum, Status::Invalid, error),
+                (Some(error), _) => {
+                    FileReport::rejected(name, checksum, None, Status::Invalid, error)
+                }
                 (None, _) if asked => cancellation(name, checksum, None, &stop, started),
                 (None, Some(remote)) => match remote.submit(ctx, claimed, &bytes, checksum) {
                     Ok(()) => return Ok(Step::Finished(Outcome::Published)),
@@ -208,8 +210,8 @@ fn run_claimed(
             (report, bytes.len() as u64)
         }
         Input::Refused { size, checksum, message, expected } => {
-            let error = InputError { line: 1, column: 1, message, expected };
-            (rejection(name, checksum, Status::Invalid, error), size)
+            let error = InputError::whole_file(message, expected);
+            (FileReport::rejected(name, checksum, None, Status::Invalid, error), size)
         }
         // Taken out of the queue by a cancel, which answers it.
         Input::Gone if cancel::is_handled(&ctx.settings.folders.claim, name) => {
@@ -435,10 +437,6 @@ fn cancellation(
     };
     let body = Body::Cancelled { status: Status::Cancelled, cancelled };
     FileReport { file: name.into(), checksum, format, body }
-}
-
-fn rejection(name: &str, checksum: String, status: Status, error: InputError) -> FileReport {
-    FileReport { file: name.into(), checksum, format: None, body: Body::Rejected { status, error } }
 }
 
 /// Moves the claimed input on once its result is durable.

@@ -341,16 +341,14 @@ fn count(counters: &Counters, outcome: Outcome) {
 
 /// The answer to an input over the server's `max_payload`.
 fn too_large(name: &str, checksum: String, size: usize, max: usize) -> FileReport {
-    let error = crate::format::InputError {
-        line: 1,
-        column: 1,
-        message: format!(
+    let error = crate::format::InputError::whole_file(
+        format!(
             "the file has {size} bytes, too large for a message of the NATS server \
              (max_payload {max} bytes); raise max_payload in the server's configuration"
         ),
-        expected: format!("less than {max} bytes"),
-    };
-    super::solve::rejection(name, checksum, Status::Invalid, error)
+        format!("less than {max} bytes"),
+    );
+    FileReport::rejected(name, checksum, None, Status::Invalid, error)
 }
 
 /// True when an input of `bytes` bytes is large under the threshold `large_input_bytes`
