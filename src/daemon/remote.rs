@@ -13,9 +13,9 @@
 
 use super::claim::{ClaimId, Claimed};
 use super::commit::Committer;
-use super::dispatch::Counters;
 use super::generate_job;
 use super::job::{self, Context, Job, Outcome};
+use super::lifecycle::{self, Counters};
 use crate::queue::wire::{self, Answer, JobHeader};
 use crate::queue::{Queue, redacted};
 use crate::report::{FileReport, Status};
@@ -297,13 +297,13 @@ impl Answers {
                 return;
             }
         };
-        let done = job::Answer::new(claimed, path, answer.rejected, answer.line);
+        let done = lifecycle::Answer::new(claimed, path, answer.rejected, answer.line);
         let (remote, ctx, counters) =
             (Arc::clone(&self.remote), Arc::clone(&self.ctx), Arc::clone(&self.counters));
         self.committer.submit(
             prepared,
             Box::new(move |written| {
-                match job::finish(&ctx, done, written) {
+                match lifecycle::committed(&ctx, done, written) {
                     Ok(outcome) => {
                         count(&counters, outcome);
                         handle.spawn(async move { acker.ack().await });
@@ -332,10 +332,7 @@ impl Answers {
 
 fn count(counters: &Counters, outcome: Outcome) {
     if let Outcome::Answered { rejected } = outcome {
-        counters.answered.fetch_add(1, Ordering::Relaxed);
-        if rejected {
-            counters.rejected.fetch_add(1, Ordering::Relaxed);
-        }
+        counters.count_answer(rejected);
     }
 }
 
