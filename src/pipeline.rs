@@ -53,11 +53,8 @@ pub(crate) fn process_with(
     control: Control<'_>,
 ) -> FileReport {
     let started = Instant::now();
-    let reject = |format, error| FileReport {
-        file: name.to_string(),
-        checksum: checksum.clone(),
-        format,
-        body: Body::Rejected { status: Status::Invalid, error },
+    let reject = |format, error| {
+        FileReport::rejected(name, checksum.clone(), format, Status::Invalid, error)
     };
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
@@ -84,25 +81,21 @@ pub(crate) fn process_with(
     let body = if document.batch {
         batch(reports)
     } else {
-        match reports.pop() {
-            Some(report) => Body::Single(Box::new(report)),
-            None => Body::Rejected {
-                status: Status::Invalid,
-                error: InputError {
-                    line: 1,
-                    column: 1,
-                    message: "no puzzle in the file".into(),
-                    expected: "a puzzle".into(),
-                },
-            },
-        }
+        reports
+            .pop()
+            .map(|report| Body::Single(Box::new(report)))
+            .ok_or_else(|| InputError::whole_file("no puzzle in the file", "a puzzle"))
     };
-    FileReport { file: name.to_string(), checksum, format: Some(document.format), body }
+    let format = Some(document.format);
+    match body {
+        Ok(body) => FileReport { file: name.to_string(), checksum, format, body },
+        Err(error) => reject(format, error),
+    }
 }
 
 /// The body of a batch file. A batch in which not one puzzle could be read is rejected as
-/// a whole, with the first puzzle's error and the lines of all of them.
-fn batch(puzzles: Vec<PuzzleReport>) -> Body {
+/// a whole (the error), with the first puzzle's error and the lines of all of them.
+fn batch(puzzles: Vec<PuzzleReport>) -> Result<Body, InputError> {
     let mut summary = Summary::default();
     puzzles.iter().for_each(|r| summary.add(r.status, r.uniqueness));
     let invalid_lines: Vec<usize> =
@@ -118,9 +111,9 @@ fn batch(puzzles: Vec<PuzzleReport>) -> Body {
                 ),
                 ..first
             };
-            Body::Rejected { status: Status::Invalid, error }
+            Err(error)
         }
-        _ => Body::Batch { puzzles, summary, invalid_lines },
+        _ => Ok(Body::Batch { puzzles, summary, invalid_lines }),
     }
 }
 

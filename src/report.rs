@@ -270,9 +270,10 @@ pub enum Body {
         /// How far its search had come.
         cancelled: Cancellation,
     },
-    /// The file as a whole was rejected.
+    /// The file as a whole was rejected ([`FileReport::rejected`]).
     Rejected {
-        /// Always `invalid`.
+        /// `invalid`; `failed` when the input could not be processed at all (an internal
+        /// error, or workers that died on it).
         status: Status,
         /// Why and where.
         error: InputError,
@@ -318,6 +319,25 @@ pub struct FileReport {
 }
 
 impl FileReport {
+    /// The report of a file rejected as a whole, answered with `NAME.error.json`: the one
+    /// place such a report is made, whether the file could not be read, was refused by
+    /// name or size, held no puzzle that could be read, or could not be processed.
+    /// `format` is the one it was read as, when it got that far.
+    pub fn rejected(
+        file: &str,
+        checksum: String,
+        format: Option<Format>,
+        status: Status,
+        error: InputError,
+    ) -> FileReport {
+        FileReport {
+            file: file.to_string(),
+            checksum,
+            format,
+            body: Body::Rejected { status, error },
+        }
+    }
+
     /// Counts of the puzzles in this file by status.
     pub fn summary(&self) -> Summary {
         let mut summary = Summary::default();
@@ -404,12 +424,14 @@ impl FileReport {
                     message: "invalid puzzle".into(),
                     expected: "a valid puzzle".into(),
                 });
-                serde_json::to_value(FileReport {
-                    file: self.file.clone(),
-                    checksum: self.checksum.clone(),
-                    format: self.format,
-                    body: Body::Rejected { status: Status::Invalid, error },
-                })
+                let checksum = self.checksum.clone();
+                serde_json::to_value(FileReport::rejected(
+                    &self.file,
+                    checksum,
+                    self.format,
+                    Status::Invalid,
+                    error,
+                ))
             }
             _ => serde_json::to_value(self),
         };

@@ -42,31 +42,27 @@ pub fn generated_suffixes(index: usize) -> [String; 3] {
 pub fn reserved(input_name: &str) -> Option<InputError> {
     let stem = stem_of(input_name);
     if let Some((job, index)) = picture_stem(&stem) {
-        return Some(InputError {
-            line: 1,
-            column: 1,
-            message: format!(
+        return Some(InputError::whole_file(
+            format!(
                 "the name `{input_name}` is reserved: its result `{stem}.svg` would read as \
                  the picture of puzzle {index} of a generation job answered as `{job}.json`"
             ),
-            expected: format!(
+            format!(
                 "a name whose part before the extension does not end in `.N{PICTURE_STEM_END}`, \
                  e.g. `{job}.{index}-puzzle.txt`"
             ),
-        });
+        ));
     }
     let base = stem.strip_suffix(RESERVED_STEM_END)?;
-    Some(InputError {
-        line: 1,
-        column: 1,
-        message: format!(
+    Some(InputError::whole_file(
+        format!(
             "the name `{input_name}` is reserved: its result `{stem}.json` would read as the \
              error document of an input named `{base}.*`"
         ),
-        expected: format!(
+        format!(
             "a name whose part before the extension does not end in `{RESERVED_STEM_END}`, e.g. `{base}-error.txt`"
         ),
-    })
+    ))
 }
 
 /// `(NAME, N)` when `stem` is `NAME.N.puzzle`, the stem of a generated puzzle's picture.

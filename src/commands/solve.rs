@@ -112,20 +112,8 @@ fn read_input(path: &Path) -> io::Result<Vec<u8>> {
 
 /// The report of a file that could not be read: rejected, at line 1, column 1.
 fn unreadable(name: &str, error: &io::Error) -> FileReport {
-    FileReport {
-        file: name.to_string(),
-        checksum: String::new(),
-        format: None,
-        body: Body::Rejected {
-            status: Status::Invalid,
-            error: InputError {
-                line: 1,
-                column: 1,
-                message: format!("cannot read the file: {error}"),
-                expected: "a readable file".into(),
-            },
-        },
-    }
+    let error = InputError::whole_file(format!("cannot read the file: {error}"), "a readable file");
+    FileReport::rejected(name, String::new(), None, Status::Invalid, error)
 }
 
 /// Runs `kakurod solve`.
@@ -449,9 +437,13 @@ fn open_outbox(dir: &Path, svg: bool) -> Outbox {
 /// as another input's error document (see `result_names`).
 fn refuse_reserved_name(input: &Input, report: FileReport) -> FileReport {
     match result_names::reserved(&input.file_name()) {
-        Some(error) => {
-            FileReport { body: Body::Rejected { status: Status::Invalid, error }, ..report }
-        }
+        Some(error) => FileReport::rejected(
+            &report.file,
+            report.checksum,
+            report.format,
+            Status::Invalid,
+            error,
+        ),
         None => report,
     }
 }

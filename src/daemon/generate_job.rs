@@ -44,7 +44,9 @@ pub(crate) fn run(
         format: Some(Format::Json),
         body,
     };
-    let rejection = |error| report(Body::Rejected { status: Status::Invalid, error });
+    let rejection = |error| {
+        FileReport::rejected(name, checksum.clone(), Some(Format::Json), Status::Invalid, error)
+    };
     let job = match generation::read(text, &settings.limits) {
         Ok(job) => job,
         Err(error) => return rejection(error),

@@ -1,9 +1,10 @@
 //! `kakurod serve`: the daemon. Files dropped into the inbox are noticed (`watcher`), judged
-//! complete (`ready`), claimed by an atomic rename (`claim`), queued and solved on a worker
-//! pool (`dispatch`, `job`; a generation job makes puzzles instead, `generate_job`), and
+//! complete (`ready`), and queued to a worker pool (`dispatch`), where each input lives
+//! its life step by step in one place (`lifecycle`): claimed by an atomic rename (`claim`),
+//! read (`input`), solved (a generation job makes puzzles instead, `generate_job`), and
 //! answered in the outbox (through `crate::outbox`, the one writer of result files), made
-//! durable in batches (`commit`); results that cannot be written are tried again
-//! (`retry`); an input removed from the claim folder cancels its job (`running`); SIGTERM
+//! durable in batches (`commit`), then archived; results that cannot be written are tried
+//! again (`retry`); an input removed from the claim folder cancels its job (`running`); SIGTERM
 //! drains the work (`signals`). One daemon serves an inbox (`lock`). This module wires the
 //! parts together and owns start-up and shutdown.
 
@@ -16,7 +17,9 @@ pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod generate_job;
 pub(crate) mod heartbeat;
+pub(crate) mod input;
 pub(crate) mod job;
+pub(crate) mod lifecycle;
 pub(crate) mod lock;
 pub(crate) mod log_line;
 pub(crate) mod logging;
@@ -329,7 +332,7 @@ fn finish_running_jobs(ctx: &Context, dispatcher: &Dispatcher, signals: &Receive
 }
 
 /// The last log line: the jobs' counts and the inputs left claimed for the next start.
-fn log_stopped(settings: &Settings, counters: &dispatch::Counters, drained: bool) {
+fn log_stopped(settings: &Settings, counters: &lifecycle::Counters, drained: bool) {
     let left = claim::claimed(&settings.folders.claim).map_or(0, |v| v.len());
     tracing::info!(
         answered = counters.answered.load(Ordering::Relaxed),

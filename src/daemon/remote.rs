@@ -13,9 +13,9 @@
 
 use super::claim::{ClaimId, Claimed};
 use super::commit::Committer;
-use super::dispatch::Counters;
 use super::generate_job;
 use super::job::{self, Context, Job, Outcome};
+use super::lifecycle::{self, Counters};
 use crate::queue::wire::{self, Answer, JobHeader};
 use crate::queue::{Queue, redacted};
 use crate::report::{FileReport, Status};
@@ -297,13 +297,13 @@ impl Answers {
                 return;
             }
         };
-        let done = job::Answer::new(claimed, path, answer.rejected, answer.line);
+        let done = lifecycle::Answer::new(claimed, path, answer.rejected, answer.line);
         let (remote, ctx, counters) =
             (Arc::clone(&self.remote), Arc::clone(&self.ctx), Arc::clone(&self.counters));
         self.committer.submit(
             prepared,
             Box::new(move |written| {
-                match job::finish(&ctx, done, written) {
+                match lifecycle::committed(&ctx, done, written) {
                     Ok(outcome) => {
                         count(&counters, outcome);
                         handle.spawn(async move { acker.ack().await });
@@ -332,25 +332,20 @@ impl Answers {
 
 fn count(counters: &Counters, outcome: Outcome) {
     if let Outcome::Answered { rejected } = outcome {
-        counters.answered.fetch_add(1, Ordering::Relaxed);
-        if rejected {
-            counters.rejected.fetch_add(1, Ordering::Relaxed);
-        }
+        counters.count_answer(rejected);
     }
 }
 
 /// The answer to an input over the server's `max_payload`.
 fn too_large(name: &str, checksum: String, size: usize, max: usize) -> FileReport {
-    let error = crate::format::InputError {
-        line: 1,
-        column: 1,
-        message: format!(
+    let error = crate::format::InputError::whole_file(
+        format!(
             "the file has {size} bytes, too large for a message of the NATS server \
              (max_payload {max} bytes); raise max_payload in the server's configuration"
         ),
-        expected: format!("less than {max} bytes"),
-    };
-    super::solve::rejection(name, checksum, Status::Invalid, error)
+        format!("less than {max} bytes"),
+    );
+    FileReport::rejected(name, checksum, None, Status::Invalid, error)
 }
 
 /// True when an input of `bytes` bytes is large under the threshold `large_input_bytes`

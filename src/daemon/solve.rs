@@ -7,7 +7,7 @@ use super::config::GenerateSettings;
 use super::generate_job;
 use crate::format::InputError;
 use crate::pipeline::{self, PipelineOptions};
-use crate::report::{Body, FileReport, Status};
+use crate::report::{FileReport, Status};
 use crate::solver::Control;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::AtomicBool;
@@ -34,22 +34,10 @@ pub(crate) fn answer(
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
         tracing::error!(file = %name, panic = %what, "internal error while processing");
-        let error = InputError {
-            line: 1,
-            column: 1,
-            message: format!("internal error while processing the file: {what}"),
-            expected: "a file kakurod can process".into(),
-        };
-        rejection(name, checksum, Status::Failed, error)
+        let error = InputError::whole_file(
+            format!("internal error while processing the file: {what}"),
+            "a file kakurod can process",
+        );
+        FileReport::rejected(name, checksum, None, Status::Failed, error)
     })
-}
-
-/// An error result for `name`.
-pub(crate) fn rejection(
-    name: &str,
-    checksum: String,
-    status: Status,
-    error: InputError,
-) -> FileReport {
-    FileReport { file: name.into(), checksum, format: None, body: Body::Rejected { status, error } }
 }

@@ -107,6 +107,14 @@ pub struct InputError {
     pub expected: String,
 }
 
+impl InputError {
+    /// An error about the file as a whole (its name, size, kind or bytes), placed at its
+    /// start.
+    pub fn whole_file(message: impl Into<String>, expected: impl Into<String>) -> InputError {
+        InputError { line: 1, column: 1, message: message.into(), expected: expected.into() }
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

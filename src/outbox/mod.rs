@@ -319,20 +319,8 @@ mod tests {
     use crate::report::Status;
 
     fn rejected(file: &str, checksum: &str) -> FileReport {
-        FileReport {
-            file: file.into(),
-            checksum: checksum.into(),
-            format: None,
-            body: Body::Rejected {
-                status: Status::Invalid,
-                error: InputError {
-                    line: 1,
-                    column: 1,
-                    message: "bad".into(),
-                    expected: "good".into(),
-                },
-            },
-        }
+        let error = InputError::whole_file("bad", "good");
+        FileReport::rejected(file, checksum.into(), None, Status::Invalid, error)
     }
 
     /// One result set through both halves, as `solve --out` writes it.

@@ -216,13 +216,8 @@ fn solve_with(
 }
 
 fn failed(name: &str, checksum: String, message: &str) -> FileReport {
-    let error = InputError {
-        line: 1,
-        column: 1,
-        message: message.to_string(),
-        expected: "an input a worker can answer".into(),
-    };
-    solve::rejection(name, checksum, Status::Failed, error)
+    let error = InputError::whole_file(message, "an input a worker can answer");
+    FileReport::rejected(name, checksum, None, Status::Failed, error)
 }
 
 /// The answer to an input on which workers died `crashes` times.
