@@ -12,6 +12,7 @@ use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Summary,
 use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
 use crate::verify::{self, Violation};
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -37,7 +38,7 @@ pub fn process(
     name: &str,
     bytes: &[u8],
     options: &PipelineOptions,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Arc<AtomicBool>>,
 ) -> FileReport {
     process_with(name, bytes, checksum(bytes), options, Control::from(cancel))
 }

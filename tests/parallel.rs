@@ -8,6 +8,7 @@ use kakurod::puzzle::{Kakuro, Puzzle};
 use kakurod::solver::portfolio;
 use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
 use kakurod::verify;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -112,7 +113,7 @@ fn first_mode_solves_a_heavy_tailed_grid_at_1_2_and_4_threads() {
 fn assert_stops_cleanly(
     model: &Model,
     opts: &SolveOptions,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Arc<AtomicBool>>,
 ) -> Outcome {
     let live = AtomicUsize::new(0);
     let outcome = portfolio::solve_observed(model, opts, opts.threads, cancel.into(), &live);
@@ -130,7 +131,7 @@ fn limits_and_cancellation_stop_every_worker_before_solve_returns() {
     assert_eq!(outcome.stopped, Some(StopReason::NodeLimit));
     assert!(!outcome.complete);
     // The caller's cancel flag, raised while the workers run.
-    let cancel = AtomicBool::new(false);
+    let cancel = Arc::new(AtomicBool::new(false));
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| {
             std::thread::sleep(Duration::from_millis(200));

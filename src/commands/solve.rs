@@ -72,7 +72,7 @@ impl Input {
     fn process(
         &self,
         options: &PipelineOptions,
-        interrupted: &AtomicBool,
+        interrupted: &Arc<AtomicBool>,
         live: bool,
     ) -> FileReport {
         let name = self.file_name();
@@ -183,7 +183,7 @@ struct Plan<'a> {
     /// Solve the files in parallel (one thread each) rather than one after the other.
     parallel: bool,
     /// Set by Ctrl-C.
-    interrupted: &'a AtomicBool,
+    interrupted: &'a Arc<AtomicBool>,
 }
 
 impl Plan<'_> {
@@ -473,7 +473,8 @@ mod tests {
     #[test]
     fn an_unreadable_file_is_a_rejected_report_with_a_position() {
         let input = Input::new(Path::new("/nonexistent/kakurod/x.txt")).unwrap();
-        let report = input.process(&PipelineOptions::default(), &AtomicBool::new(false), false);
+        let report =
+            input.process(&PipelineOptions::default(), &Arc::new(AtomicBool::new(false)), false);
         assert!(report.is_rejected());
         assert_eq!(report.summary().invalid, 1);
         let text = diagnostics(&input, &report, true);

@@ -19,6 +19,7 @@ use crate::report::{
     Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
 };
 use crate::solver::effective_threads;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,7 @@ pub(crate) fn run(
     name: &str,
     text: &str,
     checksum: String,
-    cancel: &AtomicBool,
+    cancel: &Arc<AtomicBool>,
 ) -> FileReport {
     let started = Instant::now();
     let report = |body| FileReport {
@@ -87,7 +88,7 @@ fn make(
     job: &Job,
     threads: usize,
     deadline: Option<Instant>,
-    cancel: &AtomicBool,
+    cancel: &Arc<AtomicBool>,
 ) -> (Vec<GeneratedPuzzle>, Option<GenError>) {
     let mut puzzles = Vec::with_capacity(job.count);
     for seed in job.seeds() {

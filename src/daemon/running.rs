@@ -25,8 +25,8 @@ const LATER_NOTICES: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Default)]
 struct Flags {
-    /// The search stops once this is set.
-    stop: AtomicBool,
+    /// The search stops once this is set (shared: the SAT engine's terminator holds it).
+    stop: Arc<AtomicBool>,
     /// Set with `stop` when the claimed input was removed.
     withdrawn: AtomicBool,
     /// Set with `stop` when an operator cancelled the input (`kakurod cancel`).
@@ -63,7 +63,7 @@ pub struct Stop<'a> {
 
 impl Stop<'_> {
     /// The flag the job's search watches.
-    pub fn flag(&self) -> &AtomicBool {
+    pub fn flag(&self) -> &Arc<AtomicBool> {
         &self.flags.stop
     }
 

@@ -10,6 +10,7 @@ use crate::pipeline::{self, PipelineOptions};
 use crate::report::{FileReport, Status};
 use crate::solver::Control;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// Solves (or makes the puzzles of) one input. `control.cancel` stops it.
@@ -21,7 +22,7 @@ pub(crate) fn answer(
     checksum: String,
     control: Control<'_>,
 ) -> FileReport {
-    let never = AtomicBool::new(false);
+    let never = Arc::new(AtomicBool::new(false));
     let cancel = control.cancel.unwrap_or(&never);
     let run = || match generate_job::recognise(options, bytes) {
         Some(text) => generate_job::run(options, generate, name, text, checksum.clone(), cancel),

@@ -9,6 +9,7 @@ use crate::solver::{self, Mode, SolveOptions, StopReason};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -74,7 +75,7 @@ pub struct GridGenerated {
 /// Makes the puzzle `options` ask for.
 pub fn generate(
     options: &GridOptions,
-    cancel: Option<&AtomicBool>,
+    cancel: Option<&Arc<AtomicBool>>,
 ) -> Result<GridGenerated, GenError> {
     let started = Instant::now();
     if sudoku::box_side(options.size).is_none() {
@@ -104,7 +105,7 @@ pub fn generate(
 pub struct Prover<'a> {
     threads: usize,
     deadline: Option<Instant>,
-    cancel: Option<&'a AtomicBool>,
+    cancel: Option<&'a Arc<AtomicBool>>,
     checks: u32,
     time: Duration,
 }

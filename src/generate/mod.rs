@@ -19,6 +19,7 @@ use crate::puzzle::{Grid, Kakuro, KakuroCell};
 use layout::runs;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -201,7 +202,10 @@ pub fn any_solution(rows: usize, cols: usize, black_percent: f64, seed: u64) -> 
 }
 
 /// Generates a puzzle as `options` say, stopping early when `cancel` becomes true.
-pub fn generate(options: &GenOptions, cancel: Option<&AtomicBool>) -> Result<Generated, GenError> {
+pub fn generate(
+    options: &GenOptions,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Generated, GenError> {
     options.check()?;
     if options.unique {
         unique::generate(options, cancel)

@@ -37,6 +37,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -58,7 +59,10 @@ const CHECK_BUDGET: u64 = 5_000;
 const DRAWS: usize = 200;
 
 /// Generates a puzzle with exactly one solution, as `options` say.
-pub fn generate(options: &GenOptions, cancel: Option<&AtomicBool>) -> Result<Generated, GenError> {
+pub fn generate(
+    options: &GenOptions,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Generated, GenError> {
     let started = Instant::now();
     let limits = Limits { deadline: options.timeout.map(|t| started + t), cancel };
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
@@ -105,7 +109,7 @@ pub fn generate(options: &GenOptions, cancel: Option<&AtomicBool>) -> Result<Gen
 /// The caller's time limit and cancel flag.
 struct Limits<'a> {
     deadline: Option<Instant>,
-    cancel: Option<&'a AtomicBool>,
+    cancel: Option<&'a Arc<AtomicBool>>,
 }
 
 impl Limits<'_> {

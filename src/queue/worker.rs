@@ -73,7 +73,7 @@ impl Shared {
 struct Slot {
     name: String,
     started: Instant,
-    stop: AtomicBool,
+    stop: Arc<AtomicBool>,
     /// Set with `stop` when the daemon took the job back (its input was cancelled).
     withdrawn: AtomicBool,
     progress: Progress,

@@ -47,8 +47,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 /// What the caller can tell a running solve from outside.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Control<'a> {
-    /// Stop as soon as possible once this flag is true (a daemon's shutdown).
-    pub cancel: Option<&'a AtomicBool>,
+    /// Stop as soon as possible once this flag is true (a daemon's shutdown, a cancel). A
+    /// shared handle, so that an engine that must own what it polls (the SAT solver's
+    /// terminator) holds it directly.
+    pub cancel: Option<&'a Arc<AtomicBool>>,
     /// Other work waiting for a thread (a daemon's queue). While it is above zero, the
     /// helpers a hard puzzle took from idle threads give them back, and the puzzle goes on
     /// with the SAT engine on its own thread: a hard puzzle never starves the queue.
@@ -57,8 +59,8 @@ pub struct Control<'a> {
     pub progress: Option<&'a Progress>,
 }
 
-impl<'a> From<Option<&'a AtomicBool>> for Control<'a> {
-    fn from(cancel: Option<&'a AtomicBool>) -> Self {
+impl<'a> From<Option<&'a Arc<AtomicBool>>> for Control<'a> {
+    fn from(cancel: Option<&'a Arc<AtomicBool>>) -> Self {
         Control { cancel, ..Control::default() }
     }
 }
@@ -123,7 +125,7 @@ pub struct Outcome {
 /// (where the SAT engine joins a search that outlives the probe, and `first`'s
 /// decomposition and randomized restarts pay on one thread too) and for the SAT engine
 /// alone; the plain sequential search otherwise.
-pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&Arc<AtomicBool>>) -> Outcome {
     solve_with(model, options, Control::from(cancel))
 }
 

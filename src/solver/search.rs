@@ -16,6 +16,7 @@ use super::technique::Propagation;
 use super::termination::{Stop, Termination};
 use super::{Control, Outcome, StopReason};
 use crate::model::{Domain, Model, VarId};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -324,7 +325,7 @@ impl Driver for Collector<'_> {
 }
 
 /// Sequential depth-first search of `model`.
-pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&AtomicBool>) -> Outcome {
+pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&Arc<AtomicBool>>) -> Outcome {
     solve_with(model, options, Control::from(cancel))
 }
 

@@ -26,7 +26,7 @@ pub struct Termination<'a> {
     /// Stop after this many nodes.
     pub node_limit: Option<u64>,
     /// Stop when this flag becomes true (a daemon's shutdown).
-    pub cancel: Option<&'a AtomicBool>,
+    pub cancel: Option<&'a Arc<AtomicBool>>,
     /// Stop when this flag becomes true: another engine of the race has finished.
     pub rival: Option<&'a Arc<AtomicBool>>,
     /// Give the thread back while work waits for one: set for helpers a rival engine can

@@ -108,7 +108,7 @@ impl Task {
         let slot = Arc::new(Slot {
             name: job.header.name.clone(),
             started: Instant::now(),
-            stop: AtomicBool::new(self.shared.stopping.load(Ordering::SeqCst)),
+            stop: Arc::new(AtomicBool::new(self.shared.stopping.load(Ordering::SeqCst))),
             withdrawn: AtomicBool::new(false),
             progress: Progress::default(),
         });

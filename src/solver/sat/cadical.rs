@@ -2,10 +2,10 @@
 //! forbidding each found one by a clause and solving again (incrementally, so what it
 //! learned is kept), until the goal's target is met or the formula is unsatisfiable.
 //!
-//! CaDiCaL polls a terminator, which must own what it reads: it holds the termination's
-//! shared rival flag (raised here too when the deadline passes, so the whole race stops),
-//! the deadline and the shared count of waiting work. The caller's cancel flag is
-//! borrowed, so a small relay thread copies it into the rival flag while the solver runs.
+//! CaDiCaL polls a terminator, which must own what it reads: it holds the caller's cancel
+//! flag and the termination's rival flag (raised here too when the deadline passes, so the
+//! whole race stops), both shared handles, the deadline and the shared count of waiting
+//! work.
 
 use super::encode::Cnf;
 use crate::solver::goal::{Found, Goal};
@@ -13,15 +13,15 @@ use crate::solver::{Engine, Stats, StopReason};
 use cadical_sys::{CaDiCal, Status, Terminator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// How often the relay thread looks at the caller's cancel flag.
-const RELAY_INTERVAL: Duration = Duration::from_millis(5);
 /// The terminator reads the clock once in this many calls.
 const CLOCK_EVERY: u32 = 64;
 
-/// The terminator: the stop flag, the deadline passed, or (for a helper) work waiting.
+/// The terminator: the caller's cancel flag, the stop flag, the deadline passed, or (for a
+/// helper) work waiting.
 struct StopCheck {
+    cancel: Option<Arc<AtomicBool>>,
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     waiting: Option<Arc<AtomicUsize>>,
@@ -32,6 +32,11 @@ struct StopCheck {
 impl Terminator for StopCheck {
     fn terminated(&mut self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {
+            // The whole race stops, as on a deadline.
+            self.stop.store(true, Ordering::Relaxed);
             return true;
         }
         if self.waiting.as_ref().is_some_and(|count| count.load(Ordering::Relaxed) > 0) {
@@ -58,55 +63,30 @@ impl Terminator for StopCheck {
 pub(crate) fn solve(cnf: &Cnf, goal: Goal<'_>, seed: u32) -> Found {
     let stop = goal.termination.rival.cloned().unwrap_or_default();
     let conflicts = goal.termination.node_limit;
-    relaying_cancel(goal, &stop, || {
-        let mut session = Session::new(cnf, goal, &stop, seed);
-        let mut found = Found::default();
-        let reason = loop {
-            match session.solve(&[], conflicts) {
-                Ok(Some(values)) => {
-                    session.forbid(&values);
-                    found.count += 1;
-                    if found.solutions.len() < 2 {
-                        found.solutions.push(values);
-                    }
-                    if found.count >= goal.target {
-                        break None;
-                    }
+    let mut session = Session::new(cnf, goal, &stop, seed);
+    let mut found = Found::default();
+    let reason = loop {
+        match session.solve(&[], conflicts) {
+            Ok(Some(values)) => {
+                session.forbid(&values);
+                found.count += 1;
+                if found.solutions.len() < 2 {
+                    found.solutions.push(values);
                 }
-                Ok(None) => break None,
-                Err(reason) => break Some(reason),
+                if found.count >= goal.target {
+                    break None;
+                }
             }
-        };
-        found.stopped = reason;
-        found.yielded = session.yielded();
-        found.engine = Engine::Sat;
-        found.stats = session.stats();
-        found.stats.solutions = found.count;
-        found
-    })
-}
-
-/// Runs `work` while a relay thread copies the caller's cancel flag into `stop`, which the
-/// terminator (owning what it reads) can see.
-fn relaying_cancel<T>(goal: Goal<'_>, stop: &Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        if let Some(cancel) = goal.termination.cancel {
-            let done = &done;
-            scope.spawn(move || {
-                while !done.load(Ordering::Relaxed) {
-                    if cancel.load(Ordering::Relaxed) {
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(RELAY_INTERVAL);
-                }
-            });
+            Ok(None) => break None,
+            Err(reason) => break Some(reason),
         }
-        let result = work();
-        done.store(true, Ordering::Relaxed);
-        result
-    })
+    };
+    found.stopped = reason;
+    found.yielded = session.yielded();
+    found.engine = Engine::Sat;
+    found.stats = session.stats();
+    found.stats.solutions = found.count;
+    found
 }
 
 /// One CaDiCaL solver loaded with an encoded model.
@@ -126,6 +106,7 @@ impl<'c> Session<'c> {
         configure(&mut solver, seed);
         let yielded = Arc::new(AtomicBool::new(false));
         solver.connect_terminator(StopCheck {
+            cancel: goal.termination.cancel.cloned(),
             stop: Arc::clone(stop),
             deadline: goal.termination.deadline,
             waiting: goal.termination.waiting.cloned(),

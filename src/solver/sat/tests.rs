@@ -152,7 +152,7 @@ fn the_callers_cancel_flag_stops_the_sat_engine() {
     let model = latin_square(9);
     let mut options = options(Algorithm::Sat, Mode::Count);
     options.count_limit = None;
-    let cancel = AtomicBool::new(false);
+    let cancel = std::sync::Arc::new(AtomicBool::new(false));
     let outcome = std::thread::scope(|scope| {
         let solving = scope.spawn(|| solver::solve(&model, &options, Some(&cancel)));
         std::thread::sleep(std::time::Duration::from_millis(100));

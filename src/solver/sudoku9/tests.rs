@@ -131,7 +131,7 @@ fn limits_and_cancellation_stop_the_search_and_say_why() {
     assert_eq!(outcome.stats.nodes, 40);
     let timed = SolveOptions { timeout: Some(Duration::ZERO), ..count_all.clone() };
     assert_eq!(dedicated(&empty, &timed).stopped, Some(StopReason::Timeout));
-    let cancel = AtomicBool::new(true);
+    let cancel = std::sync::Arc::new(AtomicBool::new(true));
     let control = Control { cancel: Some(&cancel), ..Control::default() };
     let outcome = solve(&empty, &count_all, control);
     assert_eq!((outcome.stopped, outcome.complete), (Some(StopReason::Cancelled), false));
