@@ -25,10 +25,11 @@ pub struct Backlog {
 /// The backlog now; `None` when the server does not answer.
 pub async fn read(queue: &Queue) -> Option<Backlog> {
     let names = &queue.names;
+    // Looking a consumer up asks the server for its info: that answer is the count.
     let info = |consumer: String, stream: String| async move {
-        let mut consumer =
+        let consumer =
             queue.js.get_consumer_from_stream::<pull::Config, _, _>(consumer, stream).await.ok()?;
-        consumer.info().await.ok().cloned()
+        Some(consumer.cached_info().clone())
     };
     let jobs: Info = info(names.workers_consumer(), names.jobs_stream()).await?;
     let answers: Info = info(names.daemon_consumer(), names.answers_stream()).await?;
