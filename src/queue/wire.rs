@@ -26,8 +26,8 @@ pub struct JobHeader {
     pub settings: JobSettings,
     /// After this many crashes on the input it is answered as failed.
     pub max_crashes: u32,
-    /// A large input (`[queue] large_input_bytes`): it never takes a worker's last slot.
-    /// (A header without it, from an older daemon, is a small input.)
+    /// A large input (`[queue] large_input_bytes`): large jobs hold at most all but one of a
+    /// worker's slots. (A header without it, from an older daemon, is a small input.)
     #[serde(default)]
     pub large: bool,
 }
@@ -49,13 +49,6 @@ impl Job {
         payload.push(b'\n');
         payload.extend_from_slice(&self.input);
         payload
-    }
-
-    /// True when the payload's header marks a large input (false for one it cannot read,
-    /// which the slot that takes it will refuse).
-    pub fn is_large(payload: &[u8]) -> bool {
-        let end = payload.iter().position(|&b| b == b'\n').unwrap_or(payload.len());
-        serde_json::from_slice::<JobHeader>(&payload[..end]).is_ok_and(|h| h.large)
     }
 
     /// Reads a payload; the error says what is wrong with it.
@@ -136,14 +129,15 @@ mod tests {
         other.header.schema = 99;
         assert!(Job::decode(&other.encode()).unwrap_err().contains("schema 99"));
         assert!(Job::decode(b"no newline").is_err());
-        // Large or not is read from the header alone; an older daemon's header, without
-        // the mark, is a small input, and so is a payload that is no job.
-        assert!(!Job::is_large(&job.encode()));
+        // Large or not travels in the header; an older daemon's header, without the mark,
+        // is a small input.
+        let is_large = |payload: &[u8]| Job::decode(payload).is_ok_and(|j| j.header.large);
+        assert!(!is_large(&job.encode()));
         let mut large = job.clone();
         large.header.large = true;
-        assert!(Job::is_large(&large.encode()));
+        assert!(is_large(&large.encode()));
         let older = String::from_utf8_lossy(&job.encode()).replace(",\"large\":false", "");
         assert!(!older.contains("large") && Job::decode(older.as_bytes()).is_ok());
-        assert!(!Job::is_large(older.as_bytes()) && !Job::is_large(b"no newline"));
+        assert!(!is_large(older.as_bytes()) && !is_large(b"no newline"));
     }
 }

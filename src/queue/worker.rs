@@ -2,10 +2,11 @@
 //! under `serve --queue`. Each idle slot fetches one job, so a job never waits out its
 //! `AckWait` behind a long search in a buffer; searches run on a rayon pool of one thread
 //! per slot, which a hard puzzle's parallel search borrows from while other slots idle,
-//! exactly as on the daemon (see `task` for one job's steps). A large job (marked by the
-//! daemon, `[queue] large_input_bytes`) never takes a worker's last free slot: when every
-//! other slot holds a large one, it goes back to the queue for a moment and the slot takes
-//! the next job, so a few huge puzzles never hold every slot while small ones wait.
+//! exactly as on the daemon (see `task` for one job's steps). Large jobs (marked by the
+//! daemon, `[queue] large_input_bytes`) hold at most all but one of a worker's slots: a
+//! large job fetched while every other slot holds one goes back to the queue for a moment
+//! and the slot takes the next job, so a few huge puzzles never hold every slot while
+//! small ones wait (a worker with one slot runs any job in it).
 //!
 //! Stopping: no more jobs are fetched; running ones may finish within the drain time, then
 //! their searches are cancelled and their jobs handed back at once (a negative ack), which
@@ -171,7 +172,9 @@ async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
         if let Some(message) = batch.next().await {
             match message {
                 Ok(message) => {
-                    let large = Job::is_large(&message.payload);
+                    let job = Job::decode(&message.payload);
+                    // A job this worker cannot read is not large: its slot refuses it.
+                    let large = job.as_ref().is_ok_and(|job| job.header.large);
                     if large && !shared.take_large_slot() {
                         // Every slot for large jobs is busy: the job goes back for a moment
                         // (to this worker or another), and this slot takes the next one.
@@ -181,14 +184,14 @@ async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
                         }
                         continue;
                     }
-                    let job = task::Task {
+                    let task = task::Task {
                         shared: Arc::clone(&shared),
                         crashes: crashes.clone(),
                         ack_wait,
                     };
                     let shared = Arc::clone(&shared);
                     tokio::spawn(async move {
-                        job.handle(message).await;
+                        task.handle(message, job).await;
                         if large {
                             shared.large_running.fetch_sub(1, Ordering::SeqCst);
                         }

@@ -42,9 +42,9 @@ struct Solved {
 }
 
 impl Task {
-    /// Handles `message` to its acknowledgement.
-    pub(super) async fn handle(self, message: jetstream::Message) {
-        let job = match Job::decode(&message.payload) {
+    /// Handles `message`, read as `job`, to its acknowledgement.
+    pub(super) async fn handle(self, message: jetstream::Message, job: Result<Job, String>) {
+        let job = match job {
             Ok(job) => job,
             Err(error) => {
                 tracing::error!(subject = %message.subject, %error,
