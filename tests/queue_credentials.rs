@@ -58,6 +58,25 @@ fn worker_refused(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) 
     (out.status.code(), text)
 }
 
+/// Serves a batch on the queue at `url`: the daemon (with `queue_line` in `[queue]`) and a
+/// `kakurod worker` (with `worker_args` and `worker_env`) answer it, and the daemon stops
+/// cleanly. Returns the daemon's and the worker's logs.
+fn serves_a_batch(
+    dir: &Path,
+    url: &str,
+    queue_line: &str,
+    worker_args: &[&str],
+    worker_env: &[(&str, &str)],
+) -> String {
+    let mut d = daemon_on(url, queue_line);
+    d.start(&[]);
+    let worker = QueueWorker::start_with_env(1, worker_args, worker_env, dir.join("worker.log"));
+    solves_a_batch(&d);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+    format!("{}{}", d.log(), worker.log_text())
+}
+
 /// Starts the daemon of `d`, expecting it to refuse to start: exit status 2; its log.
 fn daemon_refused(d: &mut Daemon) -> String {
     d.launch(&[]);
@@ -72,16 +91,8 @@ fn a_server_that_requires_a_password_serves_the_daemon_and_a_worker_and_no_log_s
     let dir = tempfile::tempdir().unwrap();
     let server = NatsServer::start_with(&binary, dir.path(), &["--user", USER, "--pass", PASSWORD]);
     let url = format!("nats://{USER}:{PASSWORD}@127.0.0.1:{}", server.port);
-    let mut d = daemon_on(&url, "");
-    d.start(&[]);
     // The worker takes its URL, password included, from the environment: `ps` shows none.
-    let worker_log = dir.path().join("worker.log");
-    let worker =
-        QueueWorker::start_with_env(1, &[], &[("KAKUROD_QUEUE", url.as_str())], worker_log);
-    solves_a_batch(&d);
-    d.signal("TERM");
-    assert!(d.wait_exit().success(), "{}", d.log());
-    let logs = format!("{}{}", d.log(), worker.log_text());
+    let logs = serves_a_batch(dir.path(), &url, "", &[], &[("KAKUROD_QUEUE", url.as_str())]);
     assert!(logs.contains("***@127.0.0.1"), "the URL is logged redacted:\n{logs}");
     assert!(!logs.contains(PASSWORD), "a log shows the password:\n{logs}");
 
@@ -124,14 +135,8 @@ fn a_tls_server_with_a_private_authority_serves_the_daemon_and_a_worker_given_it
         NatsServer::start_with(&binary, dir.path(), &["--tls", "--tlscert", cert, "--tlskey", key]);
     let url = format!("tls://127.0.0.1:{}", server.port);
     let ca_line = format!("ca_file = \"{}\"", ca.display());
-    let mut d = daemon_on(&url, &ca_line);
-    d.start(&[]);
-    let ca_flag = ca.to_str().unwrap();
-    let worker_log = dir.path().join("worker.log");
-    let _worker = QueueWorker::start(&url, 1, &["--ca-file", ca_flag], worker_log);
-    solves_a_batch(&d);
-    d.signal("TERM");
-    assert!(d.wait_exit().success(), "{}", d.log());
+    let worker_args = ["--queue", &url, "--ca-file", ca.to_str().unwrap()];
+    serves_a_batch(dir.path(), &url, &ca_line, &worker_args, &[]);
 
     // Without the authority the server's certificate is not trusted: neither starts.
     let log = daemon_refused(&mut daemon_on(&url, ""));
@@ -225,16 +230,13 @@ fn a_server_in_operator_mode_serves_the_daemon_and_a_worker_given_a_creds_file()
     let server = NatsServer::start_on(&binary, dir.path(), port, &["-c", config.to_str().unwrap()]);
     let url = server.url();
     let creds_line = format!("creds_file = \"{}\"", creds.display());
-    let mut d = daemon_on(&url, &creds_line);
-    d.start(&[]);
-    let creds_flag = creds.to_str().unwrap();
-    let worker_log = dir.path().join("worker.log");
-    let _worker = QueueWorker::start(&url, 1, &["--creds-file", creds_flag], worker_log);
-    solves_a_batch(&d);
-    d.signal("TERM");
-    assert!(d.wait_exit().success(), "{}", d.log());
+    let worker_args = ["--queue", &url, "--creds-file", creds.to_str().unwrap()];
+    serves_a_batch(dir.path(), &url, &creds_line, &worker_args, &[]);
 
-    // Without the credentials the server lets nobody in.
+    // Without the credentials the server lets neither in.
     let log = daemon_refused(&mut daemon_on(&url, ""));
+    assert!(log.to_lowercase().contains("authorization"), "{log}");
+    let (code, log) = worker_refused(&["--queue", &url], &[]);
+    assert_eq!(code, Some(2), "{log}");
     assert!(log.to_lowercase().contains("authorization"), "{log}");
 }
