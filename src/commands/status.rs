@@ -57,7 +57,8 @@ fn nodes(daemon: NodeState) -> Vec<NodeState> {
 }
 
 /// A node's state for a terminal: one line for the node, one for its queue (and one for
-/// the shared queue's backlog, on NATS), one for what it answered, then one line per running input with its search's progress.
+/// the shared queue's backlog, on NATS), one for what it answered, then one line per
+/// running input with its search's progress.
 fn text(state: &NodeState) -> String {
     let mut out = String::new();
     let up = state.updated_unix_seconds - state.started_unix_seconds;

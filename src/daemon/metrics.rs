@@ -1,8 +1,9 @@
 //! The daemon's Prometheus metrics: counters of answered inputs (by result), a histogram
 //! of the time to answer (by puzzle kind), and gauges of the queue and the running jobs,
-//! set by the heartbeat (with the shared queue's backlog, on NATS). One registry feeds the text file for node_exporter's textfile
-//! collector (`[metrics] file`), the `/metrics` listener (`[metrics] listen`) and the
-//! answered counts of `kakurod status`, so the three never disagree.
+//! set by the heartbeat (with the shared queue's backlog, on NATS). One registry feeds the
+//! text file for node_exporter's textfile collector (`[metrics] file`), the `/metrics`
+//! listener (`[metrics] listen`) and the answered counts of `kakurod status`, so the three
+//! never disagree.
 
 use super::beat::Beat;
 use super::log_line::LogLine;
