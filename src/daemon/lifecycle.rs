@@ -20,8 +20,8 @@
 //!   operator (answered `cancelled`), by removing the claimed input (`Withdrawn`: nothing
 //!   is answered) or by shutdown (`LeftClaimed`: the next start requeues it).
 //! - **committed** ([`prepare`], [`commit`], [`committed`]): the result set is prepared
-//!   here and made durable by the committer's group commit. When it cannot be written, the input *waits
-//!   to retry* in the claim folder, and the retrier requeues it.
+//!   here and made durable by the committer's group commit. When it cannot be written,
+//!   the input *waits to retry* in the claim folder, and the retrier requeues it.
 //! - **archived** ([`archive`]): moved to `done/` (or deleted) or, rejected, to `failed/`.
 //! - **ended** ([`end`]): counted and logged; the dispatcher may take the name again, then
 //!   the retrier hears whether the result could be written.
