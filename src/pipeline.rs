@@ -16,6 +16,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+mod logic;
+
 /// How to handle one file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PipelineOptions {
@@ -142,17 +144,19 @@ fn solve_one(
     if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
     }
-    let (outcome, compiled) = search(&puzzle, &solve_options, control);
+    let Searched { outcome, compiled, grading } = search(&puzzle, &solve_options, control);
     let checked = check_solutions(&puzzle, compiled.as_ref(), &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);
     let grading = match &puzzle {
         Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => {
-            let unique = verdict.uniqueness == Uniqueness::Unique;
-            let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
-            Some(match compiled.as_ref().and_then(|c| c.runs.as_ref()) {
-                Some(runs) => grade::grade_runs(kakuro, runs, solution),
-                None => grade::grade(kakuro),
-            })
+            Some(grading.unwrap_or_else(|| {
+                let unique = verdict.uniqueness == Uniqueness::Unique;
+                let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
+                match compiled.as_ref().and_then(|c| c.runs.as_ref()) {
+                    Some(runs) => grade::grade_runs(kakuro, runs, solution),
+                    None => grade::grade(kakuro),
+                }
+            }))
         }
         _ => None,
     };
@@ -166,22 +170,35 @@ fn solve_one(
     }
 }
 
+/// What [`search`] found.
+struct Searched {
+    outcome: solver::Outcome,
+    /// The model it was solved on (none for the dedicated 9x9 engine).
+    compiled: Option<Compiled>,
+    /// The grade, when the grader's logic gave the answer.
+    grading: Option<grade::Grading>,
+}
+
 /// Solves `puzzle` with the engine made for it: the dedicated 9x9 engine for a plain 9x9
-/// Sudoku (no model to compile), the general one on the compiled model otherwise, which
-/// is returned with the outcome.
-fn search(
-    puzzle: &Puzzle,
-    options: &SolveOptions,
-    control: Control<'_>,
-) -> (solver::Outcome, Option<Compiled>) {
+/// Sudoku (no model to compile); for a Kakuro under `mac`, the grader's logic when it
+/// finishes the grid ([`logic`]); the general engine on the compiled model otherwise.
+fn search(puzzle: &Puzzle, options: &SolveOptions, control: Control<'_>) -> Searched {
     match puzzle {
         Puzzle::Sudoku(s) if sudoku9::fits(s.n, s.box_size, options.algorithm) => {
-            (sudoku9::solve(&s.givens, options, control), None)
+            let outcome = sudoku9::solve(&s.givens, options, control);
+            Searched { outcome, compiled: None, grading: None }
         }
         _ => {
             let compiled = puzzle.compile();
-            let outcome = solver::solve_with(&compiled.model, options, control);
-            (outcome, Some(compiled))
+            let by_logic = match puzzle {
+                Puzzle::Kakuro(kakuro) => logic::answer(kakuro, &compiled, options),
+                _ => None,
+            };
+            let (outcome, grading) = match by_logic {
+                Some((outcome, grading)) => (outcome, Some(grading)),
+                None => (solver::solve_with(&compiled.model, options, control), None),
+            };
+            Searched { outcome, compiled: Some(compiled), grading }
         }
     }
 }
@@ -339,7 +356,7 @@ fn statistics(
 ) -> Statistics {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let threads = match outcome.engine {
-        Engine::Sudoku9 => 1,
+        Engine::Sudoku9 | Engine::Logic => 1,
         Engine::Search | Engine::Sat => solver::effective_threads(options.threads),
     };
     Statistics {

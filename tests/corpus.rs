@@ -8,10 +8,10 @@
 mod common;
 
 use common::{data, fixtures, puzzles_in, text};
-use kakurod::format::solution::read_sol;
+use kakurod::format::{self, solution::read_sol};
 use kakurod::pipeline::{self, PipelineOptions};
 use kakurod::report::{Body, Status, Uniqueness};
-use kakurod::solver::{Algorithm, Mode, SolveOptions, VarOrder};
+use kakurod::solver::{self, Algorithm, Mode, SolveOptions, VarOrder};
 use std::path::Path;
 
 /// Puzzles known to have more than one solution, with their exact number of solutions:
@@ -93,6 +93,34 @@ fn puzzles_with_several_solutions_are_counted_exactly() {
 fn all_janko_kakuro_solve_uniquely_to_their_solutions() {
     let Some(data) = data() else { return };
     assert_eq!(check_folder(&data.join("kakuro/janko"), &PipelineOptions::default()), 751);
+}
+
+/// The pipeline answers most Kakuro by the grader's logic without searching, so the search
+/// engine is checked on its own over the whole set as well.
+#[test]
+fn all_janko_kakuro_solve_uniquely_by_search_alone() {
+    let Some(data) = data() else { return };
+    let files: Vec<_> = puzzles_in(&data.join("kakuro/janko"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    for path in &files {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let document = format::read(&text(path), None).expect("readable puzzle");
+        let [Ok(parsed)] = &document.entries[..] else { panic!("{name}: not one puzzle") };
+        let compiled = parsed.puzzle.compile();
+        let outcome = solver::solve(&compiled.model, &SolveOptions::default(), None);
+        assert!(outcome.complete, "{name}");
+        assert_ne!(outcome.engine, solver::Engine::Logic, "{name}");
+        let known = MULTIPLE_KAKURO.iter().find(|&&(m, _)| m == name).map(|&(_, count)| count);
+        assert_eq!(outcome.count, known.map_or(1, |count| count.min(2)), "{name}");
+        let grid = parsed.puzzle.grid_from_values(&compiled, &outcome.solutions[0]);
+        if known.is_none() {
+            let expected = read_sol(&text(&path.with_extension("sol"))).expect("readable .sol");
+            assert_eq!(grid, expected, "{name}: solution differs from the .sol");
+        }
+    }
+    assert_eq!(files.len(), 751);
 }
 
 #[test]

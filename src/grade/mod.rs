@@ -42,7 +42,9 @@
 //! of the combinations (every cell kept to the digits its two clues allow) is done while
 //! the solver is set up.
 //!
-//! Grading runs on every Kakuro the pipeline solves, so it is kept cheap: the state is an
+//! Under the default algorithm the pipeline runs the levels below trial first ([`solve_runs`])
+//! and answers with a grid they finish, searching only where they get stuck. Grading runs
+//! on every Kakuro the pipeline solves, so it is kept cheap: the state is an
 //! array of candidate masks over the white cells, each run keeps a tally of its digits
 //! (placed, and held by open cells) that the easy level reads instead of its cells, the
 //! combinations of one or two open cells come from tables, and the pipeline hands over the
@@ -238,6 +240,17 @@ impl Logic {
         mask.is_power_of_two().then_some(mask.trailing_zeros())
     }
 
+    /// The grade of the puzzle when this logic placed every digit: the same as [`grade`]
+    /// gives, since the levels are tried cheapest first and the logic never got past the
+    /// ones it used. `None` when it did not finish.
+    pub fn finished_grade(&self) -> Option<Grading> {
+        self.solved().then(|| Grading {
+            difficulty: self.hardest.unwrap_or(Difficulty::Easy),
+            solved_by_logic: true,
+            uses: self.uses,
+        })
+    }
+
     /// The white cells with more than one candidate, in row-major order.
     pub fn open_cells(&self) -> impl Iterator<Item = usize> + '_ {
         self.candidates.iter().enumerate().filter(|(_, m)| m.count_ones() > 1).map(|(i, _)| i)
@@ -247,8 +260,12 @@ impl Logic {
 /// Solves `puzzle` by logic with the techniques of the levels up to `ceiling`, until it is
 /// solved, stuck or contradicted.
 pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
-    let runs = puzzle.run_table();
-    let layout = layout::Layout::new(&runs, puzzle.cells.len());
+    solve_runs(puzzle, &puzzle.run_table(), ceiling)
+}
+
+/// [`solve`] with the puzzle's run table at hand (`runs` must be `puzzle`'s).
+pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logic {
+    let layout = layout::Layout::new(runs, puzzle.cells.len());
     let mut solver = logic::Solver::new(&layout, &[]);
     solver.run(ceiling);
     solver.into_logic()

@@ -87,6 +87,8 @@ pub enum Engine {
     Sat,
     /// The dedicated 9x9 Sudoku engine ([`sudoku9`]).
     Sudoku9,
+    /// The human-technique logic of the grader, which answers a Kakuro it finishes.
+    Logic,
 }
 
 impl Engine {
@@ -96,6 +98,7 @@ impl Engine {
             Engine::Search => "search",
             Engine::Sat => "sat",
             Engine::Sudoku9 => "sudoku9",
+            Engine::Logic => "logic",
         }
     }
 }

@@ -18,7 +18,8 @@ pub enum Algorithm {
     Fc,
     /// Maintaining arc consistency: propagate every constraint to a fixed point; in
     /// `first` and `unique` modes a CDCL SAT solver joins a search that outlives a short
-    /// probe.
+    /// probe. A Kakuro is first given to the grader's logic, which answers when it places
+    /// every digit.
     #[default]
     Mac,
     /// The CDCL SAT solver alone, on a CNF encoding of the propagated model.

@@ -1,0 +1,113 @@
+//! The first engine a Kakuro meets under the default algorithm (`mac`): the grader's logic
+//! with the techniques of the levels below trial (easy, medium, hard).
+//!
+//! Every Kakuro that is solved is graded anyway, and most published ones need no search: the
+//! logic places every digit. Every step of it is a sound deduction, so a grid it finishes is
+//! the puzzle's only solution, which answers every mode (`first`, `unique`, `count`) at
+//! once. The search would only find again what the logic already proved, so it runs only
+//! where the logic gets stuck (or finds a contradiction). The other algorithms (`bt`, `fc`,
+//! `sat`) always search, since they are chosen to see that technique at work.
+
+use crate::grade::{self, Difficulty, Grading};
+use crate::puzzle::{Compiled, Kakuro};
+use crate::solver::goal::solution_target;
+use crate::solver::{Algorithm, Engine, Outcome, SolveOptions, Stats};
+use std::time::Instant;
+
+/// The answer of the logic when it places every digit of `kakuro` (compiled as
+/// `compiled`), with the puzzle's grade; `None` when the search must answer instead. The
+/// statistics count the root as the one node and each deduction that made progress as a
+/// propagation.
+pub(super) fn answer(
+    kakuro: &Kakuro,
+    compiled: &Compiled,
+    options: &SolveOptions,
+) -> Option<(Outcome, Grading)> {
+    if options.algorithm != Algorithm::Mac || solution_target(options) == 0 {
+        return None;
+    }
+    let started = Instant::now();
+    let runs = compiled.runs.as_ref()?;
+    let logic = grade::solve_runs(kakuro, runs, Difficulty::Hard);
+    let grading = logic.finished_grade()?;
+    let values: Vec<u32> =
+        compiled.cell_of_var.iter().map(|&cell| logic.value(cell)).collect::<Option<_>>()?;
+    let stats = Stats {
+        nodes: 1,
+        propagations: grading.uses.iter().map(|(_, count)| u64::from(count)).sum(),
+        solutions: 1,
+        subproblems: 1,
+        largest_subproblem_nodes: 1,
+        solve_time: started.elapsed(),
+        ..Stats::default()
+    };
+    let outcome = Outcome {
+        solutions: vec![values],
+        count: 1,
+        complete: true,
+        stopped: None,
+        stats,
+        engine: Engine::Logic,
+    };
+    Some((outcome, grading))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::format::solution::read_sol;
+    use crate::pipeline::{PipelineOptions, process};
+    use crate::report::{Body, PuzzleReport, Status, Uniqueness};
+    use crate::solver::{Algorithm, Engine, Mode, SolveOptions};
+
+    const EASY: &str = include_str!("../../tests/fixtures/kakuro/1_10x12.txt");
+    const EASY_SOL: &str = include_str!("../../tests/fixtures/kakuro/1_10x12.sol");
+    /// A published puzzle with two solutions.
+    const TWO: &str = include_str!("../../tests/fixtures/kakuro/257_24x28.txt");
+
+    fn solve(text: &str, solve: SolveOptions) -> PuzzleReport {
+        let options = PipelineOptions { solve, ..PipelineOptions::default() };
+        match process("k.txt", text.as_bytes(), &options, None).body {
+            Body::Single(report) => *report,
+            other => panic!("not a single puzzle: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_logic_answers_a_kakuro_it_finishes_in_every_mode() {
+        let expected = read_sol(EASY_SOL).expect("readable .sol");
+        for (mode, uniqueness) in [
+            (Mode::First, Uniqueness::NotChecked),
+            (Mode::Unique, Uniqueness::Unique),
+            (Mode::Count, Uniqueness::Unique),
+        ] {
+            let report = solve(EASY, SolveOptions { mode, ..SolveOptions::default() });
+            assert_eq!((report.status, report.uniqueness), (Status::Solved, uniqueness));
+            assert_eq!(report.solutions_found, 1);
+            assert_eq!(report.grid.as_ref(), Some(&expected), "{mode:?}");
+            let statistics = &report.statistics;
+            assert_eq!((statistics.engine, statistics.threads), (Engine::Logic, 1));
+            assert_eq!((statistics.search.nodes, statistics.search.solutions), (1, 1));
+            assert!(statistics.search.propagations > 0);
+        }
+    }
+
+    #[test]
+    fn the_other_algorithms_search_and_give_the_same_grade() {
+        let by_logic = solve(EASY, SolveOptions::default());
+        for algorithm in [Algorithm::Fc, Algorithm::Sat] {
+            let searched = solve(EASY, SolveOptions { algorithm, ..SolveOptions::default() });
+            assert_ne!(searched.statistics.engine, Engine::Logic, "{algorithm:?}");
+            assert_eq!(searched.grid, by_logic.grid, "{algorithm:?}");
+            assert_eq!(searched.difficulty, by_logic.difficulty, "{algorithm:?}");
+            assert_eq!(searched.techniques, by_logic.techniques, "{algorithm:?}");
+        }
+    }
+
+    #[test]
+    fn a_kakuro_the_logic_cannot_finish_is_searched() {
+        let report = solve(TWO, SolveOptions { mode: Mode::Count, ..SolveOptions::default() });
+        assert_ne!(report.statistics.engine, Engine::Logic);
+        assert_eq!((report.uniqueness, report.solutions_found), (Uniqueness::Multiple, 2));
+        assert!(report.difficulty.is_some());
+    }
+}
