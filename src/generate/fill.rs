@@ -3,7 +3,9 @@
 //!
 //! The same search fills a whole layout and refills a few cells around a place where a
 //! puzzle is ambiguous; the digits can be weighted (extreme digits make runs with few
-//! combinations, so puzzles that are easier and more often unique).
+//! combinations, so puzzles that are easier and more often unique). It never completes a
+//! rectangle whose corners could shift and keep every sum (see [`completes_shift`]): such
+//! a filling surely has a second solution, and repairing it often costs a black cell.
 
 use super::layout::RunIndex;
 use rand::RngExt;
@@ -98,6 +100,9 @@ pub fn fill(
             }
             let digit = pick(*remaining, choice.weights, rng);
             *remaining &= !(1 << digit);
+            if completes_shift(index, digits, cell, digit) {
+                continue;
+            }
             digits[cell] = digit;
             used[row_run[cell]] |= 1 << digit;
             used[col_run[cell]] |= 1 << digit;
@@ -130,4 +135,108 @@ fn nth_bit(mut bits: u32, n: u32) -> u32 {
         bits &= bits - 1;
     }
     bits.trailing_zeros()
+}
+
+/// The digits of run `id` (bit `d`), as `digits` has them now.
+fn run_digits(index: &RunIndex, digits: &[u32], id: usize) -> u32 {
+    index.runs[id].1.iter().fold(0, |bits, &c| bits | 1 << digits[c]) & !1
+}
+
+/// Whether `digit` in `cell` completes a *shift rectangle*: four filled corners, two on a
+/// shared across run and two on another, each pair of columns on a shared down run, whose
+/// digits can move by some `k` (`+k` on `cell` and the opposite corner, `-k` on the other
+/// two) and stay distinct digits in all four runs. Every run keeps its sum, so such a
+/// filling has a second solution for sure; refusing the digit here spares a repair that
+/// would often cost a black cell.
+fn completes_shift(index: &RunIndex, digits: &[u32], cell: usize, digit: u32) -> bool {
+    let RunIndex { row_run, col_run, runs } = index;
+    let (top, left) = (row_run[cell], col_run[cell]);
+    for &b in &runs[top].1 {
+        if b == cell || digits[b] == 0 {
+            continue;
+        }
+        let right = col_run[b];
+        for &c in &runs[left].1 {
+            if c == cell || digits[c] == 0 {
+                continue;
+            }
+            let Some(d) = (c + b).checked_sub(cell) else { continue };
+            let bottom = row_run[c];
+            if d >= digits.len() || digits[d] == 0 || row_run[d] != bottom || col_run[d] != right {
+                continue;
+            }
+            let corners = [digit, digits[b], digits[c], digits[d]];
+            let others = |id: usize, mine: [u32; 2]| {
+                run_digits(index, digits, id) & !(1 << mine[0]) & !(1 << mine[1])
+            };
+            let rest = [
+                (others(top, [digits[b], digits[b]]), [0, 1]),
+                (others(left, [digits[c], digits[c]]), [0, 2]),
+                (others(bottom, [digits[c], digits[d]]), [2, 3]),
+                (others(right, [digits[b], digits[d]]), [1, 3]),
+            ];
+            if (1..=8).flat_map(|k| [k, -k]).any(|k| shift_fits(corners, k, &rest)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the corners `[cell, b, c, d]` shifted by `+k, -k, -k, +k` stay digits, distinct
+/// within each run and from the run's other digits (`rest`: per run, its other digits and
+/// the two corners on it).
+fn shift_fits(corners: [u32; 4], k: i32, rest: &[(u32, [usize; 2]); 4]) -> bool {
+    let signs = [1, -1, -1, 1];
+    let mut moved = [0u32; 4];
+    for i in 0..4 {
+        let value = corners[i] as i32 + signs[i] * k;
+        if !(1..=9).contains(&value) {
+            return false;
+        }
+        moved[i] = value as u32;
+    }
+    rest.iter().all(|&(others, [x, y])| {
+        moved[x] != moved[y] && others & (1 << moved[x] | 1 << moved[y]) == 0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::layout::run_index;
+
+    /// A 3x3 grid whose border is black: one 2x2 block of white cells 4, 5 / 7, 8.
+    fn block(b: u32, c: u32, d: u32) -> (RunIndex, Vec<u32>) {
+        let white: Vec<bool> = (0..9).map(|i| i / 3 > 0 && i % 3 > 0).collect();
+        let digits = vec![0, 0, 0, 0, 0, b, 0, c, d];
+        (run_index(&white, 3, 3), digits)
+    }
+
+    #[test]
+    fn a_rectangle_whose_corners_can_shift_is_refused() {
+        // 1 2 / 2 1 swaps to 2 1 / 1 2; 1 3 / 2 9 cannot move (9 has no room up, 1 down).
+        let (index, digits) = block(2, 2, 1);
+        assert!(completes_shift(&index, &digits, 4, 1));
+        let (index, digits) = block(3, 2, 9);
+        assert!(!completes_shift(&index, &digits, 4, 1));
+        // 2 4 / 3 5 shifts by one (3 3 / 2 6 clashes, 1 5 / 4 4 clashes, but 4 2 / 1 7 fits).
+        let (index, digits) = block(4, 3, 5);
+        assert!(completes_shift(&index, &digits, 4, 2));
+        // An unfilled corner completes nothing.
+        let (index, digits) = block(2, 2, 0);
+        assert!(!completes_shift(&index, &digits, 4, 1));
+    }
+
+    #[test]
+    fn a_filled_block_has_no_shifting_rectangle() {
+        let (index, mut digits) = block(0, 0, 0);
+        let mut rng = rand::SeedableRng::seed_from_u64(7);
+        for _ in 0..50 {
+            assert!(fill(&index, &mut digits, vec![4, 5, 7, 8], &mut rng, Choice::default()));
+            let mut without = digits.clone();
+            without[4] = 0;
+            assert!(!completes_shift(&index, &without, 4, digits[4]), "{digits:?}");
+        }
+    }
 }
