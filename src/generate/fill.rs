@@ -3,14 +3,20 @@
 //!
 //! The same search fills a whole layout and refills a few cells around a place where a
 //! puzzle is ambiguous; the digits can be weighted (extreme digits make runs with few
-//! combinations, so puzzles that are easier and more often unique). It never completes a
-//! rectangle whose corners could shift and keep every sum (see [`completes_shift`]): such
-//! a filling surely has a second solution, and repairing it often costs a black cell.
+//! combinations, so puzzles that are easier and more often unique). A digit that completes
+//! a rectangle whose corners could shift and keep every sum (see [`completes_shift`]) is
+//! tried last: such a filling surely has a second solution, and repairing it often costs a
+//! black cell, but a dead end of the search costs more.
 
 use super::layout::RunIndex;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+
+/// The digits 1..=9 of a candidate set (bit `d` for digit `d`).
+const DIGITS: u32 = 0x3FE;
+/// Marks a frame's set once only put-off digits are left in it.
+const RELAXED: u32 = 1 << 31;
 
 /// How the search chooses digits.
 #[derive(Clone, Copy, Debug, Default)]
@@ -50,9 +56,10 @@ pub fn fill(
     }
     let forbidden = |i: usize| choice.forbidden.map_or(0, |f| f[i]);
     let candidates =
-        |i: usize, used: &[u32]| 0x3FE & !(used[row_run[i]] | used[col_run[i]] | forbidden(i));
-    // Each frame: the cell being tried and the digits not tried yet.
-    let mut stack: Vec<(usize, u32)> = Vec::new();
+        |i: usize, used: &[u32]| DIGITS & !(used[row_run[i]] | used[col_run[i]] | forbidden(i));
+    // Each frame: the cell being tried, the digits not tried yet, and those put off
+    // because they complete a shift rectangle (tried last, when no other digit is left).
+    let mut stack: Vec<(usize, u32, u32)> = Vec::new();
     let budget = 200 * open.len() as u64 + 10_000;
     let mut nodes = 0u64;
     let mut free = open.len();
@@ -73,14 +80,15 @@ pub fn fill(
                 }
             }
         }
-        if let Some(frame) = best {
-            stack.push(frame);
+        if let Some((cell, cands)) = best {
+            stack.push((cell, cands, 0));
             free -= 1;
         }
         // Try the next digit of the top frame, backtracking over exhausted frames.
         loop {
             nodes += 1;
-            let Some((cell, remaining)) = stack.last_mut().filter(|_| nodes <= budget) else {
+            let Some((cell, remaining, put_off)) = stack.last_mut().filter(|_| nodes <= budget)
+            else {
                 for &cell in &open {
                     digits[cell] = 0;
                 }
@@ -93,14 +101,20 @@ pub fn fill(
                 used[col_run[cell]] &= !(1 << old);
                 digits[cell] = 0;
             }
-            if *remaining == 0 {
+            if *remaining == 0 && *put_off != 0 {
+                // Only shifting digits are left: better them than a dead end.
+                *remaining = std::mem::take(put_off) | RELAXED;
+            }
+            if *remaining & DIGITS == 0 {
                 stack.pop();
                 free += 1;
                 continue;
             }
-            let digit = pick(*remaining, choice.weights, rng);
+            let digit = pick(*remaining & DIGITS, choice.weights, rng);
             *remaining &= !(1 << digit);
-            if completes_shift(index, digits, cell, digit) {
+            let relaxed = *remaining & RELAXED != 0;
+            if !relaxed && completes_shift(index, digits, cell, digit) {
+                *put_off |= 1 << digit;
                 continue;
             }
             digits[cell] = digit;
