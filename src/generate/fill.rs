@@ -243,14 +243,17 @@ mod tests {
     }
 
     #[test]
-    fn a_filled_block_has_no_shifting_rectangle() {
-        let (index, mut digits) = block(0, 0, 0);
+    fn a_shifting_digit_is_taken_only_when_no_other_is_left() {
         let mut rng = rand::SeedableRng::seed_from_u64(7);
+        // With 2 / 2 1 around it, every digit but 9 lets the corners shift by one.
+        let (index, mut digits) = block(2, 2, 1);
         for _ in 0..50 {
-            assert!(fill(&index, &mut digits, vec![4, 5, 7, 8], &mut rng, Choice::default()));
-            let mut without = digits.clone();
-            without[4] = 0;
-            assert!(!completes_shift(&index, &without, 4, digits[4]), "{digits:?}");
+            assert!(fill(&index, &mut digits, vec![4], &mut rng, Choice::default()));
+            assert_eq!(digits[4], 9);
         }
+        // With 5 / 5 4 around it, every digit shifts: one is taken all the same.
+        let (index, mut digits) = block(5, 5, 4);
+        assert!(fill(&index, &mut digits, vec![4], &mut rng, Choice::default()));
+        assert!(digits[4] != 0 && digits[4] != 5);
     }
 }
