@@ -126,8 +126,9 @@ pub struct SolverArgs {
     /// In count mode, stop after this many solutions.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Threads per puzzle's search (0 = all cores). Default: all cores for `solve` on
-    /// fewer files than cores, one per puzzle otherwise; always 1 for `bench`.
+    /// Threads per puzzle's search (0 = all cores); a batch file's puzzles are spread over
+    /// them instead, one thread each. Default: all cores for `solve` on fewer files than
+    /// cores, one per puzzle otherwise; always 1 for `bench`.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Give up on a puzzle after this many seconds.

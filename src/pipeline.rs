@@ -11,9 +11,10 @@ use crate::puzzle::{Compiled, Grid, Puzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Summary, Uniqueness};
 use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
 use crate::verify::{self, Violation};
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod logic;
@@ -73,14 +74,7 @@ pub(crate) fn process_with(
         Err(error) => return reject(options.format.or_else(|| format::detect(text)), error),
     };
     let parse_time = started.elapsed() / document.entries.len().max(1) as u32;
-    let mut reports: Vec<PuzzleReport> = document
-        .entries
-        .into_iter()
-        .map(|entry| match entry {
-            Ok(parsed) => solve_one(parsed, options, control, parse_time),
-            Err(error) => invalid(error.line, error),
-        })
-        .collect();
+    let mut reports = solve_entries(document.entries, options, control, parse_time);
     let body = if document.batch {
         batch(reports)
     } else {
@@ -93,6 +87,54 @@ pub(crate) fn process_with(
     match body {
         Ok(body) => FileReport { file: name.to_string(), checksum, format, body },
         Err(error) => reject(format, error),
+    }
+}
+
+/// Puzzles of a batch handed to the threads at a time: small enough that a batch notices
+/// other work waiting within milliseconds, large enough to keep the threads busy.
+const BATCH_CHUNK: usize = 64;
+
+/// Answers every entry of a file, in file order. A batch's puzzles are spread over
+/// `options.solve.threads` threads (0: every core of the rayon pool), each puzzle's own search
+/// then on one thread: a batch holds many small puzzles, which gain nothing from splitting
+/// one search. While other work waits for a thread (a daemon's queue), the batch goes on
+/// on the caller's thread alone, a chunk at a time, as a hard puzzle gives its helpers back.
+/// A single puzzle, or one thread, is answered on the caller's thread.
+fn solve_entries(
+    entries: Vec<Result<Parsed, InputError>>,
+    options: &PipelineOptions,
+    control: Control<'_>,
+    parse_time: Duration,
+) -> Vec<PuzzleReport> {
+    let answer = |entry: Result<Parsed, InputError>, options: &PipelineOptions| match entry {
+        Ok(parsed) => solve_one(parsed, options, control, parse_time),
+        Err(error) => invalid(error.line, error),
+    };
+    let threads = solver::effective_threads(options.solve.threads);
+    let own_pool = threads != rayon::current_num_threads();
+    let pool = own_pool.then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build());
+    if entries.len() < 2 || threads < 2 || matches!(pool, Some(Err(_))) {
+        return entries.into_iter().map(|entry| answer(entry, options)).collect();
+    }
+    let mut each = options.clone();
+    each.solve.threads = 1;
+    let others_wait = || control.waiting.is_some_and(|w| w.load(Ordering::Relaxed) > 0);
+    let mut reports = Vec::with_capacity(entries.len());
+    let mut entries = entries.into_iter();
+    loop {
+        let chunk: Vec<_> = entries.by_ref().take(BATCH_CHUNK).collect();
+        if chunk.is_empty() {
+            return reports;
+        }
+        if others_wait() {
+            reports.extend(chunk.into_iter().map(|entry| answer(entry, &each)));
+            continue;
+        }
+        let spread = || chunk.into_par_iter().map(|e| answer(e, &each)).collect::<Vec<_>>();
+        reports.extend(match &pool {
+            Some(Ok(pool)) => pool.install(spread),
+            _ => spread(),
+        });
     }
 }
 
@@ -453,6 +495,37 @@ mod tests {
         let report = process("u.txt", b"3 3\n- 4, 4,\n,3 0 0\n,4 0 0\n", &options, None);
         assert_eq!(single(&report).status, Status::Unsatisfiable);
         assert_eq!((single(&report).difficulty, single(&report).techniques), (None, None));
+    }
+
+    #[test]
+    fn a_batch_spread_over_threads_answers_as_one_thread_does_in_file_order() {
+        let lines = include_str!("../tests/fixtures/sudoku/top1465-first20.txt");
+        let batch = format!("{lines}\n{}\n1234\n", "1".repeat(81));
+        let answers = |threads: usize| {
+            let mut options = PipelineOptions::default();
+            options.solve.threads = threads;
+            let report = process("b.txt", batch.as_bytes(), &options, None);
+            let Body::Batch { puzzles, summary, .. } = report.body else { panic!("{report:?}") };
+            let each: Vec<_> = puzzles
+                .iter()
+                .map(|p| (p.line, p.status, p.uniqueness, p.grid.clone(), p.statistics.threads))
+                .collect();
+            (each, summary)
+        };
+        let (one, summary) = answers(1);
+        assert_eq!((summary.solved, summary.invalid), (20, 2), "{summary:?}");
+        assert!(one.windows(2).all(|w| w[0].0 < w[1].0), "in file order");
+        assert_eq!(answers(2), (one.clone(), summary));
+        assert_eq!(answers(0), (one.clone(), summary));
+        // Other work waiting: the batch goes on one thread, with the same answers.
+        let waiting = Arc::new(std::sync::atomic::AtomicUsize::new(1));
+        let mut options = PipelineOptions::default();
+        options.solve.threads = 2;
+        let control = Control { waiting: Some(&waiting), ..Control::default() };
+        let report = process_with("b.txt", batch.as_bytes(), String::new(), &options, control);
+        let Body::Batch { puzzles, .. } = report.body else { panic!("{report:?}") };
+        let grids: Vec<_> = puzzles.iter().map(|p| p.grid.clone()).collect();
+        assert_eq!(grids, one.into_iter().map(|answer| answer.3).collect::<Vec<_>>());
     }
 
     #[test]
