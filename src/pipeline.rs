@@ -7,7 +7,7 @@
 
 use crate::format::{self, Format, InputError, Parsed};
 use crate::grade;
-use crate::puzzle::{Compiled, Grid, Puzzle};
+use crate::puzzle::{Compiled, Grid, Kakuro, Puzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Summary, Uniqueness};
 use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
 use crate::verify::{self, Violation};
@@ -192,12 +192,7 @@ fn solve_one(
     let grading = match &puzzle {
         Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => {
             Some(grading.unwrap_or_else(|| {
-                let unique = verdict.uniqueness == Uniqueness::Unique;
-                let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
-                match compiled.as_ref().and_then(|c| c.runs.as_ref()) {
-                    Some(runs) => grade::grade_runs(kakuro, runs, solution),
-                    None => grade::grade(kakuro),
-                }
+                grade_searched(kakuro, compiled.as_ref(), verdict.uniqueness, &outcome)
             }))
         }
         _ => None,
@@ -209,6 +204,24 @@ fn solve_one(
         difficulty: grading.map(|g| g.difficulty),
         techniques: grading.map(|g| g.uses),
         ..report
+    }
+}
+
+/// The grade of a Kakuro the search answered: with trial, which the solution spares work
+/// when it is proved the only one; without, for a puzzle proved to have several
+/// ([`grade::grade_several`]).
+fn grade_searched(
+    kakuro: &Kakuro,
+    compiled: Option<&Compiled>,
+    uniqueness: Uniqueness,
+    outcome: &solver::Outcome,
+) -> grade::Grading {
+    let unique = uniqueness == Uniqueness::Unique;
+    let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
+    match (compiled.and_then(|c| c.runs.as_ref()), uniqueness) {
+        (Some(runs), Uniqueness::Multiple) => grade::grade_several(kakuro, runs),
+        (Some(runs), _) => grade::grade_runs(kakuro, runs, solution),
+        (None, _) => grade::grade(kakuro),
     }
 }
 

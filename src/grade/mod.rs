@@ -271,6 +271,15 @@ pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logi
     solver.into_logic()
 }
 
+/// The grade of a puzzle known to have several solutions: expert, since no sound
+/// deduction can finish it, with the techniques of the levels up to hard that made
+/// progress. Trial is left out: it cannot finish such a puzzle either, and on a large grid
+/// it costs seconds.
+pub fn grade_several(puzzle: &Kakuro, runs: &RunTable) -> Grading {
+    let logic = solve_runs(puzzle, runs, Difficulty::Hard);
+    Grading { difficulty: Difficulty::Expert, solved_by_logic: false, uses: logic.uses }
+}
+
 /// A puzzle's grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Grading {

@@ -108,6 +108,10 @@ mod tests {
         let report = solve(TWO, SolveOptions { mode: Mode::Count, ..SolveOptions::default() });
         assert_ne!(report.statistics.engine, Engine::Logic);
         assert_eq!((report.uniqueness, report.solutions_found), (Uniqueness::Multiple, 2));
-        assert!(report.difficulty.is_some());
+        // No sound deduction finishes it: expert, graded without trial.
+        assert_eq!(report.difficulty, Some(crate::grade::Difficulty::Expert));
+        let techniques = report.techniques.expect("graded");
+        assert!(!techniques.is_empty());
+        assert_eq!(techniques.get(crate::grade::Technique::Trial), 0);
     }
 }
