@@ -267,7 +267,10 @@ fn sudoku_and_killer_jobs_give_unique_puzzles_in_their_own_formats() {
     let mut d = Daemon::new("");
     d.start(&[]);
     let jobs = [
-        ("sudokus.json", r#"{"kind": "generate", "puzzle": "sudoku", "size": 9, "count": 2}"#),
+        (
+            "sudokus.json",
+            r#"{"kind": "generate", "puzzle": "sudoku", "size": 9, "count": 2, "difficulty": "medium"}"#,
+        ),
         ("killers.json", r#"{"kind": "generate", "puzzle": "killer", "size": 9, "seed": 5}"#),
     ];
     for (name, job) in jobs {
@@ -284,6 +287,9 @@ fn sudoku_and_killer_jobs_give_unique_puzzles_in_their_own_formats() {
         );
         for entry in doc["puzzles"].as_array().unwrap() {
             assert_eq!(entry["unique"], true, "{doc}");
+            // A Sudoku has the grade asked for; a Killer Sudoku is not graded.
+            let grade = if kind == "sudoku" { Value::from("medium") } else { Value::Null };
+            assert_eq!(entry.get("difficulty").cloned().unwrap_or(Value::Null), grade, "{doc}");
             let puzzle = outbox.join(entry["puzzle"].as_str().unwrap());
             let solution = fs::read_to_string(outbox.join(entry["solution"].as_str().unwrap()));
             // Solved again by forward checking, read by the reader of its own kind.

@@ -2,6 +2,9 @@
 //! binary solves them by another route (a depth-first count with forward checking, no SAT
 //! and no decomposition) to check that each has exactly the one solution it wrote.
 
+use kakurod::format::{self, Parsed};
+use kakurod::grade::{self, Difficulty};
+use kakurod::puzzle::Puzzle;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -126,7 +129,8 @@ fn options_that_cannot_give_a_puzzle_are_refused() {
         (&["--kind", "sudoku", "--size", "10"][..], "4, 9, 16 or 25"),
         (&["--kind", "sudoku"][..], "--size"),
         (&["--kind", "killer", "--rows", "9", "--cols", "9"][..], "--size"),
-        (&["--kind", "sudoku", "--size", "9", "--difficulty", "easy"][..], "Kakuro only"),
+        (&["--kind", "sudoku", "--size", "9", "--black", "30"][..], "Kakuro only"),
+        (&["--kind", "killer", "--size", "9", "--difficulty", "easy"][..], "not graded"),
         (&["--rows", "9", "--cols", "9", "--size", "9"][..], "--size"),
     ] {
         let output = kakurod(&[&["generate"][..], args].concat());
@@ -167,6 +171,46 @@ fn each_difficulty_gives_puzzles_that_solve_graded_so() {
             assert_eq!(report["uniqueness"], "unique", "{level} seed {seed}");
             assert_eq!(report["difficulty"], level, "{level} seed {seed}");
         }
+    }
+}
+
+/// A Sudoku made for a grade has it: the logic of that level finishes it, to the solution
+/// written beside it, the level below gets stuck, and a count by forward checking finds
+/// one solution.
+#[test]
+fn each_difficulty_gives_sudoku_that_need_exactly_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("graded.txt");
+    for (level, below) in [
+        (Difficulty::Easy, None),
+        (Difficulty::Medium, Some(Difficulty::Easy)),
+        (Difficulty::Hard, Some(Difficulty::Medium)),
+        (Difficulty::Expert, Some(Difficulty::Hard)),
+    ] {
+        let args = ["generate", "--kind", "sudoku", "--size", "9", "--seed", "3", "--solution"];
+        let out = [&args[..], &["--difficulty", level.name(), "--json", "--out", path(&file)]];
+        let made = kakurod(&out.concat());
+        assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+        let line: Value = serde_json::from_slice(&made.stdout).expect("a JSON line");
+        assert_eq!(line["difficulty"], level.name());
+        let text = fs::read_to_string(&file).unwrap();
+        let document = format::read(&text, None).expect("a readable Sudoku");
+        let Some(Ok(Parsed { puzzle: Puzzle::Sudoku(sudoku), .. })) = document.entries.first()
+        else {
+            panic!("not a Sudoku: {text}")
+        };
+        let logic = grade::solve_sudoku(sudoku, level);
+        let written = fs::read_to_string(file.with_extension("sol")).unwrap();
+        let digits: Vec<u32> =
+            written.split_whitespace().skip(2).map(|d| d.parse().expect("a digit")).collect();
+        if level < Difficulty::Expert {
+            assert!(logic.solved(), "{level:?}: {text}");
+            assert_eq!(logic.values(), digits, "{level:?}");
+        }
+        if let Some(below) = below {
+            assert!(!grade::solve_sudoku(sudoku, below).solved(), "{below:?} suffices: {text}");
+        }
+        assert_eq!(count_solutions(&file), 1, "{level:?}: {text}");
     }
 }
 

@@ -126,8 +126,11 @@ fn check_kind_options(args: &GenerateArgs) -> anyhow::Result<()> {
         bail!("a {kind} takes --size N, not --rows and --cols");
     }
     let Some(size) = args.size else { bail!("a {kind} needs --size N (4, 9, 16 or 25)") };
-    if args.black.is_some() || args.difficulty.is_some() || args.any_solution {
-        bail!("--black, --difficulty and --any-solution are for Kakuro only");
+    if args.black.is_some() || args.any_solution {
+        bail!("--black and --any-solution are for Kakuro only");
+    }
+    if args.kind == Kind::Killer && args.difficulty.is_some() {
+        bail!("--difficulty is for Kakuro and Sudoku: Killer Sudoku are not graded");
     }
     if !matches!(size, 4 | 9 | 16 | 25) {
         bail!("--size must be 4, 9, 16 or 25, not {size}");
@@ -176,8 +179,15 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
     }
     let kind = if args.kind == Kind::Sudoku { GridKind::Sudoku } else { GridKind::Killer };
     let size = args.size.unwrap_or(9);
-    let options =
-        GridOptions { kind, size, seed, symmetry: args.symmetry, threads, timeout: args.timeout };
+    let options = GridOptions {
+        kind,
+        size,
+        seed,
+        symmetry: args.symmetry,
+        threads,
+        timeout: args.timeout,
+        difficulty: args.difficulty,
+    };
     let made = generate::generate_grid(&options, None)
         .map_err(anyhow::Error::new)
         .with_context(context)?;
@@ -189,7 +199,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         text: made.text,
         solution: made.solution.to_string(),
         proof: Some(made.proof),
-        difficulty: None,
+        difficulty: made.difficulty.map(|d| d.name()),
         seconds: made.seconds,
     })
 }

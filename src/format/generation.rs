@@ -15,7 +15,7 @@
 //! | `seed`       | 1              | seed of the first puzzle; the next ones take `seed + 1`, `seed + 2`, ... |
 //! | `black`      | 40             | Kakuro: share of black cells in percent, from 0 to below 90 |
 //! | `symmetry`   | `"rotational"` | of a Kakuro's black cells or a Sudoku's givens: `"none"`, `"rotational"` or `"mirror"` |
-//! | `difficulty` | any            | Kakuro: the exact grade, `"easy"`, `"medium"`, `"hard"` or `"expert"` |
+//! | `difficulty` | any            | Kakuro and Sudoku: the exact grade, `"easy"`, `"medium"`, `"hard"` or `"expert"` |
 //! | `name`       | none           | free text, ignored |
 //!
 //! The defaults are those of `kakurod generate`. Unknown fields are errors, as in a JSON
@@ -145,7 +145,9 @@ impl Job {
             Kind::Killer => GridKind::Killer,
         };
         let size = self.size.unwrap_or(0);
-        Some(GridOptions { kind, size, seed, symmetry: self.symmetry, threads: 1, timeout: None })
+        let difficulty = self.difficulty;
+        let symmetry = self.symmetry;
+        Some(GridOptions { kind, size, seed, symmetry, threads: 1, timeout: None, difficulty })
     }
 }
 
@@ -247,10 +249,11 @@ fn check_grid(text: &str, job: &Job, limits: &Limits) -> Result<(), InputError> 
         ("rows", job.rows.is_some()),
         ("cols", job.cols.is_some()),
         ("black", job.black.is_some()),
-        ("difficulty", job.difficulty.is_some()),
+        ("difficulty", job.difficulty.is_some() && job.puzzle == Kind::Killer),
     ] {
         if given {
-            let message = format!("`{key}` is for a Kakuro job, not a {kind} one");
+            let fits = if key == "difficulty" { "Kakuro or Sudoku" } else { "Kakuro" };
+            let message = format!("`{key}` is for a {fits} job, not a {kind} one");
             return Err(at(text, key, message, "`size` (and `count`, `seed`, `symmetry`)".into()));
         }
     }
@@ -413,6 +416,9 @@ mod tests {
         assert!(
             job(r#"{"kind": "generate", "rows": 5, "cols": 5}"#).unwrap().grid_options(1).is_none()
         );
+        let graded = r#"{"kind": "generate", "puzzle": "sudoku", "size": 9, "difficulty": "hard"}"#;
+        let o = job(graded).unwrap().grid_options(1).unwrap();
+        assert_eq!((o.kind, o.difficulty), (GridKind::Sudoku, Some(Difficulty::Hard)));
         for (text, key, words) in [
             (
                 r#"{"kind": "generate", "puzzle": "sudoku", "size": 10}"#,
@@ -429,6 +435,11 @@ mod tests {
                 r#"{"kind": "generate", "puzzle": "killer", "size": 9, "rows": 9}"#,
                 "\"rows\": ",
                 "Kakuro",
+            ),
+            (
+                r#"{"kind": "generate", "puzzle": "killer", "size": 9, "difficulty": "easy"}"#,
+                "\"difficulty\": ",
+                "Kakuro or Sudoku",
             ),
             (r#"{"kind": "generate", "rows": 9, "cols": 9, "size": 9}"#, "\"size\": ", "Sudoku"),
         ] {

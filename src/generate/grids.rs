@@ -4,6 +4,7 @@
 //! one cell each, then the cage ids).
 
 use super::{GenError, Proof, Symmetry, killer, sudoku};
+use crate::grade::{self, Difficulty};
 use crate::puzzle::{Grid, Puzzle};
 use crate::solver::{self, Mode, SolveOptions, StopReason};
 use rand::SeedableRng;
@@ -55,6 +56,8 @@ pub struct GridOptions {
     pub threads: usize,
     /// Give up after this long.
     pub timeout: Option<Duration>,
+    /// A Sudoku's exact grade, if one is asked for (Killer Sudoku are not graded).
+    pub difficulty: Option<Difficulty>,
 }
 
 /// A generated Sudoku or Killer Sudoku.
@@ -68,6 +71,8 @@ pub struct GridGenerated {
     pub solution: Grid,
     /// How uniqueness was proved.
     pub proof: Proof,
+    /// A Sudoku's grade by human techniques (none for Killer Sudoku).
+    pub difficulty: Option<Difficulty>,
     /// Whole generation time.
     pub seconds: f64,
 }
@@ -81,6 +86,9 @@ pub fn generate(
     if sudoku::box_side(options.size).is_none() {
         return Err(GenError::Options(format!("{SIZES}, not {}", options.size)));
     }
+    if options.kind == GridKind::Killer && options.difficulty.is_some() {
+        return Err(GenError::Options("Killer Sudoku are not graded: no difficulty".into()));
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let deadline = options.timeout.map(|t| started + t);
     let mut prover =
@@ -90,6 +98,10 @@ pub fn generate(
         GridKind::Killer => killer::generate(options, &mut prover, &mut rng)?,
     };
     let proof = prover.prove(&puzzle)?;
+    let difficulty = match &puzzle {
+        Puzzle::Sudoku(s) => Some(grade::grade_sudoku(s).difficulty),
+        _ => None,
+    };
     let n = options.size;
     let solution = Grid { rows: n, cols: n, cells: digits.into_iter().map(Some).collect() };
     Ok(GridGenerated {
@@ -97,6 +109,7 @@ pub fn generate(
         puzzle,
         solution,
         proof,
+        difficulty,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -127,6 +140,18 @@ impl Prover<'_> {
             _ if outcome.complete && outcome.count == 1 => Verdict::Unique,
             _ => Verdict::Unknown,
         })
+    }
+
+    /// An error when the time limit has passed or a cancel came, for steps that do not
+    /// run the solver.
+    pub fn poll(&self) -> Result<(), GenError> {
+        if self.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(GenError::Cancelled);
+        }
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Err(GenError::Timeout),
+            _ => Ok(()),
+        }
     }
 
     /// The final proof: `unique` mode on the finished puzzle, with no node limit.

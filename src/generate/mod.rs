@@ -10,6 +10,9 @@ mod killer;
 mod layout;
 mod random;
 mod sudoku;
+
+#[cfg(test)]
+pub(crate) use sudoku::full_grid as full_sudoku_grid;
 mod unique;
 
 pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid, to_text};

@@ -2,10 +2,17 @@
 //! givens taken away in random order (a symmetric pair at a time) wherever the puzzle
 //! stays unique, until none more can go. Each step is checked by the solver in `unique`
 //! mode; a check that runs past its node limit keeps the givens, so every step is proved.
+//!
+//! For a target grade below expert the check is the grader's logic instead, with the
+//! techniques up to that grade: a puzzle it finishes is unique by that proof (as in Simon
+//! Tatham's `solo.c`). The finished puzzle must need exactly that grade (the level below
+//! gets stuck), else a new grid is drawn; an expert target keeps the solver's check and
+//! draws again until the grade is expert.
 
 use super::GenError;
 use super::Symmetry;
 use super::grids::{GridOptions, Prover};
+use crate::grade::{self, Difficulty};
 use crate::puzzle::{Puzzle, Sudoku};
 use rand::RngExt;
 use rand::seq::SliceRandom;
@@ -59,14 +66,42 @@ fn partner(symmetry: Symmetry, n: usize, cell: usize) -> usize {
     }
 }
 
-/// Makes a Sudoku with exactly one solution; returns it with its solution.
+/// Grids drawn for a target grade before it is declared out of reach.
+const DRAWS: usize = 2_000;
+
+/// Makes a Sudoku with exactly one solution (of the grade asked, if one is); returns it
+/// with its solution.
 pub fn generate(
     options: &GridOptions,
     prover: &mut Prover<'_>,
     rng: &mut ChaCha8Rng,
 ) -> Result<(Puzzle, Vec<u32>), GenError> {
+    let Some(target) = options.difficulty else { return thin_out(options, None, prover, rng) };
+    for _ in 0..DRAWS {
+        let (puzzle, solution) = thin_out(options, Some(target), prover, rng)?;
+        let Puzzle::Sudoku(sudoku) = &puzzle else { continue };
+        if grade::grade_sudoku(sudoku).difficulty == target {
+            return Ok((puzzle, solution));
+        }
+    }
+    Err(GenError::Options(format!(
+        "no {n}x{n} Sudoku of grade {} was found in {DRAWS} draws",
+        target.name(),
+        n = options.size
+    )))
+}
+
+/// Takes givens away from a random full grid while the puzzle stays unique: proved by the
+/// logic up to `target` when it is below expert, by the solver otherwise.
+fn thin_out(
+    options: &GridOptions,
+    target: Option<Difficulty>,
+    prover: &mut Prover<'_>,
+    rng: &mut ChaCha8Rng,
+) -> Result<(Puzzle, Vec<u32>), GenError> {
     let n = options.size;
     let k = box_side(n).ok_or_else(|| GenError::Options(super::grids::SIZES.into()))?;
+    let by_logic = target.filter(|&t| t < Difficulty::Expert);
     let solution = full_grid(n, k, rng);
     let mut givens = solution.clone();
     let mut order: Vec<usize> = (0..n * n).collect();
@@ -79,8 +114,15 @@ pub fn generate(
         let kept = (givens[cell], givens[pair]);
         givens[cell] = 0;
         givens[pair] = 0;
-        let puzzle = Puzzle::Sudoku(Sudoku { n, box_size: k, givens: givens.clone() });
-        if !prover.unique(&puzzle)? {
+        let sudoku = Sudoku { n, box_size: k, givens: givens.clone() };
+        let unique = match by_logic {
+            Some(level) => {
+                prover.poll()?;
+                grade::solve_sudoku(&sudoku, level).solved()
+            }
+            None => prover.unique(&Puzzle::Sudoku(sudoku))?,
+        };
+        if !unique {
             (givens[cell], givens[pair]) = kept;
         }
     }

@@ -56,6 +56,7 @@ mod layout;
 mod lists;
 mod logic;
 mod masks;
+mod sudoku;
 mod tally;
 mod techniques;
 #[cfg(test)]
@@ -64,6 +65,7 @@ mod tests;
 use crate::puzzle::{Kakuro, RunTable};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
+pub use sudoku::{SudokuLogic, grade_sudoku, solve_sudoku};
 
 /// How hard a puzzle is for a person: the hardest level of technique its solution needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -117,15 +119,21 @@ pub enum Technique {
     HiddenSubset,
     /// Digits the other cells cannot complete to the clue are removed.
     Bounds,
+    /// Sudoku: a digit confined to one line within a box, or to one box within a line,
+    /// leaves the rest of that line or box (pointing and claiming).
+    LockedCandidates,
     /// Digits without a distinct assignment of a combination over the run are removed.
     RunConsistency,
+    /// Sudoku: a digit whose places in k rows lie in k columns leaves those columns'
+    /// other cells, and the same with rows and columns swapped (X-wing, swordfish).
+    Fish,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
 
 impl Technique {
     /// Every technique, level by level, easiest level first.
-    pub const ALL: [Technique; 9] = [
+    pub const ALL: [Technique; 11] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -133,7 +141,9 @@ impl Technique {
         Technique::NakedSubset,
         Technique::HiddenSubset,
         Technique::Bounds,
+        Technique::LockedCandidates,
         Technique::RunConsistency,
+        Technique::Fish,
         Technique::Trial,
     ];
 
@@ -148,6 +158,8 @@ impl Technique {
             Technique::HiddenSubset => "hidden_subset",
             Technique::Bounds => "bounds",
             Technique::RunConsistency => "run_consistency",
+            Technique::LockedCandidates => "locked_candidates",
+            Technique::Fish => "fish",
             Technique::Trial => "trial",
         }
     }
@@ -159,10 +171,11 @@ impl Technique {
             | Technique::Crossing
             | Technique::NakedSingle
             | Technique::HiddenSingle => Difficulty::Easy,
-            Technique::NakedSubset | Technique::HiddenSubset | Technique::Bounds => {
-                Difficulty::Medium
-            }
-            Technique::RunConsistency => Difficulty::Hard,
+            Technique::NakedSubset
+            | Technique::HiddenSubset
+            | Technique::Bounds
+            | Technique::LockedCandidates => Difficulty::Medium,
+            Technique::RunConsistency | Technique::Fish => Difficulty::Hard,
             Technique::Trial => Difficulty::Expert,
         }
     }
@@ -178,7 +191,7 @@ impl Technique {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Uses {
     /// Counts in the order of [`Technique::ALL`].
-    counts: [u32; 9],
+    counts: [u32; Technique::ALL.len()],
 }
 
 impl Uses {

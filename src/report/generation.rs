@@ -100,7 +100,7 @@ impl GeneratedPuzzle {
         GeneratedPuzzle {
             files: None,
             seed,
-            difficulty: None,
+            difficulty: generated.difficulty,
             unique: true,
             proof: Some(generated.proof),
             seconds: generated.seconds,

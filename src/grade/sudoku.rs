@@ -1,0 +1,392 @@
+//! Grading Sudoku (N = k*k, 4x4 to 25x25) by the techniques a person solves with.
+//!
+//! Candidates are a bit set per cell (bit `d` for digit `d`). As for Kakuro, the techniques
+//! are tried cheapest level first, going back to the cheapest after any progress, and the
+//! grade is the hardest level that made progress; every step is a sound deduction, so a
+//! grid the logic finishes is the puzzle's only solution.
+//!
+//! - **easy**: [`Technique::NakedSingle`] (a cell's one candidate leaves its row, column
+//!   and box) and [`Technique::HiddenSingle`] (a digit with one place left in a unit).
+//! - **medium**: [`Technique::LockedCandidates`] (pointing and claiming),
+//!   [`Technique::NakedSubset`] and [`Technique::HiddenSubset`] of two and three cells.
+//! - **hard**: [`Technique::Fish`] of two and three lines (X-wing, swordfish).
+//! - **expert**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
+//!   with the levels up to hard; a puzzle that even trial cannot finish is expert too.
+
+use super::{Difficulty, Grading, Technique, Uses};
+use crate::puzzle::Sudoku;
+
+/// The largest subsets and fish looked for.
+const MAX_SET: usize = 3;
+
+/// The candidates of a Sudoku, as far as the logic has taken them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SudokuLogic {
+    /// Per cell, row-major: bit `d` set while digit `d` is possible.
+    pub candidates: Vec<u32>,
+    /// Some cell or unit lost every candidate: the givens admit no solution.
+    pub contradiction: bool,
+    /// The hardest level that made progress.
+    pub hardest: Option<Difficulty>,
+    /// How often each technique made progress.
+    pub uses: Uses,
+}
+
+impl SudokuLogic {
+    /// True when every cell holds one digit and there is no contradiction.
+    pub fn solved(&self) -> bool {
+        !self.contradiction && self.candidates.iter().all(|m| m.is_power_of_two())
+    }
+
+    /// The digits of a solved grid, row-major (0 where a cell is still open).
+    pub fn values(&self) -> Vec<u32> {
+        let one = |m: u32| if m.is_power_of_two() { m.trailing_zeros() } else { 0 };
+        self.candidates.iter().map(|&m| one(m)).collect()
+    }
+
+    /// The grade when the logic (up to expert) has run: the hardest level used when it
+    /// finished, expert when it did not.
+    pub fn grade(&self) -> Grading {
+        let solved = self.solved();
+        let difficulty = match solved {
+            true => self.hardest.unwrap_or(Difficulty::Easy),
+            false => Difficulty::Expert,
+        };
+        Grading { difficulty, solved_by_logic: solved, uses: self.uses }
+    }
+}
+
+/// Solves `sudoku` by logic with the techniques of the levels up to `ceiling`.
+pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
+    let shape = Shape::new(sudoku);
+    let mut state = State::new(&shape, &sudoku.givens);
+    state.run(&shape, ceiling);
+    state.logic
+}
+
+/// Grades `sudoku`: the hardest level a complete logic solve needs; expert also when logic
+/// up to trial gets stuck.
+pub fn grade_sudoku(sudoku: &Sudoku) -> Grading {
+    solve_sudoku(sudoku, Difficulty::Expert).grade()
+}
+
+/// The grid's units and, per cell, the units it lies in.
+struct Shape {
+    n: usize,
+    /// Rows, then columns, then boxes.
+    units: Vec<Vec<usize>>,
+    /// Per cell: its row, column and box (indices into `units`).
+    cell_units: Vec<[usize; 3]>,
+}
+
+impl Shape {
+    fn new(sudoku: &Sudoku) -> Shape {
+        let n = sudoku.n;
+        let units = Sudoku::units(n, sudoku.box_size);
+        let mut cell_units = vec![[0; 3]; n * n];
+        for (u, unit) in units.iter().enumerate() {
+            for &cell in unit {
+                cell_units[cell][u / n] = u;
+            }
+        }
+        Shape { n, units, cell_units }
+    }
+
+    /// The units of one kind: 0 rows, 1 columns, 2 boxes.
+    fn kind(&self, kind: usize) -> &[Vec<usize>] {
+        &self.units[kind * self.n..(kind + 1) * self.n]
+    }
+}
+
+/// The logic's working state.
+#[derive(Clone)]
+struct State {
+    logic: SudokuLogic,
+    /// Cells whose single digit has already left their peers.
+    placed: Vec<bool>,
+}
+
+impl State {
+    fn new(shape: &Shape, givens: &[u32]) -> State {
+        let all = ((1u64 << (shape.n + 1)) - 2) as u32;
+        let n = shape.n as u32;
+        let candidates = (0..shape.n * shape.n)
+            .map(|cell| match givens.get(cell).copied().unwrap_or(0) {
+                0 => all,
+                d if d <= n => 1 << d,
+                _ => 0,
+            })
+            .collect::<Vec<_>>();
+        let contradiction = candidates.contains(&0) || givens.len() != shape.n * shape.n;
+        let logic = SudokuLogic { candidates, contradiction, hardest: None, uses: Uses::default() };
+        State { logic, placed: vec![false; shape.n * shape.n] }
+    }
+
+    /// Applies the techniques up to `ceiling`, cheapest first, until solved, stuck or
+    /// contradicted.
+    fn run(&mut self, shape: &Shape, ceiling: Difficulty) {
+        while !self.logic.contradiction && !self.logic.solved() {
+            let progress = self.naked_singles(shape)
+                || self.hidden_singles(shape)
+                || ceiling >= Difficulty::Medium
+                    && (self.locked_candidates(shape)
+                        || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k))
+                        || (2..=MAX_SET).any(|k| self.hidden_subsets(shape, k)))
+                || ceiling >= Difficulty::Hard && (2..=MAX_SET).any(|k| self.fish(shape, k))
+                || ceiling >= Difficulty::Expert && self.trial(shape);
+            if !progress {
+                return;
+            }
+        }
+    }
+
+    /// Counts a use of `technique`.
+    fn used(&mut self, technique: Technique) {
+        self.logic.uses.add(technique);
+        let level = technique.level();
+        self.logic.hardest = self.logic.hardest.max(Some(level));
+    }
+
+    /// Removes `digits` from `cell`; true when something was removed.
+    fn remove(&mut self, cell: usize, digits: u32) -> bool {
+        let mask = &mut self.logic.candidates[cell];
+        if *mask & digits == 0 {
+            return false;
+        }
+        *mask &= !digits;
+        if *mask == 0 {
+            self.logic.contradiction = true;
+        }
+        true
+    }
+
+    /// Every cell with one candidate not yet spread: its digit leaves its peers.
+    fn naked_singles(&mut self, shape: &Shape) -> bool {
+        let mut progress = false;
+        for cell in 0..shape.n * shape.n {
+            let mask = self.logic.candidates[cell];
+            if self.placed[cell] || !mask.is_power_of_two() {
+                continue;
+            }
+            self.placed[cell] = true;
+            progress = true;
+            let mut removed = false;
+            for unit in shape.cell_units[cell] {
+                for &peer in &shape.units[unit] {
+                    removed |= peer != cell && self.remove(peer, mask);
+                }
+            }
+            if removed {
+                self.used(Technique::NakedSingle);
+            }
+        }
+        progress
+    }
+
+    /// The cells of `unit` (as a bit set over its positions) where `digit` may go.
+    fn places(&self, unit: &[usize], digit: u32) -> u32 {
+        let has = |cell: usize| self.logic.candidates[cell] & digit != 0;
+        unit.iter().enumerate().filter(|&(_, &c)| has(c)).fold(0, |bits, (i, _)| bits | 1 << i)
+    }
+
+    /// A digit with one place left in a unit goes there.
+    fn hidden_singles(&mut self, shape: &Shape) -> bool {
+        for unit in &shape.units {
+            for d in 1..=shape.n {
+                let places = self.places(unit, 1 << d);
+                if places == 0 {
+                    self.logic.contradiction = true;
+                    return true;
+                }
+                let cell = unit[places.trailing_zeros() as usize];
+                if places.is_power_of_two() && self.remove(cell, !(1 << d)) {
+                    self.used(Technique::HiddenSingle);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Pointing (a digit of a box confined to one row or column leaves the rest of that
+    /// line) and claiming (a digit of a line confined to one box leaves the rest of it).
+    fn locked_candidates(&mut self, shape: &Shape) -> bool {
+        for d in 1..=shape.n {
+            let digit = 1 << d;
+            for (from, to) in [(2, 0), (2, 1), (0, 2), (1, 2)] {
+                for unit in shape.kind(from) {
+                    let cells: Vec<usize> = unit
+                        .iter()
+                        .copied()
+                        .filter(|&c| self.logic.candidates[c] & digit != 0)
+                        .collect();
+                    let Some(&first) = cells.first() else { continue };
+                    let target = shape.cell_units[first][to];
+                    if cells.len() < 2 || cells.iter().any(|&c| shape.cell_units[c][to] != target) {
+                        continue;
+                    }
+                    let mut removed = false;
+                    for &cell in &shape.units[target] {
+                        removed |= !unit.contains(&cell) && self.remove(cell, digit);
+                    }
+                    if removed {
+                        self.used(Technique::LockedCandidates);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// `k` open cells of a unit holding only `k` digits between them: those digits leave
+    /// the unit's other cells.
+    fn naked_subsets(&mut self, shape: &Shape, k: usize) -> bool {
+        for unit in &shape.units {
+            let open: Vec<usize> = unit
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let m = self.logic.candidates[c];
+                    (2..=k as u32).contains(&m.count_ones())
+                })
+                .collect();
+            for subset in subsets(open.len(), k) {
+                let cells: Vec<usize> = subset.iter().map(|&i| open[i]).collect();
+                let union = cells.iter().fold(0, |u, &c| u | self.logic.candidates[c]);
+                if union.count_ones() as usize != k {
+                    continue;
+                }
+                let mut removed = false;
+                for &cell in unit {
+                    removed |= !cells.contains(&cell) && self.remove(cell, union);
+                }
+                if removed {
+                    self.used(Technique::NakedSubset);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `k` digits of a unit that only `k` of its cells can hold: those cells keep no other
+    /// digit.
+    fn hidden_subsets(&mut self, shape: &Shape, k: usize) -> bool {
+        for unit in &shape.units {
+            let digits: Vec<(u32, u32)> = (1..=shape.n)
+                .map(|d| (1u32 << d, self.places(unit, 1 << d)))
+                .filter(|&(_, p)| (2..=k as u32).contains(&p.count_ones()))
+                .collect();
+            for subset in subsets(digits.len(), k) {
+                let places = subset.iter().fold(0, |u, &i| u | digits[i].1);
+                if places.count_ones() as usize != k {
+                    continue;
+                }
+                let keep = subset.iter().fold(0, |u, &i| u | digits[i].0);
+                let mut removed = false;
+                for (i, &cell) in unit.iter().enumerate() {
+                    removed |= places & 1 << i != 0 && self.remove(cell, !keep);
+                }
+                if removed {
+                    self.used(Technique::HiddenSubset);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// A digit whose places in `k` rows lie in `k` columns leaves those columns' other
+    /// rows (and the same with columns and rows swapped).
+    fn fish(&mut self, shape: &Shape, k: usize) -> bool {
+        for d in 1..=shape.n {
+            let digit = 1 << d;
+            for (base, cover) in [(0, 1), (1, 0)] {
+                let lines: Vec<(usize, u32)> = shape
+                    .kind(base)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, unit)| (i, self.places(unit, digit)))
+                    .filter(|&(_, p)| (2..=k as u32).contains(&p.count_ones()))
+                    .collect();
+                for subset in subsets(lines.len(), k) {
+                    let covered = subset.iter().fold(0, |u, &i| u | lines[i].1);
+                    if covered.count_ones() as usize != k {
+                        continue;
+                    }
+                    let mut removed = false;
+                    for (line, unit) in shape.kind(cover).iter().enumerate() {
+                        if covered & 1 << line == 0 {
+                            continue;
+                        }
+                        for (position, &cell) in unit.iter().enumerate() {
+                            let in_base = subset.iter().any(|&i| lines[i].0 == position);
+                            removed |= !in_base && self.remove(cell, digit);
+                        }
+                    }
+                    if removed {
+                        self.used(Technique::Fish);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Assumes one digit of a cell with two (then three) candidates and follows the levels
+    /// up to hard; a contradiction removes the digit.
+    fn trial(&mut self, shape: &Shape) -> bool {
+        for size in 2..=3 {
+            for cell in 0..shape.n * shape.n {
+                let mask = self.logic.candidates[cell];
+                if mask.count_ones() != size {
+                    continue;
+                }
+                let mut rest = mask;
+                while rest != 0 {
+                    let digit = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let mut assumed = self.clone();
+                    assumed.logic.candidates[cell] = digit;
+                    assumed.run(shape, Difficulty::Hard);
+                    if assumed.logic.contradiction {
+                        self.remove(cell, digit);
+                        self.used(Technique::Trial);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Every `k`-element subset of `0..len`, as sorted index lists.
+fn subsets(len: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut all = Vec::new();
+    let mut current = Vec::with_capacity(k);
+    fn extend(
+        start: usize,
+        len: usize,
+        k: usize,
+        current: &mut Vec<usize>,
+        all: &mut Vec<Vec<usize>>,
+    ) {
+        if current.len() == k {
+            all.push(current.clone());
+            return;
+        }
+        for i in start..len {
+            current.push(i);
+            extend(i + 1, len, k, current, all);
+            current.pop();
+        }
+    }
+    extend(0, len, k, &mut current, &mut all);
+    all
+}
+
+#[cfg(test)]
+mod tests;

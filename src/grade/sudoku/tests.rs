@@ -1,0 +1,107 @@
+use super::*;
+use crate::generate::full_sudoku_grid;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn sudoku(givens: Vec<u32>) -> Sudoku {
+    Sudoku { n: 9, box_size: 3, givens }
+}
+
+/// An empty 9x9 grid's state, with `cells` kept to `digits` (bit sets).
+fn open_grid(kept: &[(usize, u32)]) -> (Shape, State) {
+    let puzzle = sudoku(vec![0; 81]);
+    let shape = Shape::new(&puzzle);
+    let mut state = State::new(&shape, &puzzle.givens);
+    for &(cell, digits) in kept {
+        state.logic.candidates[cell] = digits;
+    }
+    (shape, state)
+}
+
+const ONE: u32 = 1 << 1;
+
+#[test]
+fn locked_candidates_point_out_of_a_box() {
+    // Digit 1 of the top-left box only in its first row.
+    let kept: Vec<_> = [9, 10, 11, 18, 19, 20].iter().map(|&c| (c, 0x3FC)).collect();
+    let (shape, mut state) = open_grid(&kept);
+    assert!(state.locked_candidates(&shape));
+    assert!((3..9).all(|c| state.logic.candidates[c] & ONE == 0));
+    assert!((0..3).all(|c| state.logic.candidates[c] & ONE != 0));
+    assert_eq!(state.logic.uses.get(Technique::LockedCandidates), 1);
+}
+
+#[test]
+fn a_naked_pair_leaves_the_rest_of_its_row() {
+    let (shape, mut state) = open_grid(&[(0, 0b110), (5, 0b110)]);
+    assert!(state.naked_subsets(&shape, 2));
+    let row: Vec<u32> = (0..9).map(|c| state.logic.candidates[c]).collect();
+    assert!(row.iter().enumerate().all(|(c, &m)| c == 0 || c == 5 || m & 0b110 == 0));
+}
+
+#[test]
+fn a_hidden_pair_keeps_its_cells_to_its_digits() {
+    // Digits 1 and 2 of the first row only in cells 2 and 7.
+    let kept: Vec<_> = (0..9).filter(|&c| c != 2 && c != 7).map(|c| (c, 0x3FE & !0b110)).collect();
+    let (shape, mut state) = open_grid(&kept);
+    assert!(state.hidden_subsets(&shape, 2));
+    assert_eq!((state.logic.candidates[2], state.logic.candidates[7]), (0b110, 0b110));
+}
+
+#[test]
+fn an_x_wing_clears_its_columns() {
+    // Digit 1 in rows 0 and 4 only in columns 1 and 6.
+    let kept: Vec<_> = [0usize, 4]
+        .iter()
+        .flat_map(|&r| (0..9).filter(|&c| c != 1 && c != 6).map(move |c| (r * 9 + c, 0x3FC)))
+        .collect();
+    let (shape, mut state) = open_grid(&kept);
+    assert!(state.fish(&shape, 2));
+    for r in (0..9).filter(|&r| r != 0 && r != 4) {
+        assert_eq!(state.logic.candidates[r * 9 + 1] & ONE, 0, "row {r}");
+        assert_eq!(state.logic.candidates[r * 9 + 6] & ONE, 0, "row {r}");
+    }
+    assert_ne!(state.logic.candidates[1] & ONE, 0);
+}
+
+#[test]
+fn an_easy_puzzle_needs_singles_only() {
+    let line = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    let givens = line.bytes().map(|b| u32::from(b - b'0')).collect();
+    let grading = grade_sudoku(&sudoku(givens));
+    assert_eq!((grading.difficulty, grading.solved_by_logic), (Difficulty::Easy, true));
+}
+
+/// Every deduction is sound: on random puzzles cut from full grids, the logic never
+/// removes a digit of the grid, and a grid it finishes is that grid.
+#[test]
+fn the_logic_never_removes_a_digit_of_the_solution() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for round in 0..60 {
+        let solution = full_sudoku_grid(9, 3, &mut rng);
+        let mut givens = solution.clone();
+        let mut cells: Vec<usize> = (0..81).collect();
+        cells.shuffle(&mut rng);
+        let removed = rng.random_range(40..62);
+        cells.iter().take(removed).for_each(|&c| givens[c] = 0);
+        let logic = solve_sudoku(&sudoku(givens), Difficulty::Expert);
+        assert!(!logic.contradiction, "round {round}");
+        for (cell, &digit) in solution.iter().enumerate() {
+            assert_ne!(logic.candidates[cell] & 1 << digit, 0, "round {round}, cell {cell}");
+        }
+        if logic.solved() {
+            assert_eq!(logic.values(), solution);
+        }
+    }
+}
+
+#[test]
+fn clashing_givens_are_a_contradiction() {
+    let mut givens = vec![0; 81];
+    givens[0] = 5;
+    givens[1] = 5;
+    let logic = solve_sudoku(&sudoku(givens), Difficulty::Expert);
+    assert!(logic.contradiction && !logic.solved());
+    assert_eq!(grade_sudoku(&sudoku(vec![1; 80])).difficulty, Difficulty::Expert);
+}
