@@ -85,6 +85,26 @@ fn the_layout_is_one_a_publisher_prints() {
     }
 }
 
+/// The finished puzzle keeps near the black share asked for (border included), though
+/// repairs blacken cells on the way: they are whitened again where the puzzle stays unique.
+#[test]
+fn the_black_share_stays_near_the_one_asked() {
+    for black in ["40", "45"] {
+        for seed in ["1", "2", "3"] {
+            let args =
+                ["generate", "--rows", "24", "--cols", "24", "--black", black, "--seed", seed];
+            let made = kakurod(&args);
+            assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+            let text = stdout(&made);
+            let cells: Vec<&str> = text.lines().skip(1).flat_map(|l| l.split(' ')).collect();
+            let blacks = cells.iter().filter(|&&c| c != "0").count();
+            let share = 100.0 * blacks as f64 / cells.len() as f64;
+            let asked: f64 = black.parse().unwrap();
+            assert!((share - asked).abs() <= 4.0, "--black {black} seed {seed}: {share:.1}%");
+        }
+    }
+}
+
 #[test]
 fn the_same_options_give_the_same_puzzle() {
     let run = |seed: &str, symmetry: &str| {

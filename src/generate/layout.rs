@@ -97,6 +97,40 @@ impl Layout {
         self.set_pair([cell, self.partner(cell)], false);
     }
 
+    /// Whether `cell` and its partner, black and off the border, may turn white: every
+    /// run through them is then 2 to [`MAX_RUN`] cells long (so they join the white
+    /// region, too).
+    pub fn can_whiten(&mut self, cell: usize) -> bool {
+        let pair = [cell, self.partner(cell)];
+        let border = |c: usize| c < self.cols || c.is_multiple_of(self.cols);
+        if pair.iter().any(|&c| self.white[c] || border(c)) {
+            return false;
+        }
+        self.set_pair(pair, true);
+        let ok = pair.iter().all(|&c| self.lines_ok(c) && self.runs_fit(c));
+        self.set_pair(pair, false);
+        ok
+    }
+
+    /// Whitens `cell` and its partner.
+    pub fn whiten(&mut self, cell: usize) {
+        self.set_pair([cell, self.partner(cell)], true);
+    }
+
+    /// Whether the across and down runs through `cell` are at most [`MAX_RUN`] long.
+    fn runs_fit(&self, cell: usize) -> bool {
+        let (cols, len) = (self.cols, self.white.len());
+        // White cells beyond `cell`, step after step.
+        let reach = |step: &dyn Fn(usize) -> Option<usize>| {
+            std::iter::successors(step(cell), |&at| step(at)).take_while(|&n| self.white[n]).count()
+        };
+        let across = reach(&|at| (at % cols > 0).then(|| at - 1))
+            + reach(&|at| (at % cols + 1 < cols).then_some(at + 1));
+        let down =
+            reach(&|at| at.checked_sub(cols)) + reach(&|at| (at + cols < len).then_some(at + cols));
+        across < MAX_RUN && down < MAX_RUN
+    }
+
     /// Whether every run is 2 to 9 cells long and the white cells are connected.
     #[cfg(test)]
     pub fn is_legal(&self) -> bool {
@@ -375,6 +409,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_black_cell_is_whitened_only_where_every_run_stays_legal() {
+        // 7x7 with the border: a white interior but for two partner cells, (3,3) and (4,4).
+        let mut layout = Layout {
+            rows: 7,
+            cols: 7,
+            white: (0..49).map(|i| i / 7 > 0 && i % 7 > 0 && i != 24 && i != 32).collect(),
+            symmetry: Symmetry::Rotational,
+        };
+        assert!(layout.is_legal());
+        assert!(!layout.can_whiten(0), "the border stays black");
+        assert!(!layout.can_whiten(8), "a white cell");
+        assert!(layout.can_whiten(24));
+        layout.whiten(24);
+        assert!(layout.white[24] && layout.white[32] && layout.is_legal());
+        // A cell whose whitening would leave it a one-cell run across stays black.
+        let mut layout = Layout {
+            rows: 4,
+            cols: 5,
+            white: (0..20).map(|i| (1..3).contains(&(i / 5)) && i % 5 > 0).collect(),
+            symmetry: Symmetry::None,
+        };
+        assert!(layout.is_legal());
+        assert!(!layout.can_whiten(16));
+        // Joining two runs into one of 11 cells is too long; into one of 9, not.
+        let row = |cols: usize| Layout {
+            rows: 3,
+            cols,
+            white: (0..3 * cols).map(|i| i / cols > 0 && i % cols > 0).collect(),
+            symmetry: Symmetry::None,
+        };
+        assert!(!row(12).runs_fit(18));
+        assert!(row(10).runs_fit(15));
     }
 
     #[test]

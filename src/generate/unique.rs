@@ -191,11 +191,7 @@ impl Maker {
         let max_rounds = 200 + self.index.runs.len();
         for round in 0..max_rounds {
             limits.check()?;
-            let puzzle = self.puzzle().puzzle;
-            let troubles = match options.difficulty {
-                Some(target) if target < Difficulty::Expert => logic_troubles(&puzzle, target),
-                _ => search_troubles(&puzzle, &self.digits, options, limits, checks)?,
-            };
+            let troubles = self.troubles(options, limits, checks)?;
             tracing::debug!(
                 round,
                 troubles = troubles.len(),
@@ -203,6 +199,7 @@ impl Maker {
                 "uniqueness round"
             );
             if troubles.is_empty() {
+                self.whiten(options, limits, checks, rng)?;
                 return Ok(true);
             }
             for trouble in troubles {
@@ -210,6 +207,90 @@ impl Maker {
             }
         }
         Ok(false)
+    }
+
+    /// Where the puzzle is not settled: by the search, or by the logic of a target grade
+    /// below expert.
+    fn troubles(
+        &self,
+        options: &GenOptions,
+        limits: &Limits<'_>,
+        checks: &mut Checks,
+    ) -> Result<Vec<Trouble>, GenError> {
+        let puzzle = self.puzzle().puzzle;
+        match options.difficulty {
+            Some(target) if target < Difficulty::Expert => Ok(logic_troubles(&puzzle, target)),
+            _ => search_troubles(&puzzle, &self.digits, options, limits, checks),
+        }
+    }
+
+    /// Turns black cells white again (with their partners, and digits that differ in their
+    /// runs) while the black share is above the one asked, keeping each change only when
+    /// the puzzle stays settled. Repairs add black cells where new digits alone did not
+    /// settle a place, and later repairs often make some of them needless.
+    fn whiten(
+        &mut self,
+        options: &GenOptions,
+        limits: &Limits<'_>,
+        checks: &mut Checks,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(), GenError> {
+        let cells = self.layout.white.len();
+        let target = (options.black_percent / 100.0 * cells as f64).round() as usize;
+        let mut order: Vec<usize> = (0..cells).filter(|&c| !self.layout.white[c]).collect();
+        order.shuffle(rng);
+        for cell in order {
+            if cells - self.layout.white_count() <= target {
+                break;
+            }
+            limits.check()?;
+            self.try_whiten(cell, options, limits, checks, rng)?;
+        }
+        Ok(())
+    }
+
+    /// Whitens `cell` (and its partner) with new digits, if the layout allows it and the
+    /// puzzle stays settled; otherwise leaves everything as it was.
+    fn try_whiten(
+        &mut self,
+        cell: usize,
+        options: &GenOptions,
+        limits: &Limits<'_>,
+        checks: &mut Checks,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(), GenError> {
+        if !self.layout.can_whiten(cell) {
+            return Ok(());
+        }
+        let (white, digits) = (self.layout.white.clone(), self.digits.clone());
+        self.layout.whiten(cell);
+        self.index = run_index(&self.layout.white, self.layout.rows, self.layout.cols);
+        let mut new = vec![cell, self.layout.partner(cell)];
+        new.dedup();
+        let weights = self.weights;
+        let choice = Choice { weights: Some(&weights), forbidden: None };
+        // The runs it joins must not hold a digit twice already.
+        let filled = self.joined_runs_distinct(&new)
+            && fill(&self.index, &mut self.digits, new, rng, choice);
+        if !filled || !self.troubles(options, limits, checks)?.is_empty() {
+            (self.layout.white, self.digits) = (white, digits);
+            self.index = run_index(&self.layout.white, self.layout.rows, self.layout.cols);
+        }
+        Ok(())
+    }
+
+    /// Whether every run through `cells` holds distinct digits in its other cells.
+    fn joined_runs_distinct(&self, cells: &[usize]) -> bool {
+        let runs = cells.iter().flat_map(|&c| [self.index.row_run[c], self.index.col_run[c]]);
+        runs.into_iter().all(|run| {
+            let mut seen = 0u32;
+            self.index.runs[run].1.iter().filter(|c| !cells.contains(c)).all(|&c| {
+                let bit = 1 << self.digits[c];
+                let fresh = seen & bit == 0;
+                seen |= bit;
+                fresh
+            })
+        })
     }
 
     /// Changes the puzzle where `trouble` is: one repair for every few of its cells.
