@@ -168,7 +168,7 @@ impl Maker {
         let mut digits = vec![0; layout.white.len()];
         let whites = (0..digits.len()).filter(|&i| layout.white[i]).collect();
         let weights = weights(target);
-        let choice = Choice { weights: Some(&weights), forbidden: None };
+        let choice = Choice { weights: Some(&weights), forbidden: None, put_off_shifts: true };
         if !fill(&index, &mut digits, whites, rng, choice) {
             return None;
         }
@@ -268,7 +268,7 @@ impl Maker {
         let mut new = vec![cell, self.layout.partner(cell)];
         new.dedup();
         let weights = self.weights;
-        let choice = Choice { weights: Some(&weights), forbidden: None };
+        let choice = Choice { weights: Some(&weights), forbidden: None, put_off_shifts: true };
         // The runs it joins must not hold a digit twice already.
         let filled = self.joined_runs_distinct(&new)
             && fill(&self.index, &mut self.digits, new, rng, choice);
@@ -323,7 +323,11 @@ impl Maker {
             }
         }
         let weights = self.weights;
-        self.best_refill(region, Choice { weights: Some(&weights), forbidden: None }, rng)
+        self.best_refill(
+            region,
+            Choice { weights: Some(&weights), forbidden: None, put_off_shifts: true },
+            rng,
+        )
     }
 
     /// Refills around `cell` (the cell neither the planted digit nor `other`'s, the
@@ -362,7 +366,8 @@ impl Maker {
         }
         forbidden[cell] |= 1 << self.digits[cell];
         let weights = self.weights;
-        let choice = Choice { weights: Some(&weights), forbidden: Some(&forbidden) };
+        let choice =
+            Choice { weights: Some(&weights), forbidden: Some(&forbidden), put_off_shifts: true };
         if !self.best_refill(window, choice, rng) {
             self.blacken_near(cell, rng);
         }
