@@ -111,10 +111,15 @@ fn solve_entries(
         Err(error) => invalid(error.line, error),
     };
     let threads = solver::effective_threads(options.solve.threads);
+    let sequential = |entries: Vec<_>| entries.into_iter().map(|e| answer(e, options)).collect();
+    if entries.len() < 2 || threads < 2 {
+        return sequential(entries);
+    }
+    // A pool of its own only when the thread count differs from the global pool's.
     let own_pool = threads != rayon::current_num_threads();
     let pool = own_pool.then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build());
-    if entries.len() < 2 || threads < 2 || matches!(pool, Some(Err(_))) {
-        return entries.into_iter().map(|entry| answer(entry, options)).collect();
+    if matches!(pool, Some(Err(_))) {
+        return sequential(entries);
     }
     let mut each = options.clone();
     each.solve.threads = 1;
