@@ -169,11 +169,16 @@ fn run_digits(index: &RunIndex, digits: &[u32], id: usize) -> u32 {
 fn completes_shift(index: &RunIndex, digits: &[u32], cell: usize, digit: u32) -> bool {
     let RunIndex { row_run, col_run, runs } = index;
     let (top, left) = (row_run[cell], col_run[cell]);
+    let (top_digits, left_digits) =
+        (run_digits(index, digits, top), run_digits(index, digits, left));
+    // A run's digits other than those of its two corners.
+    let without = |bits: u32, x: u32, y: u32| bits & !(1 << x) & !(1 << y);
     for &b in &runs[top].1 {
         if b == cell || digits[b] == 0 {
             continue;
         }
         let right = col_run[b];
+        let right_digits = run_digits(index, digits, right);
         for &c in &runs[left].1 {
             if c == cell || digits[c] == 0 {
                 continue;
@@ -183,16 +188,14 @@ fn completes_shift(index: &RunIndex, digits: &[u32], cell: usize, digit: u32) ->
             if d >= digits.len() || digits[d] == 0 || row_run[d] != bottom || col_run[d] != right {
                 continue;
             }
-            let corners = [digit, digits[b], digits[c], digits[d]];
-            let others = |id: usize, mine: [u32; 2]| {
-                run_digits(index, digits, id) & !(1 << mine[0]) & !(1 << mine[1])
-            };
+            let (vb, vc, vd) = (digits[b], digits[c], digits[d]);
             let rest = [
-                (others(top, [digits[b], digits[b]]), [0, 1]),
-                (others(left, [digits[c], digits[c]]), [0, 2]),
-                (others(bottom, [digits[c], digits[d]]), [2, 3]),
-                (others(right, [digits[b], digits[d]]), [1, 3]),
+                (without(top_digits, vb, vb), [0, 1]),
+                (without(left_digits, vc, vc), [0, 2]),
+                (without(run_digits(index, digits, bottom), vc, vd), [2, 3]),
+                (without(right_digits, vb, vd), [1, 3]),
             ];
+            let corners = [digit, vb, vc, vd];
             if (1..=8).flat_map(|k| [k, -k]).any(|k| shift_fits(corners, k, &rest)) {
                 return true;
             }
