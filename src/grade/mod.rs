@@ -257,11 +257,7 @@ impl Logic {
     /// gives, since the levels are tried cheapest first and the logic never got past the
     /// ones it used. `None` when it did not finish.
     pub fn finished_grade(&self) -> Option<Grading> {
-        self.solved().then(|| Grading {
-            difficulty: self.hardest.unwrap_or(Difficulty::Easy),
-            solved_by_logic: true,
-            uses: self.uses,
-        })
+        self.solved().then(|| Grading::of(true, self.hardest, self.uses))
     }
 
     /// The white cells with more than one candidate, in row-major order.
@@ -290,7 +286,7 @@ pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logi
 /// it costs seconds.
 pub fn grade_several(puzzle: &Kakuro, runs: &RunTable) -> Grading {
     let logic = solve_runs(puzzle, runs, Difficulty::Hard);
-    Grading { difficulty: Difficulty::Expert, solved_by_logic: false, uses: logic.uses }
+    Grading::of(false, logic.hardest, logic.uses)
 }
 
 /// A puzzle's grade.
@@ -303,6 +299,18 @@ pub struct Grading {
     pub solved_by_logic: bool,
     /// How often each technique made progress.
     pub uses: Uses,
+}
+
+impl Grading {
+    /// The grade of a logic solve that `solved` the puzzle or not: the hardest level that
+    /// made progress (easy when none had to), expert when it did not finish.
+    fn of(solved: bool, hardest: Option<Difficulty>, uses: Uses) -> Grading {
+        let difficulty = match solved {
+            true => hardest.unwrap_or(Difficulty::Easy),
+            false => Difficulty::Expert,
+        };
+        Grading { difficulty, solved_by_logic: solved, uses }
+    }
 }
 
 /// Grades `puzzle`: the hardest level a complete logic solve needs; expert also when logic
@@ -321,9 +329,5 @@ pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable, solution: Option<&[u32]>) ->
     let mut solver = logic::Solver::new(&layout, solution.unwrap_or_default());
     solver.run(Difficulty::Expert);
     let (solved, hardest, uses) = solver.outcome();
-    let difficulty = match (solved, hardest) {
-        (true, hardest) => hardest.unwrap_or(Difficulty::Easy),
-        (false, _) => Difficulty::Expert,
-    };
-    Grading { difficulty, solved_by_logic: solved, uses }
+    Grading::of(solved, hardest, uses)
 }

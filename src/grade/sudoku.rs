@@ -47,12 +47,7 @@ impl SudokuLogic {
     /// The grade when the logic (up to expert) has run: the hardest level used when it
     /// finished, expert when it did not.
     pub fn grade(&self) -> Grading {
-        let solved = self.solved();
-        let difficulty = match solved {
-            true => self.hardest.unwrap_or(Difficulty::Easy),
-            false => Difficulty::Expert,
-        };
-        Grading { difficulty, solved_by_logic: solved, uses: self.uses }
+        Grading::of(self.solved(), self.hardest, self.uses)
     }
 }
 
