@@ -3,8 +3,9 @@
 //! readers take (`sudoku`: `N N`, then digits and `-`; `killer`: `N N`, the cage sums on
 //! one cell each, then the cage ids).
 
+use super::limits::Limits;
 use super::{GenError, Proof, Symmetry, killer, sudoku};
-use crate::grade::{self, Difficulty};
+use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Puzzle};
 use crate::solver::{self, Mode, SolveOptions, StopReason};
 use rand::SeedableRng;
@@ -90,18 +91,19 @@ pub fn generate(
         return Err(GenError::Options("Killer Sudoku are not graded: no difficulty".into()));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let deadline = options.timeout.map(|t| started + t);
-    let mut prover =
-        Prover { threads: options.threads, deadline, cancel, checks: 0, time: Duration::ZERO };
-    let (puzzle, digits) = match options.kind {
-        GridKind::Sudoku => sudoku::generate(options, &mut prover, &mut rng)?,
-        GridKind::Killer => killer::generate(options, &mut prover, &mut rng)?,
+    let limits = Limits { deadline: options.timeout.map(|t| started + t), cancel };
+    let mut prover = Prover { threads: options.threads, limits, checks: 0, time: Duration::ZERO };
+    let (puzzle, digits, difficulty) = match options.kind {
+        GridKind::Sudoku => {
+            let (puzzle, digits, grade) = sudoku::generate(options, &mut prover, &mut rng)?;
+            (puzzle, digits, Some(grade))
+        }
+        GridKind::Killer => {
+            let (puzzle, digits) = killer::generate(options, &mut prover, &mut rng)?;
+            (puzzle, digits, None)
+        }
     };
     let proof = prover.prove(&puzzle)?;
-    let difficulty = match &puzzle {
-        Puzzle::Sudoku(s) => Some(grade::grade_sudoku(s).difficulty),
-        _ => None,
-    };
     let n = options.size;
     let solution = Grid { rows: n, cols: n, cells: digits.into_iter().map(Some).collect() };
     Ok(GridGenerated {
@@ -117,8 +119,7 @@ pub fn generate(
 /// The solver checks of one generation, counted and timed for its proof.
 pub struct Prover<'a> {
     threads: usize,
-    deadline: Option<Instant>,
-    cancel: Option<&'a Arc<AtomicBool>>,
+    limits: Limits<'a>,
     checks: u32,
     time: Duration,
 }
@@ -145,13 +146,7 @@ impl Prover<'_> {
     /// An error when the time limit has passed or a cancel came, for steps that do not
     /// run the solver.
     pub fn poll(&self) -> Result<(), GenError> {
-        if self.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-            return Err(GenError::Cancelled);
-        }
-        match self.deadline {
-            Some(deadline) if Instant::now() >= deadline => Err(GenError::Timeout),
-            _ => Ok(()),
-        }
+        self.limits.check()
     }
 
     /// The final proof: `unique` mode on the finished puzzle, with no node limit.
@@ -167,7 +162,7 @@ impl Prover<'_> {
         node_limit: Option<u64>,
     ) -> Result<solver::Outcome, GenError> {
         let started = Instant::now();
-        let timeout = self.deadline.map(|d| d.saturating_duration_since(started));
+        let timeout = self.limits.left();
         if timeout.is_some_and(|t| t.is_zero()) {
             return Err(GenError::Timeout);
         }
@@ -179,7 +174,7 @@ impl Prover<'_> {
             ..Default::default()
         };
         let compiled = puzzle.compile();
-        let outcome = solver::solve(&compiled.model, &options, self.cancel);
+        let outcome = solver::solve(&compiled.model, &options, self.limits.cancel);
         self.checks += 1;
         self.time += started.elapsed();
         match outcome.stopped {

@@ -8,12 +8,13 @@ mod fill;
 mod grids;
 mod killer;
 mod layout;
+mod limits;
 mod random;
 mod sudoku;
+mod unique;
 
 #[cfg(test)]
 pub(crate) use sudoku::full_grid as full_sudoku_grid;
-mod unique;
 
 pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid, to_text};
 

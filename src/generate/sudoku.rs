@@ -70,20 +70,20 @@ fn partner(symmetry: Symmetry, n: usize, cell: usize) -> usize {
 const DRAWS: usize = 2_000;
 
 /// Makes a Sudoku with exactly one solution (of the grade asked, if one is); returns it
-/// with its solution.
+/// with its solution and its grade.
 pub fn generate(
     options: &GridOptions,
     prover: &mut Prover<'_>,
     rng: &mut ChaCha8Rng,
-) -> Result<(Puzzle, Vec<u32>), GenError> {
-    let Some(target) = options.difficulty else { return thin_out(options, None, prover, rng) };
+) -> Result<(Puzzle, Vec<u32>, Difficulty), GenError> {
     for _ in 0..DRAWS {
-        let (puzzle, solution) = thin_out(options, Some(target), prover, rng)?;
-        let Puzzle::Sudoku(sudoku) = &puzzle else { continue };
-        if grade::grade_sudoku(sudoku).difficulty == target {
-            return Ok((puzzle, solution));
+        let (sudoku, solution) = thin_out(options, options.difficulty, prover, rng)?;
+        let grade = grade::grade_sudoku(&sudoku).difficulty;
+        if options.difficulty.is_none_or(|target| grade == target) {
+            return Ok((Puzzle::Sudoku(sudoku), solution, grade));
         }
     }
+    let target = options.difficulty.unwrap_or(Difficulty::Expert);
     Err(GenError::Options(format!(
         "no {n}x{n} Sudoku of grade {} was found in {DRAWS} draws",
         target.name(),
@@ -98,7 +98,7 @@ fn thin_out(
     target: Option<Difficulty>,
     prover: &mut Prover<'_>,
     rng: &mut ChaCha8Rng,
-) -> Result<(Puzzle, Vec<u32>), GenError> {
+) -> Result<(Sudoku, Vec<u32>), GenError> {
     let n = options.size;
     let k = box_side(n).ok_or_else(|| GenError::Options(super::grids::SIZES.into()))?;
     let by_logic = target.filter(|&t| t < Difficulty::Expert);
@@ -126,7 +126,7 @@ fn thin_out(
             (givens[cell], givens[pair]) = kept;
         }
     }
-    Ok((Puzzle::Sudoku(Sudoku { n, box_size: k, givens }), solution))
+    Ok((Sudoku { n, box_size: k, givens }, solution))
 }
 
 #[cfg(test)]

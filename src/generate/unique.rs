@@ -26,6 +26,7 @@
 
 use super::fill::{Choice, fill};
 use super::layout::{Layout, RunIndex, run_index};
+use super::limits::Limits;
 use super::{GenError, GenOptions, Generated, Proof, puzzle_of};
 use crate::grade::{self, Difficulty};
 use crate::puzzle::Kakuro;
@@ -38,7 +39,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Visits of a cell whose refills touch only the trouble's cells of its runs; later
@@ -104,36 +105,6 @@ pub fn generate(
         options.cols,
         options.difficulty.map(|d| format!(" of grade {}", d.name())).unwrap_or_default()
     )))
-}
-
-/// The caller's time limit and cancel flag.
-struct Limits<'a> {
-    deadline: Option<Instant>,
-    cancel: Option<&'a Arc<AtomicBool>>,
-}
-
-impl Limits<'_> {
-    fn check(&self) -> Result<(), GenError> {
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            Err(GenError::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Err(GenError::Timeout)
-        } else {
-            Ok(())
-        }
-    }
-
-    fn left(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
-    }
-
-    fn error_for(&self, reason: StopReason) -> GenError {
-        match reason {
-            StopReason::Timeout => GenError::Timeout,
-            _ if self.deadline.is_some_and(|d| Instant::now() >= d) => GenError::Timeout,
-            _ => GenError::Cancelled,
-        }
-    }
 }
 
 /// Uniqueness checks made, and the time spent in them.
