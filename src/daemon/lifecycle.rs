@@ -237,6 +237,7 @@ fn solve(
             Err(report) => *report,
         },
         (None, None) => {
+            stop.begin_search();
             let settings = &ctx.settings;
             let control = Control {
                 cancel: Some(stop.flag()),

@@ -33,6 +33,10 @@ struct Flags {
     by_operator: AtomicBool,
     /// The live counters of the job's search.
     progress: Progress,
+    /// Set once the job's search begins here. An input handed to the shared queue never
+    /// sets it: it is registered only so that a cancel or shutdown finds it while it is
+    /// read and sent, and its search is listed by the worker that runs it.
+    searching: AtomicBool,
 }
 
 /// One running job.
@@ -70,6 +74,11 @@ impl Stop<'_> {
     /// The counters the job's search reports to.
     pub fn progress(&self) -> &Progress {
         &self.flags.progress
+    }
+
+    /// Marks the job's search as begun here, so that status and the log list it.
+    pub fn begin_search(&self) {
+        self.flags.searching.store(true, Ordering::SeqCst);
     }
 
     /// True when the job was cancelled because its claimed input was removed.
@@ -160,11 +169,12 @@ impl Running {
         found
     }
 
-    /// The running jobs now, the longest running first.
+    /// The jobs searching now, the longest running first.
     pub fn snapshot(&self) -> Vec<Snapshot> {
         let Ok(jobs) = self.jobs.lock() else { return Vec::new() };
         let mut all: Vec<Snapshot> = jobs
             .values()
+            .filter(|e| e.flags.searching.load(Ordering::SeqCst))
             .map(|e| Snapshot {
                 claimed: e.claimed.clone(),
                 elapsed: e.started.elapsed(),
@@ -175,11 +185,12 @@ impl Running {
         all
     }
 
-    /// Logs the jobs due a notice at `now`: running for [`FIRST_NOTICE`] and not told of
-    /// yet, or told of [`LATER_NOTICES`] ago.
+    /// Logs the searches due a notice at `now`: running for [`FIRST_NOTICE`] and not told
+    /// of yet, or told of [`LATER_NOTICES`] ago.
     pub fn notice_long(&self, now: Instant) {
         let Ok(mut jobs) = self.jobs.lock() else { return };
-        for entry in jobs.values_mut() {
+        let searching = jobs.values_mut().filter(|e| e.flags.searching.load(Ordering::SeqCst));
+        for entry in searching {
             let due = match entry.noticed {
                 None => now.duration_since(entry.started) >= FIRST_NOTICE,
                 Some(at) => now.duration_since(at) >= LATER_NOTICES,
@@ -232,5 +243,19 @@ mod tests {
         assert!(stop_b.flag().load(Ordering::SeqCst) && !stop_b.withdrawn());
         drop(stop_a);
         assert_eq!(running.jobs.lock().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn only_a_search_begun_here_is_listed_as_running() {
+        let running = Running::default();
+        let shutdown = AtomicBool::new(false);
+        let handed_off = Claimed { id: ClaimId::new(), name: "sent".into() };
+        let searched = Claimed { id: ClaimId::new(), name: "here".into() };
+        let _sent = running.start(handed_off, &shutdown);
+        let here = running.start(searched, &shutdown);
+        assert!(running.snapshot().is_empty());
+        here.begin_search();
+        let listed: Vec<String> = running.snapshot().into_iter().map(|s| s.claimed.name).collect();
+        assert_eq!(listed, ["here"]);
     }
 }
