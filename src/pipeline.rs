@@ -74,7 +74,7 @@ pub(crate) fn process_with(
         Err(error) => return reject(options.format.or_else(|| format::detect(text)), error),
     };
     let parse_time = started.elapsed() / document.entries.len().max(1) as u32;
-    let mut reports = solve_entries(document.entries, options, control, parse_time);
+    let mut reports = solve_entries(document.entries, document.batch, options, control, parse_time);
     let body = if document.batch {
         batch(reports)
     } else {
@@ -99,15 +99,20 @@ const BATCH_CHUNK: usize = 64;
 /// then on one thread: a batch holds many small puzzles, which gain nothing from splitting
 /// one search. While other work waits for a thread (a daemon's queue), the batch goes on
 /// on the caller's thread alone, a chunk at a time, as a hard puzzle gives its helpers back.
-/// A single puzzle, or one thread, is answered on the caller's thread.
+/// A single puzzle, or one thread, is answered on the caller's thread. Only a file of one
+/// puzzle is drawn, so the reports of a `batch` do not keep their puzzles.
 fn solve_entries(
     entries: Vec<Result<Parsed, InputError>>,
+    batch: bool,
     options: &PipelineOptions,
     control: Control<'_>,
     parse_time: Duration,
 ) -> Vec<PuzzleReport> {
     let answer = |entry: Result<Parsed, InputError>, options: &PipelineOptions| match entry {
-        Ok(parsed) => solve_one(parsed, options, control, parse_time),
+        Ok(parsed) => {
+            let report = solve_one(parsed, options, control, parse_time);
+            PuzzleReport { puzzle: if batch { None } else { report.puzzle }, ..report }
+        }
         Err(error) => invalid(error.line, error),
     };
     let threads = solver::effective_threads(options.solve.threads);
@@ -348,7 +353,7 @@ fn verdict(checked: Checked, outcome: &solver::Outcome, mode: Mode, line: usize)
 }
 
 /// The report of one searched puzzle. A failed one keeps neither its solution nor its
-/// puzzle, so no output presents the broken answer as a solution or draws it.
+/// puzzle, so no output presents an answer of a search that broke a rule or draws it.
 fn puzzle_report(
     puzzle: Puzzle,
     line: usize,
@@ -374,11 +379,10 @@ fn puzzle_report(
         }),
         difficulty: None,
         techniques: None,
-        solution: verdict.grid.as_ref().filter(|_| !failed).map(|g| g.to_rows()),
+        grid: verdict.grid.filter(|_| !failed),
         error: verdict.error,
         statistics,
         settings: Some(options.clone()),
-        grid: verdict.grid,
         puzzle: (!failed).then_some(puzzle),
     }
 }
@@ -441,11 +445,10 @@ fn invalid(line: usize, error: InputError) -> PuzzleReport {
         stopped_by: None,
         difficulty: None,
         techniques: None,
-        solution: None,
+        grid: None,
         error: Some(error),
         statistics: Statistics::default(),
         settings: None,
-        grid: None,
         puzzle: None::<Puzzle>,
     }
 }

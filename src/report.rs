@@ -171,8 +171,10 @@ pub struct PuzzleReport {
     /// used; absent with `difficulty`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub techniques: Option<Uses>,
-    /// The verified solution, row by row; `null` marks a cell without a digit.
-    pub solution: Option<Vec<Vec<Option<u32>>>>,
+    /// The verified solution (absent when the search broke a rule), for every output: the
+    /// JSON writes it row by row as `solution`, `null` marking a cell without a digit.
+    #[serde(rename = "solution", serialize_with = "grid_rows")]
+    pub grid: Option<Grid>,
     /// Why the puzzle was rejected (status `invalid` or `failed`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<InputError>,
@@ -180,12 +182,20 @@ pub struct PuzzleReport {
     pub statistics: Statistics,
     /// Solver settings used (the threads are in the statistics).
     pub settings: Option<SolveOptions>,
-    /// The solved grid, for the text and picture outputs.
-    #[serde(skip)]
-    pub grid: Option<Grid>,
     /// The puzzle, for the picture output.
     #[serde(skip)]
     pub puzzle: Option<Puzzle>,
+}
+
+/// Writes a grid as its rows, straight from its cells.
+fn grid_rows<S: serde::Serializer>(grid: &Option<Grid>, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let Some(grid) = grid else { return serializer.serialize_none() };
+    let mut rows = serializer.serialize_seq(Some(grid.rows))?;
+    for row in grid.cells.chunks(grid.cols.max(1)) {
+        rows.serialize_element(row)?;
+    }
+    rows.end()
 }
 
 /// Counts of puzzles by status, for batches and command summaries.
@@ -253,13 +263,13 @@ pub enum Body {
     Single(Box<PuzzleReport>),
     /// A batch file: one report per puzzle, in order, and their summary.
     Batch {
-        /// One report per puzzle, each with its line.
-        #[serde(serialize_with = "numbered")]
-        puzzles: Vec<PuzzleReport>,
-        /// Counts by status.
+        /// Counts by status (first, so that a long batch tells its outcome at its top).
         summary: Summary,
         /// The lines of the puzzles that could not be read (`invalid`), in order.
         invalid_lines: Vec<usize>,
+        /// One report per puzzle, each with its line.
+        #[serde(serialize_with = "numbered")]
+        puzzles: Vec<PuzzleReport>,
     },
     /// A generation job (the daemon's): the puzzles it made.
     Generation(Box<GenerationReport>),
@@ -416,7 +426,8 @@ impl FileReport {
     /// The JSON document (pretty-printed): the error document for a rejected input, the
     /// result document otherwise.
     pub fn to_json(&self) -> String {
-        let value = match &self.body {
+        // Straight from the structures: a batch of many puzzles never builds a JSON tree.
+        let text = match &self.body {
             Body::Single(r) if r.status == Status::Invalid => {
                 let error = r.error.clone().unwrap_or_else(|| InputError {
                     line: r.line,
@@ -425,19 +436,19 @@ impl FileReport {
                     expected: "a valid puzzle".into(),
                 });
                 let checksum = self.checksum.clone();
-                serde_json::to_value(FileReport::rejected(
+                let format = self.format;
+                pretty::to_string(&FileReport::rejected(
                     &self.file,
                     checksum,
-                    self.format,
+                    format,
                     Status::Invalid,
                     error,
                 ))
             }
-            _ => serde_json::to_value(self),
+            _ => pretty::to_string(self),
         };
-        let mut text = value
-            .and_then(|v| pretty::to_string(&v))
-            .unwrap_or_else(|e| format!("{{\"status\":\"failed\",\"error\":\"{e}\"}}"));
+        let mut text =
+            text.unwrap_or_else(|e| format!("{{\"status\":\"failed\",\"error\":\"{e}\"}}"));
         text.push('\n');
         text
     }
