@@ -42,8 +42,10 @@ fn batch_file(scratch: &Path) -> Option<(PathBuf, usize)> {
 
 /// The binary to run: `BATCH_BIN`, else this build's.
 fn binary() -> PathBuf {
-    std::env::var_os("BATCH_BIN")
-        .map_or(PathBuf::from(env!("CARGO_BIN_EXE_kakurod")), PathBuf::from)
+    let path = std::env::var_os("BATCH_BIN")
+        .map_or(PathBuf::from(env!("CARGO_BIN_EXE_kakurod")), PathBuf::from);
+    // The daemon runs in its own folder.
+    path.canonicalize().unwrap_or(path)
 }
 
 /// A value (KiB) of `/proc/PID/status`, 0 when it cannot be read.
