@@ -94,13 +94,8 @@ pub(crate) fn process_with(
 /// other work waiting within milliseconds, large enough to keep the threads busy.
 const BATCH_CHUNK: usize = 64;
 
-/// Answers every entry of a file, in file order. A batch's puzzles are spread over
-/// `options.solve.threads` threads (0: every core of the rayon pool), each puzzle's own search
-/// then on one thread: a batch holds many small puzzles, which gain nothing from splitting
-/// one search. While other work waits for a thread (a daemon's queue), the batch goes on
-/// on the caller's thread alone, a chunk at a time, as a hard puzzle gives its helpers back.
-/// A single puzzle, or one thread, is answered on the caller's thread. Only a file of one
-/// puzzle is drawn, so the reports of a `batch` do not keep their puzzles.
+/// Answers every entry of a file, in file order ([`answer_entries`]), into one list. The
+/// entries were read before, in `parse_time` each.
 fn solve_entries(
     entries: Vec<Result<Parsed, InputError>>,
     batch: bool,
@@ -108,43 +103,89 @@ fn solve_entries(
     control: Control<'_>,
     parse_time: Duration,
 ) -> Vec<PuzzleReport> {
-    let answer = |entry: Result<Parsed, InputError>, options: &PipelineOptions| match entry {
-        Ok(parsed) => {
-            let report = solve_one(parsed, options, control, parse_time);
-            PuzzleReport { puzzle: if batch { None } else { report.puzzle }, ..report }
-        }
-        Err(error) => invalid(error.line, error),
-    };
+    let mut reports = Vec::with_capacity(entries.len());
+    let entries = entries.into_iter();
+    answer_entries(entries, batch, options, control, Some(parse_time), &mut |r| reports.push(r));
+    reports
+}
+
+/// Answers a `lines` batch from its text, handing each puzzle's report to `sink` in file
+/// order as soon as its chunk is answered: the lines are read as they are reached, and
+/// nothing of a puzzle is kept once `sink` has it, so a file of millions of puzzles is
+/// answered in memory that does not grow with it. Each report's `parse_ms` is its own
+/// share of its chunk's reading. No further line is read once `stop` is set (the reader of
+/// the answers went away).
+pub(crate) fn stream_lines(
+    text: &str,
+    options: &PipelineOptions,
+    control: Control<'_>,
+    stop: &AtomicBool,
+    sink: &mut dyn FnMut(PuzzleReport),
+) {
+    let text = format::without_bom(text);
+    let entries = format::lines::entries(text).take_while(|_| !stop.load(Ordering::Relaxed));
+    answer_entries(entries, true, options, control, None, sink);
+}
+
+/// Answers every entry, in order, into `sink`. A batch's puzzles are spread over
+/// `options.solve.threads` threads (0: every core of the rayon pool), a chunk at a time,
+/// each puzzle's own search then on one thread: a batch holds many small puzzles, which
+/// gain nothing from splitting one search. While other work waits for a thread (a
+/// daemon's queue), the batch goes on on the caller's thread alone, a chunk at a time, as
+/// a hard puzzle gives its helpers back. A single puzzle, a lone last line, or one thread
+/// is answered on the caller's thread with every search thread. Only a file of one puzzle
+/// is drawn, so the reports of a `batch` do not keep their puzzles. `parse_time` is each
+/// entry's share of reading them, or `None` when `entries` reads them as it goes (its
+/// time is then measured here).
+fn answer_entries(
+    mut entries: impl Iterator<Item = Result<Parsed, InputError>>,
+    batch: bool,
+    options: &PipelineOptions,
+    control: Control<'_>,
+    parse_time: Option<Duration>,
+    sink: &mut dyn FnMut(PuzzleReport),
+) {
+    let answer =
+        |entry: Result<Parsed, InputError>, options: &PipelineOptions, parse_time| match entry {
+            Ok(parsed) => {
+                let report = solve_one(parsed, options, control, parse_time);
+                PuzzleReport { puzzle: if batch { None } else { report.puzzle }, ..report }
+            }
+            Err(error) => invalid(error.line, error),
+        };
     let threads = solver::effective_threads(options.solve.threads);
-    let sequential = |entries: Vec<_>| entries.into_iter().map(|e| answer(e, options)).collect();
-    if entries.len() < 2 || threads < 2 {
-        return sequential(entries);
-    }
-    // A pool of its own only when the thread count differs from the global pool's.
-    let own_pool = threads != rayon::current_num_threads();
-    let pool = own_pool.then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build());
-    if matches!(pool, Some(Err(_))) {
-        return sequential(entries);
-    }
     let mut each = options.clone();
     each.solve.threads = 1;
     let others_wait = || control.waiting.is_some_and(|w| w.load(Ordering::Relaxed) > 0);
-    let mut reports = Vec::with_capacity(entries.len());
-    let mut entries = entries.into_iter();
+    // Built at the first chunk spread; a pool of its own only when the thread count
+    // differs from the global pool's.
+    let mut pool: Option<Result<Option<rayon::ThreadPool>, _>> = None;
     loop {
-        let chunk: Vec<_> = entries.by_ref().take(BATCH_CHUNK).collect();
-        if chunk.is_empty() {
-            return reports;
-        }
-        if others_wait() {
-            reports.extend(chunk.into_iter().map(|entry| answer(entry, &each)));
+        let started = Instant::now();
+        let size = if batch && threads > 1 { BATCH_CHUNK } else { 1 };
+        let chunk: Vec<_> = entries.by_ref().take(size).collect();
+        let Some(count) = std::num::NonZeroU32::new(chunk.len() as u32) else { return };
+        let parse_time = parse_time.unwrap_or_else(|| started.elapsed() / count.get());
+        if count.get() == 1 {
+            chunk.into_iter().for_each(|entry| sink(answer(entry, options, parse_time)));
             continue;
         }
-        let spread = || chunk.into_par_iter().map(|e| answer(e, &each)).collect::<Vec<_>>();
-        reports.extend(match &pool {
-            Some(Ok(pool)) => pool.install(spread),
-            _ => spread(),
+        if others_wait() {
+            chunk.into_iter().for_each(|entry| sink(answer(entry, &each, parse_time)));
+            continue;
+        }
+        let pool = pool.get_or_insert_with(|| {
+            let own = threads != rayon::current_num_threads();
+            own.then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build()).transpose()
         });
+        let spread =
+            || chunk.into_par_iter().map(|e| answer(e, &each, parse_time)).collect::<Vec<_>>();
+        let answered = match pool {
+            Ok(Some(pool)) => pool.install(spread),
+            // The global pool, also when a pool of its own cannot be built.
+            Ok(None) | Err(_) => spread(),
+        };
+        answered.into_iter().for_each(&mut *sink);
     }
 }
 

@@ -499,6 +499,47 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
 }
 
 #[test]
+fn a_lines_batch_stops_reading_once_its_reader_goes_away() {
+    // 400 empty grids, each counted until a 0.25 s limit: 100 s to answer them all.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("empty.txt");
+    fs::write(&file, format!("{}\n", ".".repeat(81)).repeat(400)).unwrap();
+    let args = ["solve", "--threads", "1", "--mode", "count", "--timeout", "0.25"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(args)
+        .arg(&file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first answer comes long before the batch could end, and its reader then goes.
+    let stdout = child.stdout.take().unwrap();
+    let (sender, first) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+        let _ = sender.send(line);
+    });
+    let Ok(line) = first.recv_timeout(std::time::Duration::from_secs(60)) else {
+        child.kill().unwrap();
+        panic!("no answer before the batch's end");
+    };
+    assert_eq!(line.trim().len(), 81, "{line}");
+    // The batch ends within a few puzzles of its reader going away.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the batch went on solving for a reader that had gone away");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
 fn solve_takes_a_folder_as_its_puzzle_files_without_the_solutions() {
     let folder = fixture("kakuro");
     let out = tempfile::tempdir().unwrap();

@@ -24,7 +24,7 @@ use crate::format::{self, Format, InputError};
 use crate::outbox::{Outbox, Written};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
-use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
+use crate::report::{Body, FileReport, PuzzleReport, Status, Summary, grid_line};
 use crate::result_names;
 use crate::solver::{Control, Progress};
 use anyhow::{Context, bail};
@@ -75,11 +75,34 @@ impl Input {
         interrupted: &Arc<AtomicBool>,
         live: bool,
     ) -> FileReport {
+        match read_input(&self.path) {
+            Ok(bytes) => self.process_bytes(&bytes, options, interrupted, live),
+            Err(error) => unreadable(&self.file_name(), &error),
+        }
+    }
+
+    /// Processes the file's bytes ([`Input::process`]).
+    fn process_bytes(
+        &self,
+        bytes: &[u8],
+        options: &PipelineOptions,
+        interrupted: &Arc<AtomicBool>,
+        live: bool,
+    ) -> FileReport {
         let name = self.file_name();
-        let bytes = match read_input(&self.path) {
-            Ok(bytes) => bytes,
-            Err(error) => return unreadable(&name, &error),
-        };
+        self.controlled(interrupted, live, |control| {
+            pipeline::process_with(&name, bytes, pipeline::checksum(bytes), options, control)
+        })
+    }
+
+    /// Runs `work` with the control of a search of this file: stopped by Ctrl-C, and with
+    /// `live`, its progress shown on the terminal when it runs long.
+    fn controlled<T>(
+        &self,
+        interrupted: &Arc<AtomicBool>,
+        live: bool,
+        work: impl FnOnce(Control<'_>) -> T,
+    ) -> T {
         let progress = Progress::default();
         let control =
             Control { cancel: Some(interrupted), progress: Some(&progress), ..Control::default() };
@@ -88,10 +111,9 @@ impl Input {
             if live {
                 scope.spawn(|| live::show(&self.shown, &progress, &done));
             }
-            let report =
-                pipeline::process_with(&name, &bytes, pipeline::checksum(&bytes), options, control);
+            let result = work(control);
             done.store(true, Ordering::Relaxed);
-            report
+            result
         })
     }
 }
@@ -222,6 +244,9 @@ impl Printed {
 /// Prints every file's answer on standard output and its statistics on standard error.
 /// Returns whether every puzzle was solved (and, with `--svg`, drawn).
 fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
+    if printed == Printed::Solution && !plan.parallel {
+        return solutions_in_turn(plan);
+    }
     let reports = plan.for_each(|_, report| report);
     let several = reports.len() > 1;
     let mut stdout = io::BufWriter::new(io::stdout().lock());
@@ -274,6 +299,136 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     Ok(summary.all_solved() && !undrawn)
 }
 
+/// Prints the solutions of the files one after the other, each file's as soon as it is
+/// answered, a `lines` batch line by line as its puzzles are ([`stream_batch`]), and each
+/// file's statistics on standard error. Returns whether every puzzle was solved.
+fn solutions_in_turn(plan: &Plan) -> anyhow::Result<bool> {
+    let several = plan.inputs.len() > 1;
+    let live = live::available();
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut all_solved = true;
+    for input in plan.inputs {
+        if several {
+            writeln!(stdout, "# {}", input.shown)?;
+        }
+        let report = match read_input(&input.path) {
+            Ok(bytes) => match stream_batch(input, &bytes, plan, live, &mut stdout)? {
+                Some((summary, errors)) => {
+                    stdout.flush()?;
+                    eprint!("{errors}");
+                    all_solved &= summary.all_solved();
+                    continue;
+                }
+                None => input.process_bytes(&bytes, plan.options, plan.interrupted, live),
+            },
+            Err(error) => unreadable(&input.file_name(), &error),
+        };
+        if let Some(text) = report.solution_text() {
+            stdout.write_all(text.as_bytes())?;
+        }
+        // Keep the answer and its statistics together when both go to a terminal.
+        stdout.flush()?;
+        eprint!("{}", diagnostics(input, &report, true));
+        all_solved &= report.summary().all_solved();
+    }
+    stdout.flush()?;
+    Ok(all_solved)
+}
+
+/// Prints the solution lines of a `lines` batch on `out` as its puzzles are answered, the
+/// way [`FileReport::solution_text`] writes them, so that a file of millions of puzzles
+/// starts answering at once and needs no memory for its answers. Returns its summary and
+/// its lines for standard error (input errors, then figures), or `None` when `bytes` is no
+/// such batch or holds no puzzle that can be read (answered whole: the whole file is then
+/// rejected). A failed write stops the reading of further lines and is returned.
+fn stream_batch(
+    input: &Input,
+    bytes: &[u8],
+    plan: &Plan,
+    live: bool,
+    out: &mut impl Write,
+) -> io::Result<Option<(Summary, String)>> {
+    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(None) };
+    let format = plan.options.format.or_else(|| format::detect(format::without_bom(text)));
+    if format != Some(Format::Lines) {
+        return Ok(None);
+    }
+    let mut batch = Streamed::default();
+    let mut written = Ok(());
+    let broken = AtomicBool::new(false);
+    input.controlled(plan.interrupted, live, |control| {
+        pipeline::stream_lines(text, plan.options, control, &broken, &mut |report| {
+            if written.is_ok() {
+                written = batch.take(input, report, out);
+                broken.store(written.is_err(), Ordering::Relaxed);
+            }
+        });
+    });
+    written?;
+    if !batch.readable {
+        return Ok(None);
+    }
+    let figures = batch_figures(&batch.totals, &batch.summary);
+    batch.errors.push_str(&format!("{}: {figures}\n", input.shown));
+    Ok(Some((batch.summary, batch.errors)))
+}
+
+/// What a streamed batch keeps: counts and sums, its input errors, and the rejected lines
+/// before its first puzzle that can be read (a batch of none is rejected whole).
+#[derive(Default)]
+struct Streamed {
+    summary: Summary,
+    totals: BatchTotals,
+    errors: String,
+    held: Vec<PuzzleReport>,
+    /// Whether a puzzle could be read.
+    readable: bool,
+    /// When the lines written so far were last pushed to the reader.
+    flushed: Option<Instant>,
+}
+
+/// How often a streamed batch pushes its lines to the reader: soon enough to watch, and
+/// few writes for a file of easy puzzles.
+const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+impl Streamed {
+    /// Takes the next puzzle's report: its line is written once the batch is known to
+    /// hold a puzzle that can be read.
+    fn take(
+        &mut self,
+        input: &Input,
+        report: PuzzleReport,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        if !self.readable && report.status == Status::Invalid {
+            self.held.push(report);
+            return Ok(());
+        }
+        self.readable = true;
+        for held in std::mem::take(&mut self.held) {
+            self.write(input, &held, out)?;
+        }
+        self.write(input, &report, out)
+    }
+
+    fn write(&mut self, input: &Input, r: &PuzzleReport, out: &mut impl Write) -> io::Result<()> {
+        self.summary.add(r.status, r.uniqueness);
+        self.totals.add(r);
+        if let Some(error) = &r.error {
+            self.errors.push_str(&error_line(input, error));
+        }
+        match &r.grid {
+            Some(grid) => writeln!(out, "{}", grid_line(grid))?,
+            None => writeln!(out, "# line {}: {}", r.line, r.status.name())?,
+        }
+        if self.flushed.is_none_or(|at| at.elapsed() >= FLUSH_EVERY) {
+            out.flush()?;
+            self.flushed = Some(Instant::now());
+        }
+        Ok(())
+    }
+}
+
 /// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected
 /// input.
 fn single_picture(report: &FileReport) -> Option<String> {
@@ -287,12 +442,7 @@ fn single_picture(report: &FileReport) -> Option<String> {
 /// `FILE:LINE:COLUMN: message (expected ...)`, and with `statistics` a line of figures.
 fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
     let mut text = String::new();
-    let mut error_line = |e: &InputError| {
-        text.push_str(&format!(
-            "{}:{}:{}: {} (expected {})\n",
-            input.shown, e.line, e.column, e.message, e.expected
-        ));
-    };
+    let mut error_line = |e: &InputError| text.push_str(&error_line(input, e));
     match &report.body {
         // A file that could not be read has no checksum, and no position applies.
         Body::Rejected { error, .. } if report.checksum.is_empty() => {
@@ -313,12 +463,19 @@ fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
                 text.push_str(&format!("{}: {}\n", input.shown, puzzle_figures(r)));
             }
             Body::Batch { puzzles, summary, .. } => {
-                text.push_str(&format!("{}: {}\n", input.shown, batch_figures(puzzles, summary)));
+                let mut totals = BatchTotals::default();
+                puzzles.iter().for_each(|r| totals.add(r));
+                text.push_str(&format!("{}: {}\n", input.shown, batch_figures(&totals, summary)));
             }
             _ => {}
         }
     }
     text
+}
+
+/// An input error as `FILE:LINE:COLUMN: message (expected ...)`, on its own line.
+fn error_line(input: &Input, e: &InputError) -> String {
+    format!("{}:{}:{}: {} (expected {})\n", input.shown, e.line, e.column, e.message, e.expected)
 }
 
 /// Status, uniqueness, kind, size and search figures of one puzzle, and a Kakuro's grade,
@@ -354,16 +511,33 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
     )
 }
 
+/// The summed figures of a batch's puzzles.
+#[derive(Clone, Copy, Debug, Default)]
+struct BatchTotals {
+    puzzles: usize,
+    nodes: u64,
+    parse_ms: f64,
+    solve_ms: f64,
+}
+
+impl BatchTotals {
+    fn add(&mut self, r: &PuzzleReport) {
+        self.puzzles += 1;
+        self.nodes += r.statistics.search.nodes;
+        self.parse_ms += r.statistics.parse_ms;
+        self.solve_ms += r.statistics.search.solve_time.as_secs_f64() * 1e3;
+    }
+}
+
 /// Counts and summed figures of a batch, on one line.
-fn batch_figures(puzzles: &[PuzzleReport], summary: &Summary) -> String {
-    let sum = |f: fn(&PuzzleReport) -> f64| puzzles.iter().map(f).sum::<f64>();
-    let nodes: u64 = puzzles.iter().map(|r| r.statistics.search.nodes).sum();
+fn batch_figures(totals: &BatchTotals, summary: &Summary) -> String {
     format!(
-        "batch of {} puzzles: {} nodes={nodes} parse_ms={:.3} solve_ms={:.3}",
-        puzzles.len(),
+        "batch of {} puzzles: {} nodes={} parse_ms={:.3} solve_ms={:.3}",
+        totals.puzzles,
         summary_counts(summary),
-        sum(|r| r.statistics.parse_ms),
-        sum(|r| r.statistics.search.solve_time.as_secs_f64() * 1e3),
+        totals.nodes,
+        totals.parse_ms,
+        totals.solve_ms,
     )
 }
 

@@ -14,15 +14,19 @@ use crate::solver::SolveOverrides;
 
 /// Reads a file of Sudoku lines.
 pub fn read(text: &str) -> Result<Document, InputError> {
-    let entries: Vec<Result<Parsed, InputError>> = text::lines(text)
-        .filter(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
-        .map(|line| puzzle(text, line))
-        .collect();
+    let entries: Vec<Result<Parsed, InputError>> = entries(text).collect();
     if entries.is_empty() {
         let message = "the file holds no puzzle line";
         return Err(text::error_at(text, text.len(), message, "one Sudoku per line"));
     }
     Ok(Document { format: Format::Lines, batch: true, entries })
+}
+
+/// The puzzle lines of a file, each read when it is reached.
+pub(crate) fn entries(text: &str) -> impl Iterator<Item = Result<Parsed, InputError>> + '_ {
+    text::lines(text)
+        .filter(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
+        .map(|line| puzzle(text, line))
 }
 
 /// The value of one character, or `None` for a character that is no cell.

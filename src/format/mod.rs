@@ -26,7 +26,7 @@ mod json;
 mod json_grid;
 mod json_path;
 mod killer;
-mod lines;
+pub(crate) mod lines;
 mod matrices;
 pub mod solution;
 mod sudoku;
@@ -148,10 +148,15 @@ pub struct Document {
     pub entries: Vec<Result<Parsed, InputError>>,
 }
 
+/// `text` without its byte-order mark: not content, so columns on line 1 count from
+/// after it.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Reads `text` as `forced`, or as the format detected from the content.
 pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> {
-    // A byte-order mark is not content; columns on line 1 count from after it.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = without_bom(text);
     let format = match forced.or_else(|| detect(text)) {
         Some(format) => format,
         None => return Err(unknown_format(text)),
