@@ -263,13 +263,14 @@ pub enum Body {
     Single(Box<PuzzleReport>),
     /// A batch file: one report per puzzle, in order, and their summary.
     Batch {
-        /// Counts by status (first, so that a long batch tells its outcome at its top).
+        /// One report per puzzle, each with its line. The counts follow them, so that the
+        /// document can be written in the order its puzzles are answered.
+        #[serde(serialize_with = "numbered")]
+        puzzles: Vec<PuzzleReport>,
+        /// Counts by status.
         summary: Summary,
         /// The lines of the puzzles that could not be read (`invalid`), in order.
         invalid_lines: Vec<usize>,
-        /// One report per puzzle, each with its line.
-        #[serde(serialize_with = "numbered")]
-        puzzles: Vec<PuzzleReport>,
     },
     /// A generation job (the daemon's): the puzzles it made.
     Generation(Box<GenerationReport>),
