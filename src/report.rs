@@ -6,6 +6,7 @@
 
 mod generation;
 pub(crate) mod pretty;
+pub mod streamed;
 
 pub use generation::{GeneratedPuzzle, GenerationReport, GenerationStatus, PuzzleFiles};
 
@@ -306,13 +307,21 @@ pub struct Cancellation {
 
 /// A batch's reports, each with the line its puzzle starts on.
 fn numbered<S: serde::Serializer>(puzzles: &[PuzzleReport], s: S) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct Numbered<'a> {
-        line: usize,
-        #[serde(flatten)]
-        report: &'a PuzzleReport,
+    s.collect_seq(puzzles.iter().map(Numbered::of))
+}
+
+/// A puzzle's report in a batch: with the line its puzzle starts on.
+#[derive(Serialize)]
+struct Numbered<'a> {
+    line: usize,
+    #[serde(flatten)]
+    report: &'a PuzzleReport,
+}
+
+impl Numbered<'_> {
+    fn of(report: &PuzzleReport) -> Numbered<'_> {
+        Numbered { line: report.line, report }
     }
-    s.collect_seq(puzzles.iter().map(|report| Numbered { line: report.line, report }))
 }
 
 /// The result for one input file.

@@ -539,6 +539,55 @@ fn a_lines_batch_stops_reading_once_its_reader_goes_away() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }
 
+/// A result document without its timings, which differ from run to run.
+fn untimed(mut doc: Value) -> Value {
+    for puzzle in doc["puzzles"].as_array_mut().into_iter().flatten() {
+        for field in ["parse_ms", "solve_ms", "total_ms"] {
+            puzzle["statistics"][field] = Value::Null;
+        }
+    }
+    doc
+}
+
+#[test]
+fn a_lines_batch_written_as_it_is_answered_equals_the_batch_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let top: Vec<String> = fs::read_to_string(fixture("sudoku/top1465-first20.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    // Rejected lines before and between the puzzles, a 4x4 with several solutions.
+    let lines =
+        format!("bad\n{}\n1...............\n12x\n{}\n", top[..10].join("\n"), top[10..].join("\n"));
+    let batch = dir.path().join("batch.txt");
+    fs::write(&batch, lines).unwrap();
+    let other = fixture("sudoku/1_9x9.txt");
+    // Alone, one file at a time: written as it is answered. With a second file and two
+    // threads, the files are solved side by side and each is written whole.
+    let (streamed, whole) = (dir.path().join("streamed"), dir.path().join("whole"));
+    let alone = kakurod(&["solve", "--out", path_str(&streamed), path_str(&batch)], None);
+    assert_eq!(alone.status.code(), Some(1), "{}", text(&alone.stderr));
+    let beside = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .env("RAYON_NUM_THREADS", "2")
+        .args(["solve", "--out", path_str(&whole), path_str(&batch), path_str(&other)])
+        .output()
+        .unwrap();
+    assert_eq!(beside.status.code(), Some(1), "{}", text(&beside.stderr));
+    let read = |dir: &Path, name: &str| fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read(&streamed, "batch.solution.txt"), read(&whole, "batch.solution.txt"));
+    let doc = json_file(&streamed.join("batch.json"));
+    assert_eq!(untimed(doc.clone()), untimed(json_file(&whole.join("batch.json"))));
+    assert_eq!(doc["summary"]["solved"], 21);
+    assert_eq!(doc["summary"]["invalid"], 2);
+    assert_eq!(doc["invalid_lines"], serde_json::json!([1, 13]));
+    assert_eq!(listing(&streamed), ["batch.json", "batch.solution.txt"], "no temporary file left");
+    // Every invalid line is named on standard error, as for a batch written whole.
+    let errors = text(&alone.stderr);
+    assert!(errors.contains("batch.txt:1:1:") && errors.contains("batch.txt:13:1:"), "{errors}");
+}
+
 #[test]
 fn solve_takes_a_folder_as_its_puzzle_files_without_the_solutions() {
     let folder = fixture("kakuro");

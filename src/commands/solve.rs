@@ -24,7 +24,7 @@ use crate::format::{self, Format, InputError};
 use crate::outbox::{Outbox, Written};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
-use crate::report::{Body, FileReport, PuzzleReport, Status, Summary, grid_line};
+use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
 use crate::result_names;
 use crate::solver::{Control, Progress};
 use anyhow::{Context, bail};
@@ -37,6 +37,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+mod stream;
 
 /// One file named on the command line.
 #[derive(Clone, Debug)]
@@ -300,7 +302,7 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
 }
 
 /// Prints the solutions of the files one after the other, each file's as soon as it is
-/// answered, a `lines` batch line by line as its puzzles are ([`stream_batch`]), and each
+/// answered, a `lines` batch line by line as its puzzles are ([`stream`]), and each
 /// file's statistics on standard error. Returns whether every puzzle was solved.
 fn solutions_in_turn(plan: &Plan) -> anyhow::Result<bool> {
     let several = plan.inputs.len() > 1;
@@ -312,15 +314,19 @@ fn solutions_in_turn(plan: &Plan) -> anyhow::Result<bool> {
             writeln!(stdout, "# {}", input.shown)?;
         }
         let report = match read_input(&input.path) {
-            Ok(bytes) => match stream_batch(input, &bytes, plan, live, &mut stdout)? {
-                Some((summary, errors)) => {
+            Ok(bytes) => {
+                let streamed = match stream::lines_text(&bytes, plan) {
+                    Some(text) => stream::to_stdout(input, text, plan, live, &mut stdout)?,
+                    None => None,
+                };
+                if let Some((summary, errors)) = streamed {
                     stdout.flush()?;
                     eprint!("{errors}");
                     all_solved &= summary.all_solved();
                     continue;
                 }
-                None => input.process_bytes(&bytes, plan.options, plan.interrupted, live),
-            },
+                input.process_bytes(&bytes, plan.options, plan.interrupted, live)
+            }
             Err(error) => unreadable(&input.file_name(), &error),
         };
         if let Some(text) = report.solution_text() {
@@ -333,100 +339,6 @@ fn solutions_in_turn(plan: &Plan) -> anyhow::Result<bool> {
     }
     stdout.flush()?;
     Ok(all_solved)
-}
-
-/// Prints the solution lines of a `lines` batch on `out` as its puzzles are answered, the
-/// way [`FileReport::solution_text`] writes them, so that a file of millions of puzzles
-/// starts answering at once and needs no memory for its answers. Returns its summary and
-/// its lines for standard error (input errors, then figures), or `None` when `bytes` is no
-/// such batch or holds no puzzle that can be read (answered whole: the whole file is then
-/// rejected). A failed write stops the reading of further lines and is returned.
-fn stream_batch(
-    input: &Input,
-    bytes: &[u8],
-    plan: &Plan,
-    live: bool,
-    out: &mut impl Write,
-) -> io::Result<Option<(Summary, String)>> {
-    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(None) };
-    let format = plan.options.format.or_else(|| format::detect(format::without_bom(text)));
-    if format != Some(Format::Lines) {
-        return Ok(None);
-    }
-    let mut batch = Streamed::default();
-    let mut written = Ok(());
-    let broken = AtomicBool::new(false);
-    input.controlled(plan.interrupted, live, |control| {
-        pipeline::stream_lines(text, plan.options, control, &broken, &mut |report| {
-            if written.is_ok() {
-                written = batch.take(input, report, out);
-                broken.store(written.is_err(), Ordering::Relaxed);
-            }
-        });
-    });
-    written?;
-    if !batch.readable {
-        return Ok(None);
-    }
-    let figures = batch_figures(&batch.totals, &batch.summary);
-    batch.errors.push_str(&format!("{}: {figures}\n", input.shown));
-    Ok(Some((batch.summary, batch.errors)))
-}
-
-/// What a streamed batch keeps: counts and sums, its input errors, and the rejected lines
-/// before its first puzzle that can be read (a batch of none is rejected whole).
-#[derive(Default)]
-struct Streamed {
-    summary: Summary,
-    totals: BatchTotals,
-    errors: String,
-    held: Vec<PuzzleReport>,
-    /// Whether a puzzle could be read.
-    readable: bool,
-    /// When the lines written so far were last pushed to the reader.
-    flushed: Option<Instant>,
-}
-
-/// How often a streamed batch pushes its lines to the reader: soon enough to watch, and
-/// few writes for a file of easy puzzles.
-const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
-
-impl Streamed {
-    /// Takes the next puzzle's report: its line is written once the batch is known to
-    /// hold a puzzle that can be read.
-    fn take(
-        &mut self,
-        input: &Input,
-        report: PuzzleReport,
-        out: &mut impl Write,
-    ) -> io::Result<()> {
-        if !self.readable && report.status == Status::Invalid {
-            self.held.push(report);
-            return Ok(());
-        }
-        self.readable = true;
-        for held in std::mem::take(&mut self.held) {
-            self.write(input, &held, out)?;
-        }
-        self.write(input, &report, out)
-    }
-
-    fn write(&mut self, input: &Input, r: &PuzzleReport, out: &mut impl Write) -> io::Result<()> {
-        self.summary.add(r.status, r.uniqueness);
-        self.totals.add(r);
-        if let Some(error) = &r.error {
-            self.errors.push_str(&error_line(input, error));
-        }
-        match &r.grid {
-            Some(grid) => writeln!(out, "{}", grid_line(grid))?,
-            None => writeln!(out, "# line {}: {}", r.line, r.status.name())?,
-        }
-        if self.flushed.is_none_or(|at| at.elapsed() >= FLUSH_EVERY) {
-            out.flush()?;
-            self.flushed = Some(Instant::now());
-        }
-        Ok(())
-    }
 }
 
 /// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected
@@ -564,19 +476,45 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
     let outbox = open_outbox(dir, svg);
     let started = Instant::now();
     let progress = progress_bar(plan.inputs.len());
-    let results = plan.for_each(|input, report| {
-        let report = refuse_reserved_name(input, report);
-        let written = write_result(&outbox, &input.file_name(), &report);
-        let mut text = diagnostics(input, &report, false);
-        if let Err(error) = &written {
+    let tell = |input: &Input, mut text: String, written: &io::Result<Written>| {
+        if let Err(error) = written {
             text.push_str(&format!("kakurod: {}: {error:#}\n", input.shown));
         }
         if !text.is_empty() {
             progress.suspend(|| eprint!("{text}"));
         }
         progress.inc(1);
-        (report.summary(), written.is_ok())
-    });
+        written.is_ok()
+    };
+    let whole = |input: &Input, report: FileReport| {
+        let report = refuse_reserved_name(input, report);
+        let written = write_result(&outbox, &input.file_name(), &report);
+        (report.summary(), tell(input, diagnostics(input, &report, false), &written))
+    };
+    let results = if plan.parallel {
+        plan.for_each(whole)
+    } else {
+        // One file at a time: a `lines` batch is written as its puzzles are answered.
+        let live = live::available();
+        let one = |input: &Input| {
+            let bytes = match read_input(&input.path) {
+                Ok(bytes) => bytes,
+                Err(error) => return whole(input, unreadable(&input.file_name(), &error)),
+            };
+            let streamable = result_names::reserved(&input.file_name()).is_none();
+            let streamed = match stream::lines_text(&bytes, plan).filter(|_| streamable) {
+                Some(text) => stream::to_folder(input, text, &bytes, plan, live, &outbox),
+                None => None,
+            };
+            match streamed {
+                Some((summary, errors, written)) => (summary, tell(input, errors, &written)),
+                None => {
+                    whole(input, input.process_bytes(&bytes, plan.options, plan.interrupted, live))
+                }
+            }
+        };
+        plan.inputs.iter().map(one).collect()
+    };
     progress.finish_and_clear();
     let mut summary = Summary::default();
     results.iter().for_each(|(s, _)| summary.merge(s));

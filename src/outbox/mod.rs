@@ -262,15 +262,33 @@ impl Outbox {
     }
 
     fn write_temp(&self, content: &str) -> io::Result<PathBuf> {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let tag = self.owner.temporary_tag();
-        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{tag}.{n}", self.node));
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&path)?;
+        let (path, mut file) = self.create_temp()?;
         if let Err(e) = file.write_all(content.as_bytes()) {
             let _ = std::fs::remove_file(&path);
             return Err(e);
         }
         Ok(path)
+    }
+
+    /// A new temporary file in the outbox, for a result file written as it goes
+    /// ([`Outbox::prepared_from`]).
+    pub(crate) fn create_temp(&self) -> io::Result<(PathBuf, std::fs::File)> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let tag = self.owner.temporary_tag();
+        let path = self.dir.join(format!("{TEMP_PREFIX}{}.{tag}.{n}", self.node));
+        let file = OpenOptions::new().write(true).create_new(true).open(&path)?;
+        Ok((path, file))
+    }
+
+    /// The set of `input_name`'s result, from files its writer wrote to temporary files of
+    /// [`Outbox::create_temp`] (`(suffix, temporary file)`, the JSON document last), ready
+    /// for [`Outbox::commit`] like a set of [`Outbox::prepare`].
+    pub(crate) fn prepared_from(
+        &self,
+        input_name: &str,
+        temps: Vec<(String, PathBuf)>,
+    ) -> Prepared {
+        Prepared { stem: Stem::Wanted(stem_of(input_name)), temps }
     }
 
     /// The first free stem for `base`, reserved: no committed result on disk and no other
