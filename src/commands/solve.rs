@@ -7,7 +7,8 @@
 //! error. With `--out DIR`, every file gets `NAME.solution.txt` and `NAME.json` (or
 //! `NAME.error.json`), and `NAME.svg` with `--svg`, written by the daemon's outbox writer
 //! under the daemon's rules: atomically, the JSON last, and never over an earlier result
-//! (a second input, or a second run, named `NAME` is answered as `NAME-2.*`).
+//! (a second input, or a second run, named `NAME` is answered as `NAME-2.*`). Files taken
+//! one at a time write a `lines` batch as its puzzles are answered ([`stream`]).
 //!
 //! Threads: with at least as many files as threads, the files are solved in parallel on
 //! the rayon pool, each puzzle's search on one thread; otherwise the files are solved one
