@@ -583,6 +583,17 @@ fn a_lines_batch_written_as_it_is_answered_equals_the_batch_written_whole() {
     assert_eq!(doc["summary"]["invalid"], 2);
     assert_eq!(doc["invalid_lines"], serde_json::json!([1, 13]));
     assert_eq!(listing(&streamed), ["batch.json", "batch.solution.txt"], "no temporary file left");
+    // The same document printed with --json, alone and beside the other file.
+    let printed = kakurod(&["solve", "--json", path_str(&batch)], None);
+    let printed: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    let array = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .env("RAYON_NUM_THREADS", "2")
+        .args(["solve", "--json", path_str(&batch), path_str(&other)])
+        .output()
+        .unwrap();
+    let array: Value = serde_json::from_slice(&array.stdout).unwrap();
+    assert_eq!(untimed(printed.clone()), untimed(array[0].clone()));
+    assert_eq!(untimed(printed), untimed(doc.clone()));
     // Every invalid line is named on standard error, as for a batch written whole.
     let errors = text(&alone.stderr);
     assert!(errors.contains("batch.txt:1:1:") && errors.contains("batch.txt:13:1:"), "{errors}");

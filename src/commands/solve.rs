@@ -247,8 +247,8 @@ impl Printed {
 /// Prints every file's answer on standard output and its statistics on standard error.
 /// Returns whether every puzzle was solved (and, with `--svg`, drawn).
 fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
-    if printed == Printed::Solution && !plan.parallel {
-        return solutions_in_turn(plan);
+    if printed != Printed::Svg && !plan.parallel {
+        return answers_in_turn(plan, printed);
     }
     let reports = plan.for_each(|_, report| report);
     let several = reports.len() > 1;
@@ -302,21 +302,30 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     Ok(summary.all_solved() && !undrawn)
 }
 
-/// Prints the solutions of the files one after the other, each file's as soon as it is
-/// answered, a `lines` batch line by line as its puzzles are ([`stream`]), and each
-/// file's statistics on standard error. Returns whether every puzzle was solved.
-fn solutions_in_turn(plan: &Plan) -> anyhow::Result<bool> {
+/// Prints the answers (solutions or JSON documents) of the files one after the other, each
+/// file's as soon as it is answered, a `lines` batch as its puzzles are ([`stream`]), and
+/// each file's statistics on standard error. Returns whether every puzzle was solved.
+fn answers_in_turn(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
+    let json = printed == Printed::Json;
     let several = plan.inputs.len() > 1;
     let live = live::available();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut all_solved = true;
-    for input in plan.inputs {
-        if several {
-            writeln!(stdout, "# {}", input.shown)?;
+    if json && several {
+        stdout.write_all(b"[\n")?;
+    }
+    for (k, input) in plan.inputs.iter().enumerate() {
+        match (json, several) {
+            (true, true) if k > 0 => stdout.write_all(b",\n")?,
+            (false, true) => writeln!(stdout, "# {}", input.shown)?,
+            _ => {}
         }
         let report = match read_input(&input.path) {
             Ok(bytes) => {
                 let streamed = match stream::lines_text(&bytes, plan) {
+                    Some(text) if json => {
+                        stream::document_to_stdout(input, text, &bytes, plan, live, &mut stdout)?
+                    }
                     Some(text) => stream::to_stdout(input, text, plan, live, &mut stdout)?,
                     None => None,
                 };
@@ -330,13 +339,19 @@ fn solutions_in_turn(plan: &Plan) -> anyhow::Result<bool> {
             }
             Err(error) => unreadable(&input.file_name(), &error),
         };
-        if let Some(text) = report.solution_text() {
+        if json {
+            stdout.write_all(report.to_json().trim_end().as_bytes())?;
+            stdout.write_all(b"\n")?;
+        } else if let Some(text) = report.solution_text() {
             stdout.write_all(text.as_bytes())?;
         }
         // Keep the answer and its statistics together when both go to a terminal.
         stdout.flush()?;
         eprint!("{}", diagnostics(input, &report, true));
         all_solved &= report.summary().all_solved();
+    }
+    if json && several {
+        stdout.write_all(b"]\n")?;
     }
     stdout.flush()?;
     Ok(all_solved)

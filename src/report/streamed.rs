@@ -12,14 +12,17 @@ use std::io::{self, Write};
 /// A batch document being written to `out`.
 pub struct BatchDocument<W: Write> {
     out: W,
+    /// The head (the input's name, checksum and format) until it is written with the
+    /// first puzzle: a document that gets none writes nothing before its end.
+    head: Option<String>,
     summary: Summary,
     invalid_lines: Vec<usize>,
     puzzles: usize,
 }
 
 impl<W: Write> BatchDocument<W> {
-    /// Writes the document's head: the input's name, checksum and format.
-    pub fn start(mut out: W, file: &str, checksum: &str, format: Format) -> io::Result<Self> {
+    /// The document of the input `file`, to be written to `out`.
+    pub fn new(out: W, file: &str, checksum: &str, format: Format) -> io::Result<Self> {
         #[derive(Serialize)]
         struct Head<'a> {
             file: &'a str,
@@ -28,17 +31,26 @@ impl<W: Write> BatchDocument<W> {
         }
         let head = to_text(&Head { file, checksum, format })?;
         let fields = head.strip_suffix("\n}").ok_or_else(|| io::Error::other("not an object"))?;
-        write!(out, "{fields},\n  \"puzzles\": [")?;
         Ok(BatchDocument {
             out,
+            head: Some(format!("{fields},\n  \"puzzles\": [")),
             summary: Summary::default(),
             invalid_lines: Vec::new(),
             puzzles: 0,
         })
     }
 
+    /// Writes the head, unless it is written already.
+    fn write_head(&mut self) -> io::Result<()> {
+        match self.head.take() {
+            Some(head) => self.out.write_all(head.as_bytes()),
+            None => Ok(()),
+        }
+    }
+
     /// Writes the next puzzle's report (in file order).
     pub fn puzzle(&mut self, report: &PuzzleReport) -> io::Result<()> {
+        self.write_head()?;
         let text = to_text(&Numbered::of(report))?;
         self.out.write_all(if self.puzzles == 0 { b"\n" } else { b",\n" })?;
         write_indented(&mut self.out, &text, "    ", true)?;
@@ -50,8 +62,14 @@ impl<W: Write> BatchDocument<W> {
         Ok(())
     }
 
+    /// The writer the document goes to.
+    pub fn writer(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Writes the counts and the end of the document; returns the writer.
     pub fn finish(mut self) -> io::Result<W> {
+        self.write_head()?;
         self.out.write_all(if self.puzzles == 0 { b"]" } else { b"\n  ]" })?;
         self.out.write_all(b",\n  \"summary\": ")?;
         write_indented(&mut self.out, &to_text(&self.summary)?, "  ", false)?;
@@ -92,7 +110,7 @@ mod tests {
         let Body::Batch { puzzles, .. } = &report.body else { panic!("{report:?}") };
         let format = report.format.unwrap();
         let mut document =
-            BatchDocument::start(Vec::new(), "b.txt", &report.checksum, format).unwrap();
+            BatchDocument::new(Vec::new(), "b.txt", &report.checksum, format).unwrap();
         puzzles.iter().for_each(|p| document.puzzle(p).unwrap());
         let written = String::from_utf8(document.finish().unwrap()).unwrap();
         assert_eq!(written, report.to_json());

@@ -27,6 +27,43 @@ pub(super) fn lines_text<'a>(bytes: &'a [u8], plan: &Plan) -> Option<&'a str> {
     (format == Some(Format::Lines)).then_some(text)
 }
 
+/// Pushes `out` to its reader when [`FLUSH_EVERY`] has passed since `flushed` (or at the
+/// first line).
+fn flush_now_and_then(out: &mut impl Write, flushed: &mut Option<Instant>) -> io::Result<()> {
+    if flushed.is_none_or(|at| at.elapsed() >= FLUSH_EVERY) {
+        out.flush()?;
+        *flushed = Some(Instant::now());
+    }
+    Ok(())
+}
+
+/// Prints the batch's result document on `out` as its puzzles are answered, the same
+/// bytes as [`FileReport::to_json`](crate::report::FileReport::to_json). Returns as
+/// [`to_stdout`] does; nothing is printed when no puzzle of it can be read.
+pub(super) fn document_to_stdout(
+    input: &Input,
+    text: &str,
+    bytes: &[u8],
+    plan: &Plan,
+    live: bool,
+    out: &mut impl Write,
+) -> io::Result<Option<(Summary, String)>> {
+    let (name, checksum) = (input.file_name(), pipeline::checksum(bytes));
+    let mut flushed: Option<Instant> = None;
+    // Nothing is written before the first puzzle: a batch of none is answered whole.
+    let mut document = BatchDocument::new(out, &name, &checksum, Format::Lines)?;
+    let mut write = |report: &PuzzleReport| {
+        document.puzzle(report)?;
+        flush_now_and_then(document.writer(), &mut flushed)
+    };
+    let answered = answer(input, text, plan, live, &mut write)?;
+    let Some(mut batch) = answered else { return Ok(None) };
+    document.finish()?;
+    let figures = batch_figures(&batch.totals, &batch.summary);
+    batch.errors.push_str(&format!("{}: {figures}\n", input.shown));
+    Ok(Some((batch.summary, batch.errors)))
+}
+
 /// Prints the batch's solution lines on `out` as its puzzles are answered, the way
 /// [`FileReport::solution_text`](crate::report::FileReport::solution_text) writes them.
 /// Returns its summary and its lines for standard error (input errors, then figures), or
@@ -41,11 +78,7 @@ pub(super) fn to_stdout(
     let mut flushed: Option<Instant> = None;
     let mut write = |report: &PuzzleReport| {
         solution_line(out, report)?;
-        if flushed.is_none_or(|at| at.elapsed() >= FLUSH_EVERY) {
-            out.flush()?;
-            flushed = Some(Instant::now());
-        }
-        Ok(())
+        flush_now_and_then(out, &mut flushed)
     };
     let Some(mut batch) = answer(input, text, plan, live, &mut write)? else { return Ok(None) };
     let figures = batch_figures(&batch.totals, &batch.summary);
@@ -71,7 +104,7 @@ pub(super) fn to_folder(
     let mut solution = BufWriter::new(solution);
     let checksum = pipeline::checksum(bytes);
     let json = BufWriter::new(json);
-    let mut document = BatchDocument::start(json, &name, &checksum, Format::Lines).ok()?;
+    let mut document = BatchDocument::new(json, &name, &checksum, Format::Lines).ok()?;
     let mut write = |report: &PuzzleReport| {
         solution_line(&mut solution, report)?;
         document.puzzle(report)
