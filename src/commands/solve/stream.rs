@@ -1,8 +1,8 @@
 //! `kakurod solve` on a `lines` batch as it is answered ([`pipeline::stream_lines`]): each
 //! puzzle's solution line, or with `--json` its part of the result document, or with
 //! `--out` both, is written as its chunk is answered, and nothing of it is kept but its
-//! counts. A file of millions of
-//! puzzles then needs the memory of its text and little more, and starts answering at once.
+//! counts. A file of millions of puzzles then needs the memory of its text and little
+//! more, and starts answering at once.
 
 use super::{BatchTotals, Input, Plan, batch_figures, error_line};
 use crate::format::{self, Format};
