@@ -14,6 +14,10 @@
 //! `BATCH_BIN` runs another build of the binary (an earlier one, to compare).
 
 mod common;
+#[path = "common/proc_status.rs"]
+mod proc_status;
+
+use proc_status::status_kib;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -46,17 +50,6 @@ fn binary() -> PathBuf {
         .map_or(PathBuf::from(env!("CARGO_BIN_EXE_kakurod")), PathBuf::from);
     // The daemon runs in its own folder.
     path.canonicalize().unwrap_or(path)
-}
-
-/// A value (KiB) of `/proc/PID/status`, 0 when it cannot be read.
-fn status_kib(pid: u32, key: &str) -> u64 {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
 }
 
 /// Runs `kakurod ARGS` to its end: seconds, and the highest memory seen while it ran.

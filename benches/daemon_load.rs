@@ -24,6 +24,10 @@
 //! allocator through its "recently deleted" checks, which can cost more kernel time than
 //! the solving itself. Compare runs made under the same conditions.
 
+#[path = "common/proc_status.rs"]
+mod proc_status;
+
+use proc_status::status_kib;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -86,16 +90,6 @@ fn puzzles() -> Vec<(String, String)> {
     out
 }
 
-fn rss_kib(pid: u32, key: &str) -> u64 {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(key))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 fn count(dir: &Path) -> usize {
     fs::read_dir(dir).map_or(0, |d| d.count())
 }
@@ -134,7 +128,7 @@ fn main() {
     let puzzles = puzzles();
     let mut child = start(root, &o);
     let pid = child.id();
-    let idle_rss = rss_kib(pid, "VmRSS:");
+    let idle_rss = status_kib(pid, "VmRSS:");
 
     // Latency, one file at a time on the idle daemon.
     let mut latencies = Vec::new();
@@ -157,7 +151,7 @@ fn main() {
         std::thread::sleep(Duration::from_millis(20));
     }
     latencies.sort();
-    let idle_rss_after = rss_kib(pid, "VmRSS:");
+    let idle_rss_after = status_kib(pid, "VmRSS:");
 
     // Throughput: every file renamed in at once.
     let base = count(&done) + count(&root.join("failed"));
@@ -177,7 +171,7 @@ fn main() {
     let dropped = t0.elapsed();
     let mut peak_rss = 0;
     while count(&done) + count(&root.join("failed")) < base + o.files {
-        peak_rss = peak_rss.max(rss_kib(pid, "VmRSS:"));
+        peak_rss = peak_rss.max(status_kib(pid, "VmRSS:"));
         if t0.elapsed() > Duration::from_secs(600) {
             panic!("throughput run did not finish");
         }
@@ -205,7 +199,7 @@ fn main() {
         .max()
         .and_then(|t| t.duration_since(wall0).ok())
         .unwrap_or(polled);
-    let hwm = rss_kib(pid, "VmHWM:");
+    let hwm = status_kib(pid, "VmHWM:");
     let errors = count(&root.join("failed"));
     let hard = (o.hard && !o.overhead_only).then(|| hard_runs(&o, &staging, &inbox, &outbox));
     let _ = Command::new("kill").arg("-TERM").arg(pid.to_string()).status();
