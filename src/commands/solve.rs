@@ -21,7 +21,7 @@
 
 use super::{live, progress_bar};
 use crate::cli::SolveArgs;
-use crate::format::{self, Format, InputError};
+use crate::format::{Format, InputError};
 use crate::outbox::{Outbox, Written};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
@@ -186,8 +186,7 @@ fn reads_as_batch(input: &Input, forced: Option<Format>) -> bool {
     if is_stdin(&input.path) {
         return forced == Some(Format::Lines);
     }
-    let Ok(text) = fs::read_to_string(&input.path) else { return false };
-    forced.or_else(|| format::detect(&text)) == Some(Format::Lines)
+    fs::read(&input.path).is_ok_and(|bytes| stream::lines_text(&bytes, forced).is_some())
 }
 
 /// A flag that the first Ctrl-C (SIGINT) sets: the searches stop and report what they
@@ -244,71 +243,20 @@ impl Printed {
     }
 }
 
-/// Prints every file's answer on standard output and its statistics on standard error.
-/// Returns whether every puzzle was solved (and, with `--svg`, drawn).
+/// Prints every file's answer (solutions or JSON documents) on standard output, one file
+/// after the other, and each file's statistics on standard error. Files solved side by side
+/// are all answered first; taken one at a time, each is printed as soon as it is answered,
+/// a `lines` batch as its puzzles are ([`stream`]). Returns whether every puzzle was solved
+/// (and, with `--svg`, drawn).
 fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
-    if printed != Printed::Svg && !plan.parallel {
-        return answers_in_turn(plan, printed);
+    if printed == Printed::Svg {
+        return picture_to_stdout(plan);
     }
-    let reports = plan.for_each(|_, report| report);
-    let several = reports.len() > 1;
-    let mut stdout = io::BufWriter::new(io::stdout().lock());
-    let mut summary = Summary::default();
-    let mut undrawn = false;
-    if printed == Printed::Json && several {
-        stdout.write_all(b"[\n")?;
-    }
-    for (k, (input, report)) in plan.inputs.iter().zip(&reports).enumerate() {
-        summary.merge(&report.summary());
-        match printed {
-            Printed::Json => {
-                if several && k > 0 {
-                    stdout.write_all(b",\n")?;
-                }
-                let json = report.to_json();
-                stdout.write_all(json.trim_end().as_bytes())?;
-                stdout.write_all(b"\n")?;
-            }
-            Printed::Svg => match single_picture(report) {
-                Some(svg) => stdout.write_all(svg.as_bytes())?,
-                None => {
-                    undrawn = true;
-                    if matches!(report.body, Body::Batch { .. }) {
-                        eprintln!(
-                            "kakurod: {}: a batch file has no picture; --svg draws a single \
-                             puzzle (the batch's solutions: without --svg, or with --out DIR)",
-                            input.shown
-                        );
-                    }
-                }
-            },
-            Printed::Solution => {
-                if several {
-                    writeln!(stdout, "# {}", input.shown)?;
-                }
-                if let Some(text) = report.solution_text() {
-                    stdout.write_all(text.as_bytes())?;
-                }
-            }
-        }
-        // Keep the answer and its statistics together when both go to a terminal.
-        stdout.flush()?;
-        eprint!("{}", diagnostics(input, report, true));
-    }
-    if printed == Printed::Json && several {
-        stdout.write_all(b"]\n")?;
-    }
-    stdout.flush()?;
-    Ok(summary.all_solved() && !undrawn)
-}
-
-/// Prints the answers (solutions or JSON documents) of the files one after the other, each
-/// file's as soon as it is answered, a `lines` batch as its puzzles are ([`stream`]), and
-/// each file's statistics on standard error. Returns whether every puzzle was solved.
-fn answers_in_turn(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     let json = printed == Printed::Json;
     let several = plan.inputs.len() > 1;
     let live = live::available();
+    let ahead = if plan.parallel { plan.for_each(|_, report| report) } else { Vec::new() };
+    let mut ahead = ahead.into_iter();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut all_solved = true;
     if json && several {
@@ -320,24 +268,32 @@ fn answers_in_turn(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
             (false, true) => writeln!(stdout, "# {}", input.shown)?,
             _ => {}
         }
-        let report = match read_input(&input.path) {
-            Ok(bytes) => {
-                let streamed = match stream::lines_text(&bytes, plan) {
-                    Some(text) if json => {
-                        stream::document_to_stdout(input, text, &bytes, plan, live, &mut stdout)?
+        let report = match ahead.next() {
+            Some(report) => report,
+            None => match read_input(&input.path) {
+                Ok(bytes) => {
+                    let streamed = match stream::lines_text(&bytes, plan.options.format) {
+                        Some(text) if json => stream::document_to_stdout(
+                            input,
+                            text,
+                            &bytes,
+                            plan,
+                            live,
+                            &mut stdout,
+                        )?,
+                        Some(text) => stream::to_stdout(input, text, plan, live, &mut stdout)?,
+                        None => None,
+                    };
+                    if let Some((summary, errors)) = streamed {
+                        stdout.flush()?;
+                        eprint!("{errors}");
+                        all_solved &= summary.all_solved();
+                        continue;
                     }
-                    Some(text) => stream::to_stdout(input, text, plan, live, &mut stdout)?,
-                    None => None,
-                };
-                if let Some((summary, errors)) = streamed {
-                    stdout.flush()?;
-                    eprint!("{errors}");
-                    all_solved &= summary.all_solved();
-                    continue;
+                    input.process_bytes(&bytes, plan.options, plan.interrupted, live)
                 }
-                input.process_bytes(&bytes, plan.options, plan.interrupted, live)
-            }
-            Err(error) => unreadable(&input.file_name(), &error),
+                Err(error) => unreadable(&input.file_name(), &error),
+            },
         };
         if json {
             stdout.write_all(report.to_json().trim_end().as_bytes())?;
@@ -355,6 +311,34 @@ fn answers_in_turn(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     }
     stdout.flush()?;
     Ok(all_solved)
+}
+
+/// Prints the picture of the file named (`--svg` without `--out` takes one) on standard
+/// output and its statistics on standard error. Returns whether it was solved and drawn.
+fn picture_to_stdout(plan: &Plan) -> anyhow::Result<bool> {
+    let reports = plan.for_each(|_, report| report);
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut summary = Summary::default();
+    let mut undrawn = false;
+    for (input, report) in plan.inputs.iter().zip(&reports) {
+        summary.merge(&report.summary());
+        match single_picture(report) {
+            Some(svg) => stdout.write_all(svg.as_bytes())?,
+            None => {
+                undrawn = true;
+                if matches!(report.body, Body::Batch { .. }) {
+                    eprintln!(
+                        "kakurod: {}: a batch file has no picture; --svg draws a single \
+                         puzzle (the batch's solutions: without --svg, or with --out DIR)",
+                        input.shown
+                    );
+                }
+            }
+        }
+        stdout.flush()?;
+        eprint!("{}", diagnostics(input, report, true));
+    }
+    Ok(summary.all_solved() && !undrawn)
 }
 
 /// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected
@@ -518,10 +502,11 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
                 Err(error) => return whole(input, unreadable(&input.file_name(), &error)),
             };
             let streamable = result_names::reserved(&input.file_name()).is_none();
-            let streamed = match stream::lines_text(&bytes, plan).filter(|_| streamable) {
-                Some(text) => stream::to_folder(input, text, &bytes, plan, live, &outbox),
-                None => None,
-            };
+            let streamed =
+                match stream::lines_text(&bytes, plan.options.format).filter(|_| streamable) {
+                    Some(text) => stream::to_folder(input, text, &bytes, plan, live, &outbox),
+                    None => None,
+                };
             match streamed {
                 Some((summary, errors, written)) => (summary, tell(input, errors, &written)),
                 None => {

@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 /// writes for a file of easy puzzles.
 const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
-/// The text of `bytes` when it reads as a `lines` batch (as `--format` says, or as
-/// detected).
-pub(super) fn lines_text<'a>(bytes: &'a [u8], plan: &Plan) -> Option<&'a str> {
+/// The text of `bytes` when it reads as a `lines` batch (as `forced` by `--format`, or
+/// as detected).
+pub(super) fn lines_text(bytes: &[u8], forced: Option<Format>) -> Option<&str> {
     let text = std::str::from_utf8(bytes).ok()?;
-    let format = plan.options.format.or_else(|| format::detect(format::without_bom(text)));
+    let format = forced.or_else(|| format::detect(format::without_bom(text)));
     (format == Some(Format::Lines)).then_some(text)
 }
 
@@ -58,11 +58,9 @@ pub(super) fn document_to_stdout(
         flush_now_and_then(document.writer(), &mut flushed)
     };
     let answered = answer(input, text, plan, live, &mut write)?;
-    let Some(mut batch) = answered else { return Ok(None) };
+    let Some(batch) = answered else { return Ok(None) };
     document.finish()?;
-    let figures = batch_figures(&batch.totals, &batch.summary);
-    batch.errors.push_str(&format!("{}: {figures}\n", input.shown));
-    Ok(Some((batch.summary, batch.errors)))
+    Ok(Some(batch.told(input)))
 }
 
 /// Prints the batch's solution lines on `out` as its puzzles are answered, the way
@@ -81,10 +79,8 @@ pub(super) fn to_stdout(
         solution_line(out, report)?;
         flush_now_and_then(out, &mut flushed)
     };
-    let Some(mut batch) = answer(input, text, plan, live, &mut write)? else { return Ok(None) };
-    let figures = batch_figures(&batch.totals, &batch.summary);
-    batch.errors.push_str(&format!("{}: {figures}\n", input.shown));
-    Ok(Some((batch.summary, batch.errors)))
+    let answered = answer(input, text, plan, live, &mut write)?;
+    Ok(answered.map(|batch| batch.told(input)))
 }
 
 /// Writes the batch's `NAME.solution.txt` and `NAME.json` into `outbox` as its puzzles
@@ -226,6 +222,13 @@ impl Streamed {
         }
         self.count(input, &report);
         write(&report)
+    }
+
+    /// Its summary, and its lines for standard error: input errors, then figures.
+    fn told(mut self, input: &Input) -> (Summary, String) {
+        let figures = batch_figures(&self.totals, &self.summary);
+        self.errors.push_str(&format!("{}: {figures}\n", input.shown));
+        (self.summary, self.errors)
     }
 
     fn count(&mut self, input: &Input, report: &PuzzleReport) {
