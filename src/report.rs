@@ -190,13 +190,10 @@ pub struct PuzzleReport {
 
 /// Writes a grid as its rows, straight from its cells.
 fn grid_rows<S: serde::Serializer>(grid: &Option<Grid>, serializer: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let Some(grid) = grid else { return serializer.serialize_none() };
-    let mut rows = serializer.serialize_seq(Some(grid.rows))?;
-    for row in grid.cells.chunks(grid.cols.max(1)) {
-        rows.serialize_element(row)?;
+    match grid {
+        Some(grid) => serializer.collect_seq(grid.rows()),
+        None => serializer.serialize_none(),
     }
-    rows.end()
 }
 
 /// Counts of puzzles by status, for batches and command summaries.

@@ -40,9 +40,9 @@ impl Grid {
         self.cells[row * self.cols + col]
     }
 
-    /// Rows of the grid as vectors, for JSON output.
-    pub fn to_rows(&self) -> Vec<Vec<Option<u32>>> {
-        self.cells.chunks(self.cols.max(1)).map(<[_]>::to_vec).collect()
+    /// The rows of the grid, top to bottom.
+    pub fn rows(&self) -> impl Iterator<Item = &[Option<u32>]> {
+        self.cells.chunks(self.cols.max(1))
     }
 }
 
@@ -51,7 +51,7 @@ impl Grid {
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} {}", self.rows, self.cols)?;
-        for row in self.cells.chunks(self.cols.max(1)) {
+        for row in self.rows() {
             let mut first = true;
             for cell in row {
                 if !first {
