@@ -6,7 +6,7 @@ use crate::format::Format;
 use crate::generate::Symmetry;
 use crate::grade::Difficulty;
 use crate::puzzle::Kind;
-use crate::solver::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use choice::choice;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -140,6 +140,9 @@ pub struct SolverArgs {
     /// Read every file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
+    /// How a solved Kakuro is graded by human techniques.
+    #[arg(long, value_parser = choice::<GradeMode>(), default_value = GradeMode::Auto.name())]
+    pub grade: GradeMode,
 }
 
 impl SolverArgs {
@@ -154,6 +157,7 @@ impl SolverArgs {
             threads: self.threads,
             timeout_seconds: self.timeout.map(|t| t.as_secs_f64()),
             node_limit: self.node_limit,
+            grade: Some(self.grade),
         }
     }
 
@@ -301,6 +305,9 @@ pub(crate) mod tests {
         }
         for m in Mode::ALL {
             assert_eq!(solver_args(&["--mode", m.name()]).mode, m);
+        }
+        for g in GradeMode::ALL {
+            assert_eq!(solver_args(&["--grade", g.name()]).grade, g);
         }
     }
 

@@ -7,16 +7,18 @@
 
 use crate::format::{self, Format, InputError, Parsed};
 use crate::grade;
-use crate::puzzle::{Compiled, Grid, Kakuro, Puzzle};
+use crate::puzzle::{Compiled, Grid, Puzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Summary, Uniqueness};
 use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
 use crate::verify::{self, Violation};
+use logic::LogicFirst;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod grading;
 mod logic;
 
 /// How to handle one file.
@@ -240,39 +242,34 @@ fn solve_one(
     let Searched { outcome, compiled, grading } = search(&puzzle, &solve_options, control);
     let checked = check_solutions(&puzzle, compiled.as_ref(), &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);
-    let grading = match &puzzle {
+    let grade_started = Instant::now();
+    let graded = match &puzzle {
         Puzzle::Kakuro(kakuro) if verdict.status == Status::Solved => {
-            Some(grading.unwrap_or_else(|| {
-                grade_searched(kakuro, compiled.as_ref(), verdict.uniqueness, &outcome)
-            }))
+            let answered = grading::Answered {
+                compiled: compiled.as_ref(),
+                first: grading,
+                outcome: &outcome,
+                uniqueness: verdict.uniqueness,
+                started,
+                cancel: control.cancel.map(|c| c.as_ref()),
+            };
+            grading::grade(kakuro, &answered, &solve_options)
         }
-        _ => None,
+        _ => grading::Graded::Not,
     };
+    let grade_time = grade_started.elapsed();
     // Taken after the checks, so that the total time includes them.
-    let statistics = statistics(&outcome, parse_time, started, &solve_options);
+    let statistics = Statistics {
+        grade_ms: grade_time.as_secs_f64() * 1e3,
+        ..statistics(&outcome, parse_time, started, &solve_options)
+    };
     let report = puzzle_report(puzzle, line, &outcome, &solve_options, statistics, verdict);
+    let (grading, graded_by) = graded.fields();
     PuzzleReport {
         difficulty: grading.map(|g| g.difficulty),
         techniques: grading.map(|g| g.uses),
+        graded_by,
         ..report
-    }
-}
-
-/// The grade of a Kakuro the search answered: with trial, which the solution spares work
-/// when it is proved the only one; without, for a puzzle proved to have several
-/// ([`grade::grade_several`]).
-fn grade_searched(
-    kakuro: &Kakuro,
-    compiled: Option<&Compiled>,
-    uniqueness: Uniqueness,
-    outcome: &solver::Outcome,
-) -> grade::Grading {
-    let unique = uniqueness == Uniqueness::Unique;
-    let solution = outcome.solutions.first().filter(|_| unique).map(Vec::as_slice);
-    match (compiled.and_then(|c| c.runs.as_ref()), uniqueness) {
-        (Some(runs), Uniqueness::Multiple) => grade::grade_several(kakuro, runs),
-        (Some(runs), _) => grade::grade_runs(kakuro, runs, solution),
-        (None, _) => grade::grade(kakuro),
     }
 }
 
@@ -281,13 +278,14 @@ struct Searched {
     outcome: solver::Outcome,
     /// The model it was solved on (none for the dedicated 9x9 engine).
     compiled: Option<Compiled>,
-    /// The grade, when the grader's logic gave the answer.
+    /// The grade the logic that ran first decided (under `mac`, for a Kakuro).
     grading: Option<grade::Grading>,
 }
 
 /// Solves `puzzle` with the engine made for it: the dedicated 9x9 engine for a plain 9x9
 /// Sudoku (no model to compile); for a Kakuro under `mac`, the grader's logic when it
-/// finishes the grid ([`logic`]); the general engine on the compiled model otherwise.
+/// finishes the grid ([`logic`]); the general engine on the compiled model otherwise (after
+/// that logic, for a Kakuro under `mac`, whose grade is kept).
 fn search(puzzle: &Puzzle, options: &SolveOptions, control: Control<'_>) -> Searched {
     match puzzle {
         Puzzle::Sudoku(s) if sudoku9::fits(s.n, s.box_size, options.algorithm) => {
@@ -296,13 +294,20 @@ fn search(puzzle: &Puzzle, options: &SolveOptions, control: Control<'_>) -> Sear
         }
         _ => {
             let compiled = puzzle.compile();
-            let by_logic = match puzzle {
+            let first = match puzzle {
                 Puzzle::Kakuro(kakuro) => logic::answer(kakuro, &compiled, options),
                 _ => None,
             };
-            let (outcome, grading) = match by_logic {
-                Some((outcome, grading)) => (outcome, Some(grading)),
-                None => (solver::solve_with(&compiled.model, options, control), None),
+            let search = || solver::solve_with(&compiled.model, options, control);
+            let (outcome, grading) = match first {
+                Some(LogicFirst { answer: Some(outcome), grading, .. }) => (outcome, grading),
+                Some(LogicFirst { answer: None, grading, time }) => {
+                    // The logic that ran first is part of the answer's time.
+                    let mut outcome = search();
+                    outcome.stats.solve_time += time;
+                    (outcome, grading)
+                }
+                None => (search(), None),
             };
             Searched { outcome, compiled: Some(compiled), grading }
         }
@@ -420,6 +425,7 @@ fn puzzle_report(
         }),
         difficulty: None,
         techniques: None,
+        graded_by: None,
         grid: verdict.grid.filter(|_| !failed),
         error: verdict.error,
         statistics,
@@ -467,6 +473,7 @@ fn statistics(
     Statistics {
         search: outcome.stats,
         parse_ms: ms(parse_time),
+        grade_ms: 0.0,
         total_ms: ms(parse_time + started.elapsed()),
         threads,
         engine: outcome.engine,
@@ -486,6 +493,7 @@ fn invalid(line: usize, error: InputError) -> PuzzleReport {
         stopped_by: None,
         difficulty: None,
         techniques: None,
+        graded_by: None,
         grid: None,
         error: Some(error),
         statistics: Statistics::default(),

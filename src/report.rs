@@ -11,7 +11,7 @@ pub mod streamed;
 pub use generation::{GeneratedPuzzle, GenerationReport, GenerationStatus, PuzzleFiles};
 
 use crate::format::{Format, InputError};
-use crate::grade::{Difficulty, Uses};
+use crate::grade::{Difficulty, GradedBy, Uses};
 use crate::puzzle::{Grid, Kind, Puzzle};
 use crate::solver::{Engine, SolveOptions, Stats};
 use serde::Serialize;
@@ -86,7 +86,10 @@ pub struct Statistics {
     /// Reading and checking the input.
     #[serde(serialize_with = "pretty::millis")]
     pub parse_ms: f64,
-    /// Everything for this puzzle, verification included.
+    /// Grading a solved Kakuro after its answer (0 when the answer decided the grade).
+    #[serde(serialize_with = "pretty::millis")]
+    pub grade_ms: f64,
+    /// Everything for this puzzle, verification and grade included.
     #[serde(serialize_with = "pretty::millis")]
     pub total_ms: f64,
     /// Threads the search used.
@@ -172,6 +175,11 @@ pub struct PuzzleReport {
     /// used; absent with `difficulty`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub techniques: Option<Uses>,
+    /// How the grade was decided (`logic`, `logic_stuck`, `trial`, `trial_stuck`), or that
+    /// its time ran out first (`over_budget`, with no `difficulty`); absent when the puzzle
+    /// was not graded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graded_by: Option<GradedBy>,
     /// The verified solution (absent when the search broke a rule), for every output: the
     /// JSON writes it row by row as `solution`, `null` marking a cell without a digit.
     #[serde(rename = "solution", serialize_with = "grid_rows")]
@@ -492,18 +500,26 @@ mod tests {
         };
         let settings = serde_json::to_value(&options).unwrap();
         let expected = r#"{"algorithm": "mac", "var_order": "first_fail", "val_order": "min",
-            "mode": "count", "count_limit": null, "timeout_seconds": 1.5, "node_limit": null}"#;
+            "mode": "count", "count_limit": null, "timeout_seconds": 1.5, "node_limit": null,
+            "grade": "auto"}"#;
         assert_eq!(settings, serde_json::from_str::<serde_json::Value>(expected).unwrap());
 
         let search =
             Stats { nodes: 7, solve_time: Duration::from_nanos(1_234_567), ..Stats::default() };
-        let statistics =
-            Statistics { search, parse_ms: 0.5, total_ms: 2.0, threads: 4, engine: Engine::Search };
+        let statistics = Statistics {
+            search,
+            parse_ms: 0.5,
+            grade_ms: 0.25,
+            total_ms: 2.0,
+            threads: 4,
+            engine: Engine::Search,
+        };
         let json = serde_json::to_value(statistics).unwrap();
         let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         let expected = [
             "engine",
             "failures",
+            "grade_ms",
             "largest_subproblem_nodes",
             "max_depth",
             "nodes",

@@ -7,7 +7,7 @@ use crate::format::Format;
 use crate::generate::Symmetry;
 use crate::grade::Difficulty;
 use crate::puzzle::Kind;
-use crate::solver::{Algorithm, Mode, ValOrder, VarOrder};
+use crate::solver::{Algorithm, GradeMode, Mode, ValOrder, VarOrder};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 /// A solver setting chosen by name. The names are the solver's own; the help lines are
@@ -127,6 +127,26 @@ impl Choice for Mode {
             Mode::First => "Stop at the first solution",
             Mode::Unique => "Look for a second solution, to prove the first one unique",
             Mode::Count => "Count all solutions (up to `--limit`)",
+        }
+    }
+}
+
+impl Choice for GradeMode {
+    const ALL: &'static [Self] = &GradeMode::ALL;
+
+    fn name(self) -> &'static str {
+        GradeMode::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            GradeMode::Off => "No grade",
+            GradeMode::Auto => {
+                "The grade the answer already tells, or one that costs at most a fifth of the search"
+            }
+            GradeMode::Full => {
+                "The whole grade, trial included, whatever it costs (within --timeout)"
+            }
         }
     }
 }

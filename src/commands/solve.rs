@@ -404,9 +404,12 @@ fn puzzle_figures(r: &PuzzleReport) -> String {
         )
     });
     let difficulty = r.difficulty.map(|d| format!(" difficulty={}", d.name())).unwrap_or_default();
+    let grade = r
+        .graded_by
+        .map_or(String::new(), |by| format!(" graded_by={} grade_ms={:.3}", by.name(), s.grade_ms));
     format!(
         "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
-         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}{difficulty}",
+         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}{difficulty}{grade}",
         r.status.name(),
         r.uniqueness.name(),
         r.rows,

@@ -7,7 +7,7 @@ use super::lists::WorkLists;
 use super::masks::{ALL_DIGITS, ones, several};
 use super::tally::Tally;
 use super::techniques::Tables;
-use super::{Difficulty, Logic, Technique, Uses};
+use super::{Budget, Difficulty, Logic, Technique, Uses};
 
 /// The run-local levels, each with its own work list (level `l` of [`WorkLists`]).
 const LEVELS: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
@@ -43,7 +43,19 @@ pub(super) struct Solver<'a> {
     /// one (else empty): trial never needs to assume a cell's own digit, which cannot lead
     /// to a contradiction then.
     solution: &'a [u32],
+    /// When to give up ([`Solver::run`] looks at its first step and every [`BUDGET_STRIDE`]
+    /// steps after).
+    pub(super) budget: Budget<'a>,
+    /// Steps taken, for the budget's stride.
+    steps: u64,
+    /// The budget ran out: the solve stopped before it finished or got stuck.
+    pub(super) out_of_budget: bool,
 }
+
+/// Steps between two looks at the budget: a step is one level's pass over the runs waiting
+/// for it (or one assumption of trial, whose own steps look too), so a look at the clock
+/// every 64 costs nothing measurable and the budget is overrun by little.
+const BUDGET_STRIDE: u64 = 64;
 
 /// Work tables of the medium and hard levels, kept between runs so that no visit clears
 /// kilobytes of tables it barely uses (each entry is written before it is read).
@@ -112,6 +124,9 @@ impl<'a> Solver<'a> {
             trailing: false,
             scratch: None,
             solution,
+            budget: Budget::default(),
+            steps: 0,
+            out_of_budget: false,
         }
     }
 
@@ -139,9 +154,15 @@ impl<'a> Solver<'a> {
     }
 
     /// Applies the levels up to `ceiling`, cheapest first and back to the cheapest after
-    /// any progress, until nothing more follows or a contradiction shows.
+    /// any progress, until nothing more follows, a contradiction shows or the budget runs
+    /// out.
     pub(super) fn run(&mut self, ceiling: Difficulty) {
-        while !self.contradiction {
+        while !self.contradiction && !self.out_of_budget {
+            self.steps += 1;
+            if self.steps % BUDGET_STRIDE == 1 && self.budget.spent() {
+                self.out_of_budget = true;
+                return;
+            }
             match self.step(ceiling) {
                 Some(level) => self.hardest = self.hardest.max(Some(level)),
                 None => return,
@@ -239,7 +260,11 @@ impl<'a> Solver<'a> {
                 while rest != 0 {
                     let digit = rest & rest.wrapping_neg();
                     rest &= !digit;
-                    if self.refutes(cell, digit) {
+                    let refuted = self.refutes(cell, digit);
+                    if self.out_of_budget {
+                        return false;
+                    }
+                    if refuted {
                         self.set(cell, !digit);
                         self.note(Technique::Trial, true);
                         return true;
@@ -251,18 +276,28 @@ impl<'a> Solver<'a> {
     }
 
     /// True when placing `digit` (a one-bit mask) in `cell` leads to a contradiction with
-    /// the levels up to hard. Leaves the state as it found it; the work lists must be empty
-    /// on entry (they are when trial is reached).
+    /// the levels up to hard. Leaves the state as it found it, in time proportional to what
+    /// the assumption changed (the tallies of only the runs it touched are made anew); the
+    /// work lists must be empty on entry (they are when trial is reached).
     fn refutes(&mut self, cell: u32, digit: u16) -> bool {
         let (uses, hardest, open) = (self.uses, self.hardest, self.open);
         self.trailing = true;
         self.set(cell, digit);
         self.run(Difficulty::Hard);
         let refuted = self.contradiction;
-        while let Some((cell, old)) = self.trail.pop() {
+        for &(cell, old) in self.trail.iter().rev() {
             self.cand[cell as usize] = old;
         }
-        self.tallies = tallies(self.layout, &self.cand);
+        let layout = self.layout;
+        for (cell, _) in self.trail.drain(..) {
+            for r in layout.cell_runs[cell as usize] {
+                if let (Some(spec), Some(slot)) =
+                    (layout.runs.get(r as usize), self.tallies.get_mut(r as usize))
+                {
+                    *slot = tally(layout, spec, &self.cand);
+                }
+            }
+        }
         self.lists.clear();
         self.trailing = false;
         self.contradiction = false;
@@ -273,11 +308,13 @@ impl<'a> Solver<'a> {
 
 /// The tallies of every run of `layout` with the candidates `cand`.
 fn tallies(layout: &Layout, cand: &[u16]) -> Vec<Tally> {
+    layout.runs.iter().map(|spec| tally(layout, spec, cand)).collect()
+}
+
+/// The tally of the run `spec` of `layout` with the candidates `cand`.
+fn tally(layout: &Layout, spec: &RunSpec, cand: &[u16]) -> Tally {
     let mask = |&cell: &u32| cand.get(cell as usize).copied().unwrap_or(0);
-    let of = |spec: &RunSpec| {
-        let start = spec.start as usize;
-        let cells = layout.run_cells.get(start..start + spec.len as usize).unwrap_or_default();
-        Tally::of(cells.iter().map(mask))
-    };
-    layout.runs.iter().map(of).collect()
+    let start = spec.start as usize;
+    let cells = layout.run_cells.get(start..start + spec.len as usize).unwrap_or_default();
+    Tally::of(cells.iter().map(mask))
 }

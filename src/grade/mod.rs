@@ -60,11 +60,13 @@ mod sudoku;
 mod tally;
 mod techniques;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::puzzle::{Kakuro, RunTable};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 pub use sudoku::{SudokuLogic, grade_sudoku, solve_sudoku};
 
 /// How hard a puzzle is for a person: the hardest level of technique its solution needs.
@@ -257,7 +259,14 @@ impl Logic {
     /// gives, since the levels are tried cheapest first and the logic never got past the
     /// ones it used. `None` when it did not finish.
     pub fn finished_grade(&self) -> Option<Grading> {
-        self.solved().then(|| Grading::of(true, self.hardest, self.uses))
+        self.solved().then(|| Grading::of(true, false, self.hardest, self.uses))
+    }
+
+    /// The grade this logic decides when it ran the levels up to hard to their end: the
+    /// exact grade when it finished, expert ([`GradedBy::LogicStuck`]) when it stopped
+    /// short; `None` after a contradiction (the clues admit no solution, nothing to grade).
+    pub fn grade_up_to_hard(&self) -> Option<Grading> {
+        (!self.contradiction).then(|| Grading::of(self.solved(), false, self.hardest, self.uses))
     }
 
     /// The white cells with more than one candidate, in row-major order.
@@ -280,15 +289,6 @@ pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logi
     solver.into_logic()
 }
 
-/// The grade of a puzzle known to have several solutions: expert, since no sound
-/// deduction can finish it, with the techniques of the levels up to hard that made
-/// progress. Trial is left out: it cannot finish such a puzzle either, and on a large grid
-/// it costs seconds.
-pub fn grade_several(puzzle: &Kakuro, runs: &RunTable) -> Grading {
-    let logic = solve_runs(puzzle, runs, Difficulty::Hard);
-    Grading::of(false, logic.hardest, logic.uses)
-}
-
 /// A puzzle's grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Grading {
@@ -299,17 +299,78 @@ pub struct Grading {
     pub solved_by_logic: bool,
     /// How often each technique made progress.
     pub uses: Uses,
+    /// How the difficulty was decided: which logic ran, and whether it finished.
+    pub graded_by: GradedBy,
 }
 
 impl Grading {
-    /// The grade of a logic solve that `solved` the puzzle or not: the hardest level that
-    /// made progress (easy when none had to), expert when it did not finish.
-    fn of(solved: bool, hardest: Option<Difficulty>, uses: Uses) -> Grading {
+    /// The grade of a logic solve that `solved` the puzzle or not, with trial or without:
+    /// the hardest level that made progress (easy when none had to), expert when it did not
+    /// finish.
+    fn of(solved: bool, trial: bool, hardest: Option<Difficulty>, uses: Uses) -> Grading {
         let difficulty = match solved {
             true => hardest.unwrap_or(Difficulty::Easy),
             false => Difficulty::Expert,
         };
-        Grading { difficulty, solved_by_logic: solved, uses }
+        let graded_by = match (trial, solved) {
+            (_, true) if difficulty < Difficulty::Expert => GradedBy::Logic,
+            (true, true) => GradedBy::Trial,
+            (true, false) => GradedBy::TrialStuck,
+            (false, _) => GradedBy::LogicStuck,
+        };
+        Grading { difficulty, solved_by_logic: solved, uses, graded_by }
+    }
+}
+
+/// How a grade was decided, the JSON's `graded_by`. Every route but `over_budget` decides
+/// the difficulty exactly: the levels are tried cheapest first, so a logic that finishes
+/// never needed more than it used, and one that stops short of trial leaves only expert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GradedBy {
+    /// The levels below trial placed every digit: the grade is the hardest one they used.
+    Logic,
+    /// The levels below trial stopped short: expert, decided without trial (which would
+    /// only tell whether assumptions finish the grid, at a cost that grows with it).
+    LogicStuck,
+    /// Trial placed every digit: expert.
+    Trial,
+    /// Trial, run to its end, stopped short too: expert, the puzzle needs search (or has
+    /// several solutions).
+    TrialStuck,
+    /// The time the grade was given ran out before its logic finished or stopped: no
+    /// difficulty is claimed.
+    OverBudget,
+}
+
+impl GradedBy {
+    /// The route's name, as in JSON and on the statistics line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GradedBy::Logic => "logic",
+            GradedBy::LogicStuck => "logic_stuck",
+            GradedBy::Trial => "trial",
+            GradedBy::TrialStuck => "trial_stuck",
+            GradedBy::OverBudget => "over_budget",
+        }
+    }
+}
+
+/// When a grade must give up: a deadline, and a flag another thread raises (a cancel).
+/// The default never gives up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget<'a> {
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Give up once this is true.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Budget<'_> {
+    /// True once the deadline has passed or the flag is raised.
+    pub fn spent(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -325,9 +386,26 @@ pub fn grade(puzzle: &Kakuro) -> Grading {
 /// trial need not assume a cell's own digit, which in a puzzle with one solution cannot
 /// lead to a contradiction. The grade is the same with or without it.
 pub fn grade_runs(puzzle: &Kakuro, runs: &RunTable, solution: Option<&[u32]>) -> Grading {
+    let unbounded = grade_within(puzzle, runs, solution, Difficulty::Expert, Budget::default());
+    unbounded.unwrap_or_else(|| unreachable!("a grade without a budget always ends"))
+}
+
+/// [`grade_runs`] with the logic's levels up to `ceiling` (hard: no trial; expert: with
+/// trial) and within `budget`: `None` when the budget ran out before the logic finished or
+/// stopped. Below expert a puzzle the levels cannot finish is graded expert
+/// ([`GradedBy::LogicStuck`]), which is exact: trial and search are both expert.
+pub fn grade_within(
+    puzzle: &Kakuro,
+    runs: &RunTable,
+    solution: Option<&[u32]>,
+    ceiling: Difficulty,
+    budget: Budget<'_>,
+) -> Option<Grading> {
     let layout = layout::Layout::new(runs, puzzle.cells.len());
     let mut solver = logic::Solver::new(&layout, solution.unwrap_or_default());
-    solver.run(Difficulty::Expert);
+    solver.budget = budget;
+    solver.run(ceiling);
     let (solved, hardest, uses) = solver.outcome();
-    Grading::of(solved, hardest, uses)
+    let trial = ceiling == Difficulty::Expert;
+    (!solver.out_of_budget).then(|| Grading::of(solved, trial, hardest, uses))
 }

@@ -47,7 +47,7 @@ impl SudokuLogic {
     /// The grade when the logic (up to expert) has run: the hardest level used when it
     /// finished, expert when it did not.
     pub fn grade(&self) -> Grading {
-        Grading::of(self.solved(), self.hardest, self.uses)
+        Grading::of(self.solved(), true, self.hardest, self.uses)
     }
 }
 

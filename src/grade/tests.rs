@@ -75,8 +75,8 @@ const HARD: &str = "6 5
 ,7 0 ,9 0 -
 ";
 
-/// Needs trial twice.
-const EXPERT: &str = "7 5
+/// Needs trial twice (the pipeline's grading tests use it too).
+pub(crate) const EXPERT: &str = "7 5
 - 24, - 18, 6,
 ,5 0 35,9 0 0
 ,18 0 0 0 10,

@@ -33,7 +33,7 @@ pub mod sudoku9;
 pub(crate) mod technique;
 pub(crate) mod termination;
 
-pub use options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+pub use options::{Algorithm, GradeMode, Mode, SolveOptions, ValOrder, VarOrder};
 pub use overrides::SolveOverrides;
 pub use progress::Progress;
 pub use stats::Stats;

@@ -119,6 +119,39 @@ impl Mode {
     }
 }
 
+/// How a solved Kakuro is graded by human techniques (see `grade`). The grade never holds
+/// an answer back: `auto` costs at most a fifth of the search.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum GradeMode {
+    /// No grade.
+    Off,
+    /// The grade from what the answer already computed: under `mac` the logic that runs
+    /// first decides it at no cost (the levels below trial finish the grid, or the puzzle
+    /// is expert). After the other algorithms' search, that logic runs within a fifth of
+    /// the search's time, and the grade is left undecided (`over_budget`) if it runs out.
+    #[default]
+    Auto,
+    /// The whole grade, trial included, whatever it costs, within the time limit.
+    Full,
+}
+
+impl GradeMode {
+    /// Every grade mode, cheapest first.
+    pub const ALL: [GradeMode; 3] = [GradeMode::Off, GradeMode::Auto, GradeMode::Full];
+
+    /// The name written in settings and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            GradeMode::Off => "off",
+            GradeMode::Auto => "auto",
+            GradeMode::Full => "full",
+        }
+    }
+}
+
 /// Everything that steers one solve. Serialized as a report's `settings` object: the
 /// threads are left out there (the statistics give the threads the search used).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,6 +174,9 @@ pub struct SolveOptions {
     pub timeout: Option<Duration>,
     /// Limit on search nodes.
     pub node_limit: Option<u64>,
+    /// How a solved Kakuro is graded.
+    #[serde(default)]
+    pub grade: GradeMode,
 }
 
 impl Default for SolveOptions {
@@ -154,6 +190,7 @@ impl Default for SolveOptions {
             threads: 1,
             timeout: None,
             node_limit: None,
+            grade: GradeMode::Auto,
         }
     }
 }

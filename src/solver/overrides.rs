@@ -7,7 +7,7 @@
 //! operator's limits but never raise them.
 
 use super::effective_threads;
-use super::options::{Algorithm, Mode, SolveOptions, ValOrder, VarOrder};
+use super::options::{Algorithm, GradeMode, Mode, SolveOptions, ValOrder, VarOrder};
 use serde::Deserialize;
 use std::time::Duration;
 
@@ -36,6 +36,8 @@ pub struct SolveOverrides {
     pub timeout_seconds: Option<f64>,
     /// `node_limit`: limit on search nodes.
     pub node_limit: Option<u64>,
+    /// `grade`: how a solved Kakuro is graded (`off`, `auto`, `full`).
+    pub grade: Option<GradeMode>,
 }
 
 impl SolveOverrides {
@@ -50,19 +52,21 @@ impl SolveOverrides {
             threads: self.threads.unwrap_or(base.threads),
             timeout: self.timeout().or(base.timeout),
             node_limit: self.node_limit.or(base.node_limit),
+            grade: self.grade.unwrap_or(base.grade),
         }
     }
 
     /// `base` with a puzzle file's wishes applied. A file may lower the operator's timeout,
     /// node limit and threads but never raise them, so it cannot hold a worker longer, or
     /// take more of the pool, than the operator allows (0 threads means every core, on
-    /// either side).
+    /// either side). Nor may it ask for a costlier grade than the operator's.
     pub fn within(&self, base: &SolveOptions) -> SolveOptions {
         let fewer = |t: usize| effective_threads(t) < effective_threads(base.threads);
         SolveOptions {
             threads: self.threads.filter(|&t| fewer(t)).unwrap_or(base.threads),
             timeout: lower(base.timeout, self.timeout()),
             node_limit: lower(base.node_limit, self.node_limit),
+            grade: self.grade.map_or(base.grade, |asked| asked.min(base.grade)),
             ..self.over(base)
         }
     }
@@ -90,7 +94,7 @@ mod tests {
     fn every_key_reaches_the_options_and_a_file_only_lowers_limits() {
         let text = r#"{"algorithm": "fc", "var_order": "smallest", "val_order": "max",
             "mode": "count", "count_limit": 5, "threads": 2, "timeout_seconds": 1.5,
-            "node_limit": 9}"#;
+            "node_limit": 9, "grade": "off"}"#;
         let settings: SolveOverrides = serde_json::from_str(text).unwrap();
         let caller = SolveOptions {
             threads: 4,
@@ -107,6 +111,7 @@ mod tests {
             threads: 2,
             timeout: Some(Duration::from_millis(1500)),
             node_limit: Some(9),
+            grade: GradeMode::Off,
         };
         assert_eq!(settings.within(&caller), expected);
         assert_eq!(settings.over(&caller), expected);
@@ -146,7 +151,8 @@ mod tests {
         assert_eq!(
             error(r#"{"speed": 3}"#).to_string(),
             "unknown field `speed`, expected one of `algorithm`, `var_order`, `val_order`, \
-             `mode`, `count_limit`, `threads`, `timeout_seconds`, `node_limit` at line 1 column 8"
+             `mode`, `count_limit`, `threads`, `timeout_seconds`, `node_limit`, `grade` at line 1 \
+             column 8"
         );
         assert!(error(r#""x""#).to_string().contains("expected struct PuzzleSettings"));
         assert!(error(r#"{"mode": "first", "mode": "count"}"#).to_string().contains("duplicate"));

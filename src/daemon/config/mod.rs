@@ -9,7 +9,7 @@ use super::error::DaemonError;
 use super::logging::{LogFormat, LogLevel};
 use crate::format::Format;
 use crate::pipeline::PipelineOptions;
-use crate::solver::{Algorithm, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -157,6 +157,8 @@ pub struct SolverConfig {
     pub threads: usize,
     /// Read every file as this format instead of detecting it (absent: detect).
     pub format: Option<String>,
+    /// How a solved Kakuro is graded.
+    pub grade: GradeMode,
 }
 
 impl Default for SolverConfig {
@@ -173,6 +175,7 @@ impl Default for SolverConfig {
             count_limit: solve.count_limit,
             threads: 0,
             format: None,
+            grade: solve.grade,
         }
     }
 }
@@ -353,7 +356,7 @@ impl Settings {
         let o = &self.pipeline.solve;
         format!(
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
-             val_order={} mode={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
+             val_order={} mode={} grade={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
              settle_ms={} close_settle_ms={} svg={} fsync={} drain_timeout_s={} \
              generate_max_grid={}x{} generate_max_count={} generate_timeout={}",
             self.folders.inbox.display(),
@@ -364,6 +367,7 @@ impl Settings {
             o.var_order.name(),
             o.val_order.name(),
             o.mode.name(),
+            o.grade.name(),
             o.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
             o.node_limit.map_or("none".into(), |n| n.to_string()),
             self.max_file_bytes,
@@ -429,6 +433,7 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
         // 0 means no limit.
         timeout_seconds: (l.timeout_seconds > 0.0).then_some(l.timeout_seconds),
         node_limit: l.node_limit,
+        grade: Some(s.grade),
     };
     let solve = overrides.over(&SolveOptions::default());
     Ok(PipelineOptions { solve, format, max_cells: l.max_cells })
