@@ -256,8 +256,8 @@ fn text(report: &BenchReport) -> String {
     let s = &report.settings;
     let mut out = format!(
         "machine: {} cores ({} pool threads), {} {}\n\
-         settings: algorithm={} var_order={} val_order={} mode={} threads={} timeout={} \
-         node_limit={} runs={}\n",
+         settings: algorithm={} var_order={} val_order={} mode={} grade={} threads={} \
+         timeout={} node_limit={} runs={}\n",
         report.machine.cores,
         report.machine.pool_threads,
         report.machine.os,
@@ -266,6 +266,7 @@ fn text(report: &BenchReport) -> String {
         s.var_order.name(),
         s.val_order.name(),
         s.mode.name(),
+        s.grade.name(),
         report.threads,
         s.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
         s.node_limit.map_or("none".into(), |n| n.to_string()),

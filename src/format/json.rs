@@ -8,7 +8,7 @@
 //! | `givens`   | sudoku, killer   | rows as arrays of numbers, 0 = blank (a Sudoku takes `grid` or `givens`; optional for a Killer) |
 //! | `size`     | killer           | side N of the grid (4..25; 6 has 2x3 boxes) |
 //! | `cages`    | killer           | `[{"sum": S, "cells": [[row, col], ...]}]`, rows and columns counted from 0 |
-//! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`, `sat`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit` |
+//! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`, `sat`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit`, `grade` (`off`, `auto`, `full`) |
 //!
 //! Unknown fields are errors, so a typo never goes unnoticed. Examples, one per kind:
 //!

@@ -1,0 +1,235 @@
+//! The size ladder: what a whole `kakurod solve` process costs from a published 31x46 up to
+//! a 300x300 grid, and how much of it comes after the search (verification, the grade, the
+//! report). It is the benchmark that catches a step after the search that grows faster
+//! than the search itself.
+//!
+//! `cargo bench --bench ladder` makes every rung of `benches/hard/ladder.toml` once (with
+//! `kakurod generate`, kept in `target/ladder-bench/` under a name that holds its options),
+//! then times `kakurod solve --mode MODE --threads N FILE` as a child process, `--runs`
+//! times, and prints a Markdown table of medians: the search's own time (`solve_ms` on the
+//! statistics line), the grade's (`grade_ms`), the whole process, the share of the whole
+//! that came after the search, and the highest memory seen. Every answer is checked: exit
+//! status 0, status `solved`, the printed grid verified against the clues.
+//!
+//! Arguments after `--`:
+//! - `--modes first,unique` modes to time (default both);
+//! - `--threads N` threads per puzzle (default 1; 0 = all cores);
+//! - `--runs N` runs per cell, the median is reported (default 3);
+//! - `--only NAME` only the rungs whose name contains NAME;
+//! - `--grade off|auto|full` the grade setting (default: the binary's own, `auto`);
+//! - `--kakurod PATH` the binary to time (default: the one cargo built with this bench).
+
+#[path = "common/proc_status.rs"]
+mod proc_status;
+
+use kakurod::format::{self, solution::read_sol};
+use kakurod::puzzle::{KakuroCell, Puzzle};
+use kakurod::verify;
+use proc_status::status_kib;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One `[[rung]]` of the ladder.
+#[derive(Debug, Deserialize)]
+struct Rung {
+    name: String,
+    /// A puzzle file, relative to the repository.
+    file: Option<String>,
+    /// The options of `kakurod generate` that make the puzzle.
+    generate: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Ladder {
+    rung: Vec<Rung>,
+}
+
+struct Config {
+    kakurod: PathBuf,
+    modes: Vec<String>,
+    threads: usize,
+    runs: usize,
+    only: Option<String>,
+    grade: Option<String>,
+}
+
+/// What one `kakurod solve` process gave.
+struct Run {
+    /// Wall time of the whole process.
+    whole: f64,
+    /// The search's own time, from the statistics line.
+    search: f64,
+    /// The grade's time, from the statistics line.
+    grade: f64,
+    /// Highest resident memory seen, KiB.
+    peak_kib: u64,
+    uniqueness: String,
+    engine: String,
+    graded_by: String,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let mut config = Config {
+        kakurod: PathBuf::from(env!("CARGO_BIN_EXE_kakurod")),
+        modes: vec!["first".into(), "unique".into()],
+        threads: 1,
+        runs: 3,
+        only: None,
+        grade: None,
+    };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value = || iter.next().unwrap_or_else(|| panic!("{arg} needs a value")).clone();
+        match arg.as_str() {
+            "--modes" => config.modes = value().split(',').map(str::to_owned).collect(),
+            "--threads" => config.threads = value().parse().expect("--threads N"),
+            "--runs" => config.runs = value().parse().expect("--runs N"),
+            "--only" => config.only = Some(value()),
+            "--grade" => config.grade = Some(value()),
+            "--kakurod" => config.kakurod = value().into(),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("benches/hard/ladder.toml")).expect("ladder");
+    let ladder: Ladder = toml::from_str(&text).expect("parse benches/hard/ladder.toml");
+    let dir = root.join("target/ladder-bench");
+    std::fs::create_dir_all(&dir).expect("create target/ladder-bench");
+
+    println!(
+        "| rung | white cells | mode | answer | engine | graded_by | search ms | grade ms | \
+         whole ms | after the search | peak MB |"
+    );
+    println!("|---|---:|---|---|---|---|---:|---:|---:|---:|---:|");
+    let only = config.only.as_deref();
+    for rung in ladder.rung.iter().filter(|r| only.is_none_or(|o| r.name.contains(o))) {
+        let path = puzzle_file(rung, root, &dir, &config.kakurod);
+        let puzzle = read_puzzle(&path);
+        let white = match &puzzle {
+            Puzzle::Kakuro(k) => k.cells.iter().filter(|c| matches!(c, KakuroCell::White)).count(),
+            _ => 0,
+        };
+        for mode in &config.modes {
+            let mut runs: Vec<Run> =
+                (0..config.runs.max(1)).map(|_| solve(&config, &path, &puzzle, mode)).collect();
+            let whole = median(runs.iter().map(|r| r.whole));
+            let search = median(runs.iter().map(|r| r.search));
+            let grade = median(runs.iter().map(|r| r.grade));
+            let after = median(runs.iter().map(|r| (r.whole - r.search).max(0.0) / r.whole));
+            let peak = runs.iter().map(|r| r.peak_kib).max().unwrap_or(0);
+            let last = runs.swap_remove(0);
+            // A process that ends within the first look at its memory shows none.
+            let peak =
+                if peak == 0 { "-".to_owned() } else { format!("{:.0}", peak as f64 / 1024.0) };
+            println!(
+                "| {} | {white} | {mode} | {} | {} | {} | {:.1} | {:.3} | {:.1} | {:.0}% | {peak} |",
+                rung.name,
+                last.uniqueness,
+                last.engine,
+                last.graded_by,
+                search * 1e3,
+                grade * 1e3,
+                whole * 1e3,
+                after * 100.0,
+            );
+        }
+    }
+}
+
+/// The rung's puzzle file: its own, or the generator's output, made once.
+fn puzzle_file(rung: &Rung, root: &Path, dir: &Path, kakurod: &Path) -> PathBuf {
+    if let Some(file) = &rung.file {
+        return root.join(file);
+    }
+    let options = rung.generate.as_deref().expect("a rung has a file or generate options");
+    let stem: String =
+        options.split_whitespace().map(|w| w.trim_start_matches('-')).collect::<Vec<_>>().join("_");
+    let path = dir.join(format!("{stem}.txt"));
+    if !path.exists() {
+        eprintln!("making {}: kakurod generate {options}", rung.name);
+        let status = Command::new(kakurod)
+            .arg("generate")
+            .args(options.split_whitespace())
+            .arg("--out")
+            .arg(&path)
+            .stdout(Stdio::null())
+            .status()
+            .expect("run kakurod generate");
+        assert!(status.success(), "kakurod generate {options} failed");
+    }
+    path
+}
+
+fn read_puzzle(path: &Path) -> Puzzle {
+    let text = std::fs::read_to_string(path).expect("read a rung's puzzle");
+    let document = format::read(&text, None).expect("a readable puzzle");
+    let entry = document.entries.into_iter().next().expect("one puzzle");
+    entry.expect("a readable puzzle").puzzle
+}
+
+/// One timed `kakurod solve` process, its answer checked.
+fn solve(config: &Config, path: &Path, puzzle: &Puzzle, mode: &str) -> Run {
+    let mut command = Command::new(&config.kakurod);
+    command.args(["solve", "--mode", mode, "--threads", &config.threads.to_string()]);
+    if let Some(grade) = &config.grade {
+        command.args(["--grade", grade]);
+    }
+    let started = Instant::now();
+    let mut child = command
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn kakurod solve");
+    // The pipes are read on their own threads so that a large grid never blocks the child.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || read_all(&mut stdout));
+    let err = std::thread::spawn(move || read_all(&mut stderr));
+    let mut peak_kib = 0;
+    let status = loop {
+        peak_kib = peak_kib.max(status_kib(child.id(), "VmHWM:"));
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let whole = started.elapsed().as_secs_f64();
+    let (stdout, stderr) = (out.join().expect("stdout"), err.join().expect("stderr"));
+    assert!(status.success(), "kakurod solve failed: {stderr}");
+    let figures = stderr
+        .lines()
+        .find(|line| line.contains(" engine="))
+        .unwrap_or_else(|| panic!("no statistics line from kakurod: {stderr}"));
+    let words: Vec<&str> = figures.rsplit_once(": ").map_or("", |(_, w)| w).split(' ').collect();
+    let field = |key: &str| words.iter().find_map(|w| w.strip_prefix(key)).unwrap_or("-");
+    let ms = |key: &str| field(key).parse::<f64>().unwrap_or(0.0) / 1e3;
+    assert_eq!(words.first().copied(), Some("solved"), "{figures}");
+    let grid = read_sol(&stdout).expect("kakurod prints the solution grid");
+    verify::check(puzzle, &grid).expect("the printed solution must verify");
+    Run {
+        whole,
+        search: ms("solve_ms="),
+        grade: ms("grade_ms="),
+        peak_kib,
+        uniqueness: words.get(1).copied().unwrap_or("?").to_owned(),
+        engine: field("engine=").to_owned(),
+        graded_by: field("graded_by=").to_owned(),
+    }
+}
+
+fn read_all(reader: &mut impl std::io::Read) -> String {
+    let mut text = String::new();
+    reader.read_to_string(&mut text).expect("read the child's output");
+    text
+}
+
+/// The median of `values` (the upper one of an even count).
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
+}
