@@ -447,15 +447,18 @@ fn uniqueness(mode: Mode, outcome: &solver::Outcome) -> Uniqueness {
 
 /// The verdict on one search. A solution found makes a puzzle `solved`, except in `count`
 /// mode, whose answer is the number of solutions: a count cut short by a limit is
-/// `timeout` (its `solutions_found` is then a lower bound), like any search stopped before
-/// it found what it was asked for.
+/// `timeout` and one cut short by a cancel (Ctrl-C) `cancelled` (its `solutions_found` is
+/// then a lower bound), like any search stopped before it found what it was asked for.
 fn status(mode: Mode, found: bool, outcome: &solver::Outcome) -> Status {
-    let limited = matches!(outcome.stopped, Some(StopReason::Timeout | StopReason::NodeLimit));
+    let stopped = match outcome.stopped {
+        Some(StopReason::Cancelled) => Status::Cancelled,
+        _ => Status::Timeout,
+    };
     match (found, outcome.complete) {
-        (true, false) if mode == Mode::Count && limited => Status::Timeout,
+        (true, false) if mode == Mode::Count && outcome.stopped.is_some() => stopped,
         (true, _) => Status::Solved,
         (false, true) => Status::Unsatisfiable,
-        (false, false) => Status::Timeout,
+        (false, false) => stopped,
     }
 }
 
@@ -525,6 +528,27 @@ pub(crate) fn checksum(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
     use crate::solver::SolveOverrides;
+
+    #[test]
+    fn a_search_stopped_short_says_why_and_a_partial_count_is_never_solved() {
+        let stopped = |count: u64, stopped: Option<StopReason>| solver::Outcome {
+            solutions: Vec::new(),
+            count,
+            complete: stopped.is_none(),
+            stopped,
+            stats: solver::Stats::default(),
+            engine: Engine::Search,
+        };
+        let cancel = Some(StopReason::Cancelled);
+        let limit = Some(StopReason::NodeLimit);
+        assert_eq!(status(Mode::Count, true, &stopped(5, cancel)), Status::Cancelled);
+        assert_eq!(status(Mode::Count, true, &stopped(5, limit)), Status::Timeout);
+        assert_eq!(status(Mode::First, false, &stopped(0, cancel)), Status::Cancelled);
+        assert_eq!(status(Mode::Unique, false, &stopped(0, limit)), Status::Timeout);
+        // A verified solution found before the stop answers `first` and `unique`.
+        assert_eq!(status(Mode::Unique, true, &stopped(1, cancel)), Status::Solved);
+        assert_eq!(status(Mode::Count, true, &stopped(3, None)), Status::Solved);
+    }
 
     fn single(report: &FileReport) -> &PuzzleReport {
         match &report.body {

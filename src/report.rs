@@ -31,7 +31,9 @@ pub enum Status {
     Invalid,
     /// The solver's answer failed verification (a bug; reported, never hidden).
     Failed,
-    /// An operator cancelled the input (`kakurod cancel`) before it was answered.
+    /// An operator cancelled the input (`kakurod cancel`) before it was answered, or a
+    /// cancel (Ctrl-C) stopped the search before it found what its mode asks for (in
+    /// `count` mode the solutions so far are then a lower bound).
     Cancelled,
 }
 

@@ -665,6 +665,27 @@ fn serve_without_a_config_file_starts_on_the_defaults_and_says_so() {
 }
 
 #[test]
+fn status_ends_quietly_when_its_reader_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["status", "--json"][..], &["status"]] {
+        // A pipe whose reading end is closed before the command writes: every write fails
+        // with EPIPE, as under `kakurod status --json | true`.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", text(&output.stderr));
+        assert_eq!(text(&output.stderr), "", "{args:?}");
+    }
+}
+
+#[test]
 fn ctrl_c_stops_a_count_and_reports_the_solutions_so_far() {
     // An empty 9x9 Sudoku has billions of solutions: its count never ends by itself.
     let dir = tempfile::tempdir().unwrap();
@@ -686,6 +707,8 @@ fn ctrl_c_stops_a_count_and_reports_the_solutions_so_far() {
     let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
     let puzzle = if doc["puzzles"].is_array() { &doc["puzzles"][0] } else { &doc };
     assert_eq!(puzzle["stopped_by"], "cancelled", "{doc}");
+    // The count is a lower bound: never `solved`, which a script would take as final.
+    assert_eq!(puzzle["status"], "cancelled", "{doc}");
     assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n > 0), "{doc}");
 }
 

@@ -5,6 +5,7 @@ use super::daemon_folders;
 use crate::cli::CancelArgs;
 use crate::daemon::cancel;
 use anyhow::{Context, bail};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -29,7 +30,10 @@ pub fn run(args: CancelArgs) -> anyhow::Result<ExitCode> {
         let reply = cancel::take_reply(&folders.claim, name)
             .with_context(|| format!("cannot read the daemon's reply about {name}"))?;
         if let Some(reply) = reply {
-            println!("{name}: {}", reply.detail);
+            // Written with `?`, so that a reader that goes away ends it quietly.
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{name}: {}", reply.detail)?;
+            out.flush()?;
             return Ok(if reply.cancelled { ExitCode::SUCCESS } else { ExitCode::from(1) });
         }
         if Instant::now() >= deadline {

@@ -469,6 +469,9 @@ fn summary_counts(s: &Summary) -> String {
     if s.failed > 0 {
         text.push_str(&format!(", {} failed verification", s.failed));
     }
+    if s.cancelled > 0 {
+        text.push_str(&format!(", {} cancelled", s.cancelled));
+    }
     text
 }
 

@@ -6,7 +6,8 @@ use crate::cli::StatusArgs;
 use crate::daemon::state::{self, NodeState, STALE};
 use anyhow::Context;
 use serde::Serialize;
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 /// Exit status when no daemon serves the inbox (as `systemctl status` says of a unit
@@ -28,23 +29,29 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read {}", state::path(&folders.claim).display()))?;
     // Empty when no daemon serves the inbox; the daemon first otherwise.
     let nodes = found.filter(|s| s.age() <= STALE).map_or_else(Vec::new, nodes);
+    // Written with `?`, so that a reader that goes away (`| head -1`) ends it quietly.
+    let mut out = std::io::stdout().lock();
     if args.json {
         let nodes: Vec<Node> = nodes
             .iter()
             .map(|state| Node { state, lease_age_seconds: round(state.age().as_secs_f64()) })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "nodes": nodes }))?);
+        let document = serde_json::to_string_pretty(&serde_json::json!({ "nodes": nodes }))?;
+        writeln!(out, "{document}")?;
+    } else if nodes.is_empty() {
+        writeln!(
+            out,
+            "no daemon serves {} (no state in {} rewritten in the last {} s)",
+            folders.inbox.display(),
+            folders.claim.display(),
+            STALE.as_secs()
+        )?;
     } else {
-        match nodes.is_empty() {
-            false => nodes.iter().for_each(|node| print!("{}", text(node))),
-            true => println!(
-                "no daemon serves {} (no state in {} rewritten in the last {} s)",
-                folders.inbox.display(),
-                folders.claim.display(),
-                STALE.as_secs()
-            ),
+        for node in &nodes {
+            write!(out, "{}", text(node))?;
         }
     }
+    out.flush()?;
     Ok(if nodes.is_empty() { ExitCode::from(NOT_RUNNING) } else { ExitCode::SUCCESS })
 }
 
