@@ -26,7 +26,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
 pub(crate) fn entries(text: &str) -> impl Iterator<Item = Result<Parsed, InputError>> + '_ {
     text::lines(text)
         .filter(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
-        .map(|line| puzzle(text, line))
+        .map(puzzle)
 }
 
 /// The value of one character, or `None` for a character that is no cell.
@@ -51,8 +51,8 @@ fn cells_expected(n: usize) -> String {
     }
 }
 
-/// Reads one puzzle line.
-fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
+/// Reads one puzzle line; its errors are placed by the line alone (see [`Line::error_at`]).
+fn puzzle(line: Line<'_>) -> Result<Parsed, InputError> {
     let body = line.text.trim();
     let start = line.start + (line.text.len() - line.text.trim_start().len());
     let mut givens = Vec::with_capacity(body.len());
@@ -61,7 +61,7 @@ fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
             let shown = body[i..].chars().next().unwrap_or(' ');
             let message = format!("unknown cell `{shown}`");
             let expected = "a digit, a letter A.. for 10 and up, or `.` / `0` for a blank";
-            return Err(text::error_at(text, start + i, message, expected));
+            return Err(line.error_at(start + i, message, expected));
         };
         givens.push(v);
     }
@@ -71,7 +71,7 @@ fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
         _ => {
             let message = format!("a line of {} cells is not a Sudoku", givens.len());
             let expected = "16, 81, 256 or 625 cells (N*N for N = 4, 9, 16, 25)";
-            return Err(text::error_at(text, start, message, expected));
+            return Err(line.error_at(start, message, expected));
         }
     };
     if let Some(i) = givens.iter().position(|&v| v as usize > n) {
@@ -80,11 +80,10 @@ fn puzzle(text: &str, line: Line<'_>) -> Result<Parsed, InputError> {
             "`{shown}` stands for {}, above the largest value {n} of a {n}x{n} Sudoku",
             givens[i]
         );
-        return Err(text::error_at(text, start + i, message, cells_expected(n)));
+        return Err(line.error_at(start + i, message, cells_expected(n)));
     }
     let sudoku = Sudoku { n, box_size, givens };
-    validate::sudoku(&sudoku)
-        .map_err(|e| text::error_at(text, start + e.cell, e.message, e.expected))?;
+    validate::sudoku(&sudoku).map_err(|e| line.error_at(start + e.cell, e.message, e.expected))?;
     Ok(Parsed {
         puzzle: Puzzle::Sudoku(sudoku),
         overrides: SolveOverrides::default(),
