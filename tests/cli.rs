@@ -99,6 +99,24 @@ fn json_output_is_a_solved_unique_document() {
 }
 
 #[test]
+fn the_grade_says_how_it_was_decided_and_grade_off_leaves_it_out() {
+    let file = fixture("kakuro/257_24x28.txt");
+    for (grade, graded_by) in [("auto", "logic_stuck"), ("full", "logic_stuck")] {
+        let out = kakurod(&["solve", "--json", "--grade", grade, path_str(&file)], None);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        // Several solutions: expert, decided by the logic below trial, never by trial.
+        assert_eq!((&doc["difficulty"], &doc["graded_by"]), (&"expert".into(), &graded_by.into()));
+        assert_eq!(doc["settings"]["grade"], grade);
+        assert!(doc["statistics"]["grade_ms"].as_f64().is_some(), "{doc}");
+    }
+    let easy = fixture("kakuro/1_10x12.txt");
+    let out = kakurod(&["solve", "--grade", "off", path_str(&easy)], None);
+    assert!(!text(&out.stderr).contains("difficulty="), "{}", text(&out.stderr));
+    let out = kakurod(&["solve", path_str(&easy)], None);
+    assert!(text(&out.stderr).contains("difficulty=easy graded_by=logic"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn a_puzzle_with_two_solutions_is_solved_and_reported_multiple() {
     let file = fixture("kakuro/257_24x28.txt");
     let out = kakurod(&["solve", "--json", path_str(&file)], None);
