@@ -123,7 +123,7 @@ pub struct SolverArgs {
     /// first: any solution; unique: prove uniqueness; count: count solutions.
     #[arg(long, value_parser = choice::<Mode>(), default_value = Mode::Unique.name())]
     pub mode: Mode,
-    /// In count mode, stop after this many solutions.
+    /// In count mode, stop after this many solutions (refused in the other modes).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
     /// Threads per puzzle's search (0 = all cores); a batch file's puzzles are spread over
@@ -162,9 +162,16 @@ impl SolverArgs {
     }
 
     /// The solver options these arguments describe; `default_threads` stands in for
-    /// `--threads` when it was not given.
-    pub fn solve_options(&self, default_threads: usize) -> SolveOptions {
-        self.overrides().over(&SolveOptions { threads: default_threads, ..SolveOptions::default() })
+    /// `--threads` when it was not given. Refuses a `--limit` that would be ignored.
+    pub fn solve_options(&self, default_threads: usize) -> anyhow::Result<SolveOptions> {
+        if self.limit.is_some() && self.mode != Mode::Count {
+            anyhow::bail!(
+                "--limit stops a count of solutions: it applies to --mode count, not --mode {}",
+                self.mode.name()
+            );
+        }
+        let base = SolveOptions { threads: default_threads, ..SolveOptions::default() };
+        Ok(self.overrides().over(&base))
     }
 }
 
@@ -313,6 +320,9 @@ pub(crate) mod tests {
 
     #[test]
     fn the_defaults_are_the_solvers() {
-        assert_eq!(solver_args(&[]).solve_options(1), SolveOptions::default());
+        assert_eq!(solver_args(&[]).solve_options(1).unwrap(), SolveOptions::default());
+        assert!(solver_args(&["--limit", "3"]).solve_options(1).is_err());
+        let count = solver_args(&["--limit", "3", "--mode", "count"]).solve_options(1).unwrap();
+        assert_eq!(count.count_limit, Some(3));
     }
 }

@@ -683,6 +683,25 @@ fn serve_without_a_config_file_starts_on_the_defaults_and_says_so() {
 }
 
 #[test]
+fn a_missing_configuration_file_is_named_with_its_cause_once() {
+    let out = kakurod(&["status", "--config", "/nonexistent/kakurod.toml"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("/nonexistent/kakurod.toml"), "{stderr}");
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_limit_that_would_be_ignored_is_refused() {
+    let file = fixture("kakuro/1_10x12.txt");
+    let out = kakurod(&["solve", "--limit", "3", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--mode count"), "{}", text(&out.stderr));
+    let out = kakurod(&["solve", "--limit", "3", "--mode", "count", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
 fn status_ends_quietly_when_its_reader_is_gone() {
     let dir = tempfile::tempdir().unwrap();
     for args in [&["status", "--json"][..], &["status"]] {

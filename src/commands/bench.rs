@@ -133,7 +133,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         })
         .collect::<anyhow::Result<Vec<(String, Vec<u8>)>>>()?;
     let options = PipelineOptions {
-        solve: args.solver.solve_options(1),
+        solve: args.solver.solve_options(1)?,
         format: args.solver.format,
         ..PipelineOptions::default()
     };

@@ -37,10 +37,26 @@ pub(crate) fn run() -> ExitCode {
         // A reader that went away (`| head`) ends the output quietly, as Unix tools do.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("kakurod: {error:#}");
+            eprintln!("kakurod: {}", message(&error));
             ExitCode::from(2)
         }
     }
+}
+
+/// `error` and its causes, `: ` between them, leaving out a cause whose text the message
+/// already holds (the daemon's errors name their cause in their own text).
+fn message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain().map(ToString::to_string) {
+        if text.contains(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
 }
 
 /// Whether writing to a closed pipe caused `error`.
@@ -103,4 +119,27 @@ pub(crate) fn puzzle_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         bail!("no puzzle files found");
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+    use anyhow::Context;
+
+    #[test]
+    fn a_cause_is_named_once() {
+        let io = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let named = io.to_string();
+        // A cause its error names in its own text, under a context.
+        let error = Err::<(), _>(io)
+            .with_context(|| format!("cannot read the configuration file /nope.toml: {named}"))
+            .context("cannot start")
+            .unwrap_err();
+        assert_eq!(
+            message(&error),
+            format!("cannot start: cannot read the configuration file /nope.toml: {named}")
+        );
+        let plain = anyhow::anyhow!("outer").context("top");
+        assert_eq!(message(&plain), "top: outer");
+    }
 }

@@ -161,7 +161,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let parallel = inputs.len() > 1 && inputs.len() >= rayon::current_num_threads();
     let options = PipelineOptions {
-        solve: args.solver.solve_options(if parallel { 1 } else { 0 }),
+        solve: args.solver.solve_options(if parallel { 1 } else { 0 })?,
         format: args.solver.format,
         ..PipelineOptions::default()
     };
