@@ -276,6 +276,9 @@ pub struct GenerateArgs {
     /// Also write each puzzle's solution beside it, as `.sol`.
     #[arg(long, requires = "out")]
     pub solution: bool,
+    /// Replace files that --out would write over (refused without it).
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Print one JSON line per puzzle (files, seed, grade, how uniqueness was proved);
     /// without --out the line carries the puzzle's text.
     #[arg(long)]

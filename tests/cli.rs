@@ -702,6 +702,25 @@ fn a_limit_that_would_be_ignored_is_refused() {
 }
 
 #[test]
+fn generate_never_writes_over_a_file_without_force_and_makes_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("new/sub/p.txt");
+    let args = ["generate", "--rows", "8", "--cols", "8", "--seed", "2", "--solution", "--out"];
+    let first = kakurod(&[&args[..], &[path_str(&file)]].concat(), None);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let made = fs::read_to_string(&file).unwrap();
+    fs::write(&file, "mine\n").unwrap();
+    let again = kakurod(&[&args[..], &[path_str(&file)]].concat(), None);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("--force"), "{}", text(&again.stderr));
+    assert_eq!(fs::read_to_string(&file).unwrap(), "mine\n");
+    let forced =
+        kakurod(&[&args[..1], &["--force"], &args[1..], &[path_str(&file)]].concat(), None);
+    assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
+    assert_eq!(fs::read_to_string(&file).unwrap(), made);
+}
+
+#[test]
 fn status_ends_quietly_when_its_reader_is_gone() {
     let dir = tempfile::tempdir().unwrap();
     for args in [&["status", "--json"][..], &["status"]] {

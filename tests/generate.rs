@@ -35,7 +35,8 @@ fn every_generated_puzzle_has_exactly_its_one_solution() {
     let out = dir.path().join("p.txt");
     for (size, seed) in [("8", "1"), ("12", "2"), ("16", "3")] {
         let args =
-            ["generate", "--rows", size, "--cols", size, "--seed", seed, "--solution", "--out"];
+            // One scratch file for every size: each run replaces the last (--force).
+            ["generate", "--rows", size, "--cols", size, "--seed", seed, "--solution", "--force", "--out"];
         let made = kakurod(&[&args[..], &[path(&out)]].concat());
         assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
         assert_eq!(count_solutions(&out), 1, "{size}x{size} seed {seed}");
@@ -208,7 +209,9 @@ fn each_difficulty_gives_sudoku_that_need_exactly_it() {
         (Difficulty::Expert, Some(Difficulty::Hard)),
     ] {
         let args = ["generate", "--kind", "sudoku", "--size", "9", "--seed", "3", "--solution"];
-        let out = [&args[..], &["--difficulty", level.name(), "--json", "--out", path(&file)]];
+        // One scratch file for every level: each run replaces the last.
+        let out =
+            [&args[..], &["--difficulty", level.name(), "--json", "--force", "--out", path(&file)]];
         let made = kakurod(&out.concat());
         assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
         let line: Value = serde_json::from_slice(&made.stdout).expect("a JSON line");
@@ -280,12 +283,9 @@ fn sudoku_and_killer_sudoku_have_exactly_their_one_solution() {
             let reversed: Vec<bool> = givens.iter().rev().map(|g| *g == "-").collect();
             assert_eq!(givens.iter().map(|g| *g == "-").collect::<Vec<_>>(), reversed, "{text}");
         }
-        let again = kakurod(&[&args[..], &["--out", path(&dir.path().join("again.txt"))]].concat());
-        assert!(again.status.success());
-        assert_eq!(
-            fs::read_to_string(dir.path().join("again.txt")).unwrap(),
-            text,
-            "the seed decides"
-        );
+        let again_file = dir.path().join(format!("again-{kind}{size}.txt"));
+        let again = kakurod(&[&args[..], &["--out", path(&again_file)]].concat());
+        assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+        assert_eq!(fs::read_to_string(&again_file).unwrap(), text, "the seed decides");
     }
 }

@@ -64,8 +64,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .map(|i| args.seed.checked_add(i))
         .collect::<Option<Vec<u64>>>()
         .context("--seed plus --count overflows")?;
-    if let Some(out) = args.out.as_ref().filter(|_| args.count > 1) {
-        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    if let Some(out) = &args.out {
+        prepare_out(&args, out)?;
     }
     // One puzzle gets every thread; many puzzles get one thread each, side by side.
     let per_puzzle = if args.count > 1 { 1 } else { args.threads };
@@ -215,10 +215,10 @@ fn emit(args: &GenerateArgs, output: &Output) -> anyhow::Result<Option<String>> 
         }));
     };
     let path = if args.count > 1 { out.join(file_name(args, output)) } else { out.clone() };
-    write(&path, &output.text)?;
+    write(&path, &output.text, args.force)?;
     let solution = if args.solution {
         let sol = path.with_extension("sol");
-        write(&sol, &output.solution)?;
+        write(&sol, &output.solution, args.force)?;
         Some(sol)
     } else {
         None
@@ -267,6 +267,40 @@ fn file_name(args: &GenerateArgs, output: &Output) -> PathBuf {
     })
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+/// Makes the folders `--out` needs, and refuses, before any work, to write over a file
+/// unless `--force` says so: the folder itself with `--count` above 1, its parent folder
+/// otherwise, where the puzzle (and its `.sol`) must not exist yet.
+fn prepare_out(args: &GenerateArgs, out: &Path) -> anyhow::Result<()> {
+    let folder = match args.count {
+        1 => out.parent().filter(|p| !p.as_os_str().is_empty()),
+        _ => Some(out),
+    };
+    if let Some(folder) = folder {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+    }
+    if args.count == 1 && !args.force {
+        let sol = out.with_extension("sol");
+        let taken = std::iter::once(out).chain(args.solution.then_some(sol.as_path()));
+        if let Some(path) = taken.into_iter().find(|p| p.exists()) {
+            bail!("{} exists: it is not replaced without --force", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path`; without `--force`, never over a file that is there already
+/// (one of `--count` puzzles may meet a name an earlier run left).
+fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .create_new(!force)
+        .open(path)
+        .with_context(|| match path.exists() && !force {
+            true => format!("{} exists: it is not replaced without --force", path.display()),
+            false => format!("cannot write {}", path.display()),
+        })?;
+    file.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
 }
