@@ -63,11 +63,15 @@ impl<'a> Line<'a> {
         expected: impl Into<String>,
     ) -> InputError {
         let within = offset.saturating_sub(self.start).min(self.text.len());
-        let before = self.text.as_bytes().get(..within).unwrap_or_default();
-        // Count characters, not bytes: skip UTF-8 continuation bytes.
-        let column = before.iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1;
+        let column = column(self.text.as_bytes().get(..within).unwrap_or_default());
         InputError { line: self.number, column, message: message.into(), expected: expected.into() }
     }
+}
+
+/// The 1-based column just after `before`, the start of a line up to a point in it: its
+/// characters, not bytes (UTF-8 continuation bytes are skipped).
+fn column(before: &[u8]) -> usize {
+    before.iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1
 }
 
 /// The lines of `text`, numbered from 1, without their line endings.
@@ -94,8 +98,7 @@ pub fn error_at(
     let before = &bytes[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    // Count characters, not bytes: skip UTF-8 continuation bytes.
-    let column = before[line_start..].iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1;
+    let column = column(&before[line_start..]);
     InputError { line, column, message: message.into(), expected: expected.into() }
 }
 

@@ -255,16 +255,11 @@ impl Logic {
         mask.is_power_of_two().then_some(mask.trailing_zeros())
     }
 
-    /// The grade of the puzzle when this logic placed every digit: the same as [`grade`]
-    /// gives, since the levels are tried cheapest first and the logic never got past the
-    /// ones it used. `None` when it did not finish.
-    pub fn finished_grade(&self) -> Option<Grading> {
-        self.solved().then(|| Grading::of(true, false, self.hardest, self.uses))
-    }
-
     /// The grade this logic decides when it ran the levels up to hard to their end: the
-    /// exact grade when it finished, expert ([`GradedBy::LogicStuck`]) when it stopped
-    /// short; `None` after a contradiction (the clues admit no solution, nothing to grade).
+    /// exact grade when it finished (the same as [`grade`] gives, since the levels are
+    /// tried cheapest first and the logic never got past the ones it used), expert
+    /// ([`GradedBy::LogicStuck`]) when it stopped short; `None` after a contradiction (the
+    /// clues admit no solution, nothing to grade).
     pub fn grade_up_to_hard(&self) -> Option<Grading> {
         (!self.contradiction).then(|| Grading::of(self.solved(), false, self.hardest, self.uses))
     }

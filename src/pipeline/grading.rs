@@ -70,17 +70,21 @@ pub(super) fn grade(kakuro: &Kakuro, answered: &Answered<'_>, options: &SolveOpt
                 logic(kakuro, answered, Difficulty::Hard, budget)
             }
         },
-        GradeMode::Full => match first {
-            Some(grading) if grading.graded_by == GradedBy::Logic => Graded::Decided(grading),
-            // Trial cannot finish a puzzle with several solutions; the logic decides it.
-            Some(grading) if answered.uniqueness == Uniqueness::Multiple => {
-                Graded::Decided(grading)
+        GradeMode::Full => {
+            // Trial cannot finish a puzzle with several solutions; the logic below decides.
+            let ceiling = match answered.uniqueness {
+                Uniqueness::Multiple => Difficulty::Hard,
+                _ => Difficulty::Expert,
+            };
+            match first {
+                Some(grading)
+                    if grading.graded_by == GradedBy::Logic || ceiling == Difficulty::Hard =>
+                {
+                    Graded::Decided(grading)
+                }
+                _ => logic(kakuro, answered, ceiling, answered.limits(options)),
             }
-            _ if answered.uniqueness == Uniqueness::Multiple => {
-                logic(kakuro, answered, Difficulty::Hard, answered.limits(options))
-            }
-            _ => logic(kakuro, answered, Difficulty::Expert, answered.limits(options)),
-        },
+        }
     }
 }
 
@@ -119,9 +123,9 @@ fn logic(
 #[cfg(test)]
 mod tests {
     use crate::grade::{self, Budget, Difficulty, GradedBy, Technique};
-    use crate::pipeline::{PipelineOptions, process};
+    use crate::pipeline::logic::tests::solve;
     use crate::puzzle::{Kakuro, Puzzle};
-    use crate::report::{Body, PuzzleReport, Status, Uniqueness};
+    use crate::report::{PuzzleReport, Status, Uniqueness};
     use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions};
     use proptest::prelude::*;
     use std::sync::atomic::AtomicBool;
@@ -131,14 +135,6 @@ mod tests {
     const TWO: &str = include_str!("../../tests/fixtures/kakuro/257_24x28.txt");
     /// The largest published puzzle, which logic finishes.
     const LARGE: &str = include_str!("../../tests/fixtures/kakuro/960_31x46.txt");
-
-    fn solve(text: &str, solve: SolveOptions) -> PuzzleReport {
-        let options = PipelineOptions { solve, ..PipelineOptions::default() };
-        match process("k.txt", text.as_bytes(), &options, None).body {
-            Body::Single(report) => *report,
-            other => panic!("not a single puzzle: {other:?}"),
-        }
-    }
 
     fn with(mode: Mode, grade: GradeMode) -> SolveOptions {
         SolveOptions { mode, grade, ..SolveOptions::default() }

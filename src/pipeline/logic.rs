@@ -68,7 +68,7 @@ pub(super) fn answer(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::format::solution::read_sol;
     use crate::pipeline::{PipelineOptions, process};
     use crate::report::{Body, PuzzleReport, Status, Uniqueness};
@@ -79,7 +79,9 @@ mod tests {
     /// A published puzzle with two solutions.
     const TWO: &str = include_str!("../../tests/fixtures/kakuro/257_24x28.txt");
 
-    fn solve(text: &str, solve: SolveOptions) -> PuzzleReport {
+    /// The report of the one puzzle in `text`, solved with `solve` (the grading tests use
+    /// it too).
+    pub(in crate::pipeline) fn solve(text: &str, solve: SolveOptions) -> PuzzleReport {
         let options = PipelineOptions { solve, ..PipelineOptions::default() };
         match process("k.txt", text.as_bytes(), &options, None).body {
             Body::Single(report) => *report,
