@@ -131,11 +131,11 @@ pub struct SolverArgs {
     /// cores, one per puzzle otherwise; always 1 for `bench`.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Give up on a puzzle after this many seconds.
+    /// Give up on a puzzle's search after this many seconds (0: no limit, as leaving it out).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Give up on a puzzle after this many search nodes.
-    #[arg(long, value_name = "N")]
+    /// Give up on a puzzle's search after this many search nodes (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub node_limit: Option<u64>,
     /// Read every file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
@@ -155,7 +155,7 @@ impl SolverArgs {
             mode: Some(self.mode),
             count_limit: self.limit,
             threads: self.threads,
-            timeout_seconds: self.timeout.map(|t| t.as_secs_f64()),
+            timeout_seconds: self.timeout.filter(|t| !t.is_zero()).map(|t| t.as_secs_f64()),
             node_limit: self.node_limit,
             grade: Some(self.grade),
         }

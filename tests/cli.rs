@@ -237,6 +237,43 @@ fn an_invalid_file_reports_file_line_and_column_and_exits_1() {
     assert!(stderr.starts_with(&prefix) && stderr.contains("(expected "), "{stderr}");
 }
 
+/// `lines` lines of base64 of pseudo-random bytes, 76 characters each, as `base64`
+/// writes random data: what a junk file dropped by mistake looks like.
+fn base64_junk(lines: usize) -> String {
+    use base64::Engine;
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as u8
+    };
+    (0..lines)
+        .map(|_| {
+            let bytes: Vec<u8> = (0..57).map(|_| next()).collect();
+            base64::engine::general_purpose::STANDARD.encode(bytes) + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn a_junk_file_of_megabytes_is_rejected_whole_from_its_first_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("garbage.txt");
+    fs::write(&junk, base64_junk(90_000)).unwrap();
+    let out = kakurod(&["solve", "--json", path_str(&junk)], None);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "invalid", "{doc}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("none of the first 100 puzzle lines can be read"), "{message}");
+    assert_eq!(doc["error"]["line"], 1, "{doc}");
+    let out_dir = dir.path().join("out");
+    let out = kakurod(&["solve", "--out", path_str(&out_dir), path_str(&junk)], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(listing(&out_dir), ["garbage.error.json"]);
+}
+
 #[test]
 fn a_missing_file_is_an_error_result_with_exit_1() {
     let dir = tempfile::tempdir().unwrap();
@@ -434,6 +471,43 @@ fn node_limit_and_timeout_stop_the_search_and_keep_its_statistics() {
         assert!(nodes >= 500 || flag == "--timeout", "{doc}");
         assert!(nodes > 0 && doc["solution"].is_null(), "{doc}");
     }
+}
+
+#[test]
+fn a_node_limit_is_kept_exactly_by_every_engine_on_one_thread_or_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let blank16 = dir.path().join("blank16.txt");
+    fs::write(&blank16, "16 16\n".to_string() + &format!("{}\n", "- ".repeat(16)).repeat(16))
+        .unwrap();
+    let kakuro = fixture("kakuro/241_9x9.txt");
+    let cases = [("bt", &kakuro, "unique"), ("fc", &kakuro, "unique"), ("mac", &blank16, "count")];
+    for (algorithm, file, mode) in cases {
+        for threads in ["1", "2"] {
+            for limit in [1u64, 2, 3, 200] {
+                let limit_text = limit.to_string();
+                let args = [
+                    "solve", "--json", "--algorithm", algorithm, "--mode", mode, "--threads",
+                    threads, "--node-limit", &limit_text, path_str(file),
+                ];
+                let doc: Value = serde_json::from_slice(&kakurod(&args, None).stdout).unwrap();
+                let nodes = doc["statistics"]["nodes"].as_u64().unwrap();
+                let case = format!("{algorithm} threads {threads} limit {limit}: {doc}");
+                assert!(nodes <= limit, "{case}");
+                assert_eq!(doc["stopped_by"], "node_limit", "{case}");
+            }
+        }
+    }
+}
+
+#[test]
+fn timeout_zero_is_no_limit_and_a_node_limit_of_zero_is_refused() {
+    let file = fixture("kakuro/241_9x9.txt");
+    let out = kakurod(&["solve", "--json", "--timeout", "0", path_str(&file)], None);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "solved", "{doc}");
+    let out = kakurod(&["solve", "--node-limit", "0", path_str(&file)], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--node-limit"), "{}", text(&out.stderr));
 }
 
 #[test]

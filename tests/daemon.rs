@@ -103,6 +103,8 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
         ("binary.txt", vec![0xff, 0xfe, 0x00, 0x80, 0x81]),
         ("huge.txt", vec![b'0'; 5000]),
         ("truncated.txt", fixtures()[0].text.lines().take(3).collect::<Vec<_>>().join("\n").into()),
+        // Rejected from its first 100 lines, whatever follows.
+        ("junk.txt", (0..120).map(|i| format!("q{i:x}/+\n")).collect::<String>().into()),
     ];
     for (i, (name, f)) in good.iter().enumerate() {
         drop_file(&inbox, name, f.text.as_bytes());
@@ -110,7 +112,7 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
             drop_file(&inbox, bad_name, bytes);
         }
     }
-    wait_until("15 results", LONG, Some(&d), || answered(&d, 15));
+    wait_until("16 results", LONG, Some(&d), || answered(&d, 16));
     let outbox = d.path("outbox");
     for (name, _) in &bad {
         let stem = name.trim_end_matches(".txt");
@@ -124,6 +126,8 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
     }
     let huge = fs::read_to_string(outbox.join("huge.error.json")).unwrap();
     assert!(huge.contains("over the limit of 4096 bytes"), "{huge}");
+    let junk = fs::read_to_string(outbox.join("junk.error.json")).unwrap();
+    assert!(junk.contains("none of the first 100 puzzle lines can be read"), "{junk}");
     let solved: Vec<_> = good.clone();
     for (name, f) in &solved {
         let stem = name.trim_end_matches(".txt");

@@ -4,7 +4,10 @@
 //! `report::value_char`. Lines starting with `#` are comments and blank lines are ignored.
 //!
 //! A lines file is always a batch: every puzzle line becomes one entry, and a bad line is an
-//! `Err` entry that leaves the other lines alone.
+//! `Err` entry that leaves the other lines alone. A file whose first [`PROBE`] puzzle lines
+//! are all unreadable is no batch of Sudoku but something else (junk, a log, another
+//! format's text): it is rejected whole at once ([`hopeless`]) instead of answered line by
+//! line to its end.
 
 use super::text::{self, Line};
 use super::{Document, Format, InputError, Parsed};
@@ -14,6 +17,9 @@ use crate::solver::SolveOverrides;
 
 /// Reads a file of Sudoku lines.
 pub fn read(text: &str) -> Result<Document, InputError> {
+    if let Some(error) = hopeless(text) {
+        return Err(error);
+    }
     let entries: Vec<Result<Parsed, InputError>> = entries(text).collect();
     if entries.is_empty() {
         let message = "the file holds no puzzle line";
@@ -27,6 +33,31 @@ pub(crate) fn entries(text: &str) -> impl Iterator<Item = Result<Parsed, InputEr
     text::lines(text)
         .filter(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
         .map(puzzle)
+}
+
+/// How many puzzle lines are read before a file none of whose lines can be read is
+/// rejected whole.
+pub(crate) const PROBE: usize = 100;
+
+/// The error that rejects `text` whole when its first [`PROBE`] puzzle lines are all
+/// unreadable, placed on the first of them; `None` when one of them reads, or when the file
+/// holds fewer (such a file is read to its end, and rejected whole if none of its lines
+/// reads, with every bad line named).
+pub(crate) fn hopeless(text: &str) -> Option<InputError> {
+    let (mut first, mut probed) = (None, 0);
+    for entry in entries(text).take(PROBE) {
+        first.get_or_insert(entry.err()?);
+        probed += 1;
+    }
+    let first = first?;
+    (probed == PROBE).then(|| InputError {
+        message: format!(
+            "none of the first {PROBE} puzzle lines can be read, so the rest is not read; \
+             line {}: {}",
+            first.line, first.message
+        ),
+        ..first
+    })
 }
 
 /// The value of one character, or `None` for a character that is no cell.
@@ -157,6 +188,20 @@ mod tests {
         let e = read(&line).unwrap().entries[0].clone().unwrap_err();
         assert_eq!((e.line, e.column), (1, 2));
         assert!(e.message.contains("repeats in its row"), "{e}");
+    }
+
+    #[test]
+    fn a_file_whose_first_lines_all_fail_is_rejected_whole_at_once() {
+        let junk: String = (0..PROBE).map(|i| format!("junk{i}\n")).collect();
+        let e = read(&format!("# header\n{junk}{TOP}\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1));
+        assert!(e.message.starts_with("none of the first 100 puzzle lines can be read"), "{e}");
+        assert!(e.message.contains("line 2: a line of 5 cells is not a Sudoku"), "{e}");
+        // One line fewer, or one good line among them, and the file is a batch.
+        let fewer: String = junk.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        assert_eq!(read(&format!("{fewer}{TOP}\n")).unwrap().entries.len(), PROBE);
+        let doc = read(&format!("{TOP}\n{junk}")).unwrap();
+        assert_eq!(doc.entries.len(), PROBE + 1);
     }
 
     #[test]

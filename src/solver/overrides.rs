@@ -30,11 +30,11 @@ pub struct SolveOverrides {
     pub count_limit: Option<u64>,
     /// `threads`: threads for the puzzle's search (0 = all cores).
     pub threads: Option<usize>,
-    /// `timeout_seconds`: wall-clock limit for the search. A value that is not a finite,
-    /// non-negative number of seconds is ignored, and a huge one capped at 1e9 s, rather
-    /// than rejecting a file for it.
+    /// `timeout_seconds`: wall-clock limit for the search; 0 is no limit, as in
+    /// config.toml. A value that is not a finite, non-negative number of seconds is
+    /// ignored, and a huge one capped at 1e9 s, rather than rejecting a file for it.
     pub timeout_seconds: Option<f64>,
-    /// `node_limit`: limit on search nodes.
+    /// `node_limit`: limit on search nodes; 0 is no limit.
     pub node_limit: Option<u64>,
     /// `grade`: how a solved Kakuro is graded (`off`, `auto`, `full`).
     pub grade: Option<GradeMode>,
@@ -51,7 +51,7 @@ impl SolveOverrides {
             count_limit: self.count_limit.or(base.count_limit),
             threads: self.threads.unwrap_or(base.threads),
             timeout: self.timeout().or(base.timeout),
-            node_limit: self.node_limit.or(base.node_limit),
+            node_limit: self.node_limit().or(base.node_limit),
             grade: self.grade.unwrap_or(base.grade),
         }
     }
@@ -65,15 +65,20 @@ impl SolveOverrides {
         SolveOptions {
             threads: self.threads.filter(|&t| fewer(t)).unwrap_or(base.threads),
             timeout: lower(base.timeout, self.timeout()),
-            node_limit: lower(base.node_limit, self.node_limit),
+            node_limit: lower(base.node_limit, self.node_limit()),
             grade: self.grade.map_or(base.grade, |asked| asked.min(base.grade)),
             ..self.over(base)
         }
     }
 
+    /// The node limit asked for, if it is one.
+    fn node_limit(&self) -> Option<u64> {
+        self.node_limit.filter(|&n| n > 0)
+    }
+
     /// The time limit asked for, if it is one.
     fn timeout(&self) -> Option<Duration> {
-        let secs = self.timeout_seconds.filter(|s| s.is_finite() && *s >= 0.0)?;
+        let secs = self.timeout_seconds.filter(|s| s.is_finite() && *s > 0.0)?;
         Some(Duration::from_secs_f64(secs.min(1e9)))
     }
 }

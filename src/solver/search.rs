@@ -39,8 +39,14 @@ pub struct Subproblem {
 pub trait Driver {
     /// Receives a solution (one value per variable); returns false to stop the search.
     fn on_solution(&mut self, values: &[u32]) -> bool;
-    /// Called every few hundred nodes with the nodes explored so far; `Some` stops.
+    /// Called every few hundred nodes with the nodes explored so far, and when a node
+    /// limit is reached ([`Driver::nodes_left`]); `Some` stops.
     fn poll(&mut self, nodes: u64) -> Option<StopReason>;
+    /// How many more nodes this search may explore, given the nodes explored so far, when a
+    /// node limit bounds it: the next poll comes no later, so the limit is kept exactly.
+    fn nodes_left(&self, _nodes: u64) -> Option<u64> {
+        None
+    }
     /// Polled likewise: true when this search should split off part of its work.
     fn wants_work(&self) -> bool {
         false
@@ -169,7 +175,10 @@ impl<'m> Search<'m> {
             return None;
         }
         let mut stack: Vec<Frame> = Vec::new();
-        let mut next_poll = self.stats.nodes + POLL_INTERVAL;
+        let poll_after = |driver: &dyn Driver, nodes: u64| {
+            nodes + driver.nodes_left(nodes).map_or(POLL_INTERVAL, |left| left.min(POLL_INTERVAL))
+        };
+        let mut next_poll = poll_after(driver, self.stats.nodes);
         loop {
             // Descend: open a choice point, or report the solution at a leaf.
             match select_var(self.var_order, self.state.domains()) {
@@ -199,10 +208,9 @@ impl<'m> Search<'m> {
                 frame.remaining = frame.remaining.remove(value);
                 let (var, mark) = (frame.var, frame.mark);
                 self.props.undo(&mut self.state, mark);
-                self.stats.nodes += 1;
-                self.stats.max_depth = self.stats.max_depth.max(sub.depth + stack.len() as u64);
+                // Polled before the node is counted, so that a node limit is never passed.
                 if self.stats.nodes >= next_poll {
-                    next_poll = self.stats.nodes + POLL_INTERVAL;
+                    next_poll = poll_after(driver, self.stats.nodes);
                     self.publish(driver);
                     if let Some(reason) = driver.poll(self.stats.nodes) {
                         return Some(reason);
@@ -213,6 +221,8 @@ impl<'m> Search<'m> {
                         driver.donate(work);
                     }
                 }
+                self.stats.nodes += 1;
+                self.stats.max_depth = self.stats.max_depth.max(sub.depth + stack.len() as u64);
                 if self.assign(var, value) {
                     break;
                 }
@@ -317,6 +327,10 @@ impl Driver for Collector<'_> {
 
     fn poll(&mut self, nodes: u64) -> Option<StopReason> {
         self.termination.check(nodes).map(Stop::reason)
+    }
+
+    fn nodes_left(&self, nodes: u64) -> Option<u64> {
+        self.termination.node_limit.map(|limit| limit.saturating_sub(nodes))
     }
 
     fn progress(&self) -> Option<&Progress> {

@@ -21,11 +21,13 @@ use std::time::{Duration, Instant};
 const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
 /// The text of `bytes` when it reads as a `lines` batch (as `forced` by `--format`, or
-/// as detected).
+/// as detected) that is not rejected whole from its first lines (that rejection is the
+/// pipeline's).
 pub(super) fn lines_text(bytes: &[u8], forced: Option<Format>) -> Option<&str> {
     let text = std::str::from_utf8(bytes).ok()?;
     let format = forced.or_else(|| format::detect(format::without_bom(text)));
-    (format == Some(Format::Lines)).then_some(text)
+    let hopeless = || format::lines::hopeless(format::without_bom(text)).is_some();
+    (format == Some(Format::Lines) && !hopeless()).then_some(text)
 }
 
 /// Pushes `out` to its reader when [`FLUSH_EVERY`] has passed since `flushed` (or at the

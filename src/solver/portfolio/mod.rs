@@ -179,6 +179,10 @@ impl Driver for ProbeDriver<'_, '_> {
         None
     }
 
+    fn nodes_left(&self, nodes: u64) -> Option<u64> {
+        self.shared.nodes_left(nodes)
+    }
+
     fn progress(&self) -> Option<&Progress> {
         self.shared.progress()
     }

@@ -110,6 +110,11 @@ impl<'a> Shared<'a> {
         self.nodes.load(Ordering::Relaxed)
     }
 
+    /// How many more nodes the goal's node limit allows, given the total nodes.
+    pub fn nodes_left(&self, total_nodes: u64) -> Option<u64> {
+        self.goal.termination.node_limit.map(|limit| limit.saturating_sub(total_nodes))
+    }
+
     /// Whether to stop now, given the total nodes: the quit flag, then the goal's
     /// termination (the first external reason seen is kept).
     pub fn check(&self, total_nodes: u64) -> Option<StopReason> {

@@ -93,6 +93,11 @@ impl Driver for TaskDriver<'_, '_, '_> {
         self.tasks.shared.check(total)
     }
 
+    fn nodes_left(&self, nodes: u64) -> Option<u64> {
+        let unreported = nodes.saturating_sub(self.reported);
+        self.tasks.shared.nodes_left(self.tasks.shared.nodes() + unreported)
+    }
+
     fn progress(&self) -> Option<&Progress> {
         self.tasks.shared.progress()
     }
