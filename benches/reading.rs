@@ -1,0 +1,60 @@
+//! Reading stays linear in the size of a file: junk of 1, 4 and 16 MiB (lines of base64,
+//! as `base64 /dev/urandom` writes them) read by `format::read`, the reader every input
+//! goes through. Two shapes per size:
+//!
+//! - `junk`: junk from the first line, rejected whole from its first 100 lines whatever
+//!   its size (see `format::lines::hopeless`);
+//! - `late_junk`: one good Sudoku line, then junk: every line is read and refused on its
+//!   own, the worst case of a batch, which must grow with the file and no faster.
+//!
+//! Both must grow with the file and no faster: the ratio of the 16 MiB median to the 1 MiB
+//! one is near 16. `junk` costs only the format detection's scans of the text, at memory
+//! speed.
+
+use base64::Engine;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use kakurod::format;
+use std::hint::black_box;
+use std::time::Duration;
+
+const MIB: usize = 1 << 20;
+
+/// About `bytes` of base64 lines of pseudo-random bytes, 76 characters each.
+fn junk(bytes: usize) -> String {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as u8
+    };
+    let mut text = String::with_capacity(bytes + 80);
+    while text.len() < bytes {
+        let raw: Vec<u8> = (0..57).map(|_| next()).collect();
+        text.push_str(&base64::engine::general_purpose::STANDARD.encode(raw));
+        text.push('\n');
+    }
+    text
+}
+
+fn reading(c: &mut Criterion) {
+    const TOP: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let mut group = c.benchmark_group("reading");
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    for mib in [1, 4, 16] {
+        let junk = junk(mib * MIB);
+        let late = format!("{TOP}\n{junk}");
+        group.throughput(Throughput::Bytes(junk.len() as u64));
+        group.bench_with_input(BenchmarkId::new("junk", format!("{mib}MiB")), &junk, |b, t| {
+            b.iter(|| assert!(format::read(black_box(t), None).is_err()))
+        });
+        group.bench_with_input(BenchmarkId::new("late_junk", format!("{mib}MiB")), &late, |b, t| {
+            b.iter(|| assert!(format::read(black_box(t), None).is_ok_and(|d| d.entries.len() > 1)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, reading);
+criterion_main!(benches);
