@@ -74,9 +74,12 @@ fn status_shows_the_search_moving_and_cancel_stops_it_with_an_answer() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("endless.txt") && text.contains("nodes") && text.contains("1 running"));
 
-    let out = kakurod(&d, &["cancel", "endless.txt"]);
+    // Named without its extension, as the only input of that stem.
+    let out = kakurod(&d, &["cancel", "endless"]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && said.contains("cancelled"), "{out:?}\n{}", d.log());
+    assert!(said.starts_with("endless.txt: "), "{said}");
+    assert_eq!(d.log().matches("cancel requested").count(), 1, "{}", d.log());
     let doc = answer(&d, "endless.txt");
     assert_eq!(doc["status"], "cancelled", "{doc}");
     assert!(doc["cancelled"]["nodes"].as_u64() > Some(0), "{doc}");
@@ -130,6 +133,14 @@ fn cancel_without_a_daemon_says_so_and_the_next_daemon_acts_on_the_request() {
     let mut d = Daemon::new("");
     let f = &fixtures()[0];
     drop_file(&d.path("inbox"), "late.txt", f.text.as_bytes());
+    drop_file(&d.path("inbox"), "twice.txt", f.text.as_bytes());
+    drop_file(&d.path("inbox"), "twice.dzn", f.text.as_bytes());
+    let out = kakurod(&d, &["cancel", "--wait", "0.3", "twice"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("could be any of twice.dzn, twice.txt"), "{said}");
+    fs::remove_file(d.path("inbox").join("twice.txt")).unwrap();
+    fs::remove_file(d.path("inbox").join("twice.dzn")).unwrap();
     let out = kakurod(&d, &["cancel", "--wait", "0.3", "late.txt"]);
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("no daemon answered"), "{out:?}");

@@ -3,9 +3,11 @@
 
 use super::daemon_folders;
 use crate::cli::CancelArgs;
-use crate::daemon::cancel;
+use crate::daemon::config::Folders;
+use crate::daemon::{cancel, claim};
 use anyhow::{Context, bail};
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -22,6 +24,8 @@ pub fn run(args: CancelArgs) -> anyhow::Result<ExitCode> {
     if name.is_empty() || name.starts_with('.') || name.contains('/') {
         bail!("{name:?} is not an input's name (a file name in the inbox, without folders)");
     }
+    let name = input_named(&folders, name)?;
+    let name = name.as_str();
     cancel::request(&folders.claim, name).with_context(|| {
         format!("cannot leave the request in {}", cancel::folder(&folders.claim).display())
     })?;
@@ -46,5 +50,29 @@ pub fn run(args: CancelArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(NO_ANSWER));
         }
         std::thread::sleep(POLL);
+    }
+}
+
+/// The input `name` stands for: itself when an input has that name (in the inbox or
+/// claimed), else the one input whose name is `name` with an extension (`garbage` for
+/// `garbage.txt`). Several such inputs are refused, naming them; none leaves `name` as
+/// given, for the daemon to say that nothing of that name waits.
+fn input_named(folders: &Folders, name: &str) -> anyhow::Result<String> {
+    let claimed = claim::claimed(&folders.claim).unwrap_or_default();
+    let mut names: Vec<String> = claimed.into_iter().map(|c| c.name).collect();
+    if let Ok(entries) = std::fs::read_dir(&folders.inbox) {
+        names.extend(entries.filter_map(|e| e.ok()?.file_name().into_string().ok()));
+    }
+    if names.iter().any(|n| n == name) {
+        return Ok(name.to_string());
+    }
+    let stem_is_name = |n: &&String| Path::new(n.as_str()).file_stem().is_some_and(|s| s == name);
+    let mut matching: Vec<String> = names.iter().filter(stem_is_name).cloned().collect();
+    matching.sort();
+    matching.dedup();
+    match matching.as_slice() {
+        [] => Ok(name.to_string()),
+        [one] => Ok(one.clone()),
+        several => bail!("{name:?} could be any of {}: name one of them", several.join(", ")),
     }
 }

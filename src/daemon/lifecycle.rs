@@ -351,10 +351,16 @@ pub(super) fn committed(
     archive(ctx, &answer.path, name, answer.rejected, false)?;
     answer.line.log(name, &written.stem);
     ctx.metrics.answered(&answer.line);
+    let claim = &ctx.settings.folders.claim;
     if answer.by_operator {
         let json = ctx.settings.folders.outbox.join(format!("{}.json", written.stem));
         let detail = format!("answered `cancelled` in {}", json.display());
-        cancel::reply(&ctx.settings.folders.claim, name, &Reply { cancelled: true, detail });
+        cancel::reply(claim, name, &Reply { cancelled: true, detail });
+    } else if cancel::is_requested(claim, name) {
+        // Answered before the request could stop it (read, or solved, first): the answer
+        // stands, and the operator is told where it is.
+        let detail = format!("answered before it could be stopped, in {}", written.json.display());
+        cancel::reply(claim, name, &Reply { cancelled: false, detail });
     }
     Ok(Outcome::Answered { rejected: answer.rejected })
 }

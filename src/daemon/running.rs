@@ -158,8 +158,10 @@ impl Running {
         let Ok(jobs) = self.jobs.lock() else { return false };
         let mut found = false;
         for Entry { claimed, flags, .. } in jobs.values().filter(|e| e.claimed.name == name) {
-            tracing::info!(file = %claimed.name, "cancel requested; stopping its search");
-            flags.by_operator.store(true, Ordering::SeqCst);
+            // The request stays until the job answers: said once, not at every look.
+            if !flags.by_operator.swap(true, Ordering::SeqCst) {
+                tracing::info!(file = %claimed.name, "cancel requested; stopping its search");
+            }
             flags.stop.store(true, Ordering::SeqCst);
             found = true;
         }
