@@ -49,9 +49,15 @@ fn reading(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("junk", format!("{mib}MiB")), &junk, |b, t| {
             b.iter(|| assert!(format::read(black_box(t), None).is_err()))
         });
-        group.bench_with_input(BenchmarkId::new("late_junk", format!("{mib}MiB")), &late, |b, t| {
-            b.iter(|| assert!(format::read(black_box(t), None).is_ok_and(|d| d.entries.len() > 1)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("late_junk", format!("{mib}MiB")),
+            &late,
+            |b, t| {
+                b.iter(|| {
+                    assert!(format::read(black_box(t), None).is_ok_and(|d| d.entries.len() > 1))
+                })
+            },
+        );
     }
     group.finish();
 }

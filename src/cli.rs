@@ -3,8 +3,7 @@
 
 use crate::daemon::logging::{LogFormat, LogLevel};
 use crate::format::Format;
-use crate::generate::Symmetry;
-use crate::grade::Difficulty;
+use crate::generate::{GradeGoal, Symmetry};
 use crate::puzzle::Kind;
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use choice::choice;
@@ -48,7 +47,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// Time the solver on puzzle files (single thread unless --threads is given).
     Bench(BenchArgs),
-    /// Generate Kakuro with exactly one solution (proved), graded, from a seed.
+    /// Generate Kakuro, Sudoku or Killer Sudoku with exactly one solution (proved),
+    /// graded, from a seed.
     Generate(GenerateArgs),
     /// Answer jobs from a daemon's shared queue (NATS JetStream), on any host, with no
     /// folders: the daemon (`serve --queue`) claims the inputs and writes the answers.
@@ -254,12 +254,15 @@ pub struct GenerateArgs {
     /// Make random solvable grids instead (usually with many solutions; for benchmarks).
     #[arg(long)]
     pub any_solution: bool,
-    /// The symmetry of the black cells.
+    /// The symmetry of a Kakuro's black cells, or of a Sudoku's givens (Killer cages keep
+    /// none).
     #[arg(long, value_parser = choice::<Symmetry>(), default_value = Symmetry::Rotational.name())]
     pub symmetry: Symmetry,
-    /// Make puzzles of exactly this grade (by the techniques a person needs).
-    #[arg(long, value_parser = choice::<Difficulty>(), value_name = "LEVEL")]
-    pub difficulty: Option<Difficulty>,
+    /// The grades a Kakuro or Sudoku may have, by the techniques a person needs (Killer
+    /// Sudoku are not graded).
+    #[arg(long, value_parser = choice::<GradeGoal>(), value_name = "LEVEL",
+          default_value = GradeGoal::Logic.name())]
+    pub difficulty: GradeGoal,
     /// Threads for one puzzle's uniqueness checks, or puzzles made at once with --count
     /// (0 = one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]

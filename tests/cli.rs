@@ -486,8 +486,17 @@ fn a_node_limit_is_kept_exactly_by_every_engine_on_one_thread_or_more() {
             for limit in [1u64, 2, 3, 200] {
                 let limit_text = limit.to_string();
                 let args = [
-                    "solve", "--json", "--algorithm", algorithm, "--mode", mode, "--threads",
-                    threads, "--node-limit", &limit_text, path_str(file),
+                    "solve",
+                    "--json",
+                    "--algorithm",
+                    algorithm,
+                    "--mode",
+                    mode,
+                    "--threads",
+                    threads,
+                    "--node-limit",
+                    &limit_text,
+                    path_str(file),
                 ];
                 let doc: Value = serde_json::from_slice(&kakurod(&args, None).stdout).unwrap();
                 let nodes = doc["statistics"]["nodes"].as_u64().unwrap();

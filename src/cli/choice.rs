@@ -4,7 +4,7 @@
 
 use crate::daemon::logging::{LogFormat, LogLevel};
 use crate::format::Format;
-use crate::generate::Symmetry;
+use crate::generate::{GradeGoal, Symmetry};
 use crate::grade::Difficulty;
 use crate::puzzle::Kind;
 use crate::solver::{Algorithm, GradeMode, Mode, ValOrder, VarOrder};
@@ -161,8 +161,12 @@ impl Choice for Symmetry {
     fn help(self) -> &'static str {
         match self {
             Symmetry::None => "no symmetry",
-            Symmetry::Rotational => "a half turn maps the black cells onto themselves",
-            Symmetry::Mirror => "the left-right mirror maps the black cells onto themselves",
+            Symmetry::Rotational => {
+                "a half turn maps a Kakuro's black cells (a Sudoku's givens) onto themselves"
+            }
+            Symmetry::Mirror => {
+                "the left-right mirror maps a Kakuro's black cells (a Sudoku's givens) onto themselves"
+            }
         }
     }
 }
@@ -183,19 +187,29 @@ impl Choice for Kind {
     }
 }
 
-impl Choice for Difficulty {
-    const ALL: &'static [Self] = &Difficulty::ALL;
+impl Choice for GradeGoal {
+    const ALL: &'static [Self] = &GradeGoal::ALL;
 
     fn name(self) -> &'static str {
-        Difficulty::name(self)
+        GradeGoal::name(self)
     }
 
     fn help(self) -> &'static str {
         match self {
-            Difficulty::Easy => "combinations and crossing runs suffice",
-            Difficulty::Medium => "needs subsets and bounds inside runs",
-            Difficulty::Hard => "needs whole-run consistency",
-            Difficulty::Expert => "needs trial (assume a digit, find a contradiction)",
+            GradeGoal::Logic => "easy, medium or hard: solvable by logic alone, no trial",
+            GradeGoal::Exactly(Difficulty::Easy) => {
+                "Kakuro: unique combinations and crossing runs; Sudoku: singles"
+            }
+            GradeGoal::Exactly(Difficulty::Medium) => {
+                "Kakuro: subsets and bounds inside runs; Sudoku: pointing, claiming, subsets"
+            }
+            GradeGoal::Exactly(Difficulty::Hard) => {
+                "Kakuro: whole-run consistency; Sudoku: X-wing, swordfish"
+            }
+            GradeGoal::Exactly(Difficulty::Expert) => {
+                "needs trial: assume a digit, follow it to a contradiction"
+            }
+            GradeGoal::Any => "any grade, expert included",
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::grade::Difficulty;
 use crate::pipeline::{self, PipelineOptions};
 use crate::report::{Body, FileReport, PuzzleReport, Summary};
 use crate::solver::SolveOptions;
+use crate::util::plural;
 use anyhow::{Context, bail};
 use serde::Serialize;
 use std::fs;
@@ -282,10 +283,10 @@ fn text(report: &BenchReport) -> String {
     }
     let sum = &report.summary;
     out.push_str(&format!(
-        "total of medians: {:.3} ms over {} files ({} solved, {} unsatisfiable, {} invalid, \
+        "total of medians: {:.3} ms over {} ({} solved, {} unsatisfiable, {} invalid, \
          {} timeout, {} failed)\n",
         report.total_median_ms,
-        report.files.len(),
+        plural(report.files.len(), "file"),
         sum.solved,
         sum.unsatisfiable,
         sum.invalid,

@@ -31,6 +31,9 @@ struct Made<'a> {
     /// `true` when uniqueness was proved.
     unique: bool,
     difficulty: Option<&'static str>,
+    /// A Kakuro's share of black cells reached, in percent (the border included).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "share")]
+    black_percent: Option<f64>,
     proof: Option<&'a Proof>,
     /// Whole generation time.
     #[serde(serialize_with = "crate::report::pretty::seconds")]
@@ -47,7 +50,20 @@ struct Output {
     solution: String,
     proof: Option<Proof>,
     difficulty: Option<&'static str>,
+    black_percent: Option<f64>,
     seconds: f64,
+}
+
+/// How far, in percentage points, a Kakuro's black share may end from the one asked
+/// before the command warns.
+const BLACK_TOLERANCE: f64 = 5.0;
+
+/// A share in percent with one decimal, as the warnings print it.
+fn share<S: serde::Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_f64((v * 10.0).round() / 10.0),
+        None => s.serialize_none(),
+    }
 }
 
 /// Runs `kakurod generate`. Exit status 0 when every puzzle was made, 1 when some ran
@@ -129,7 +145,7 @@ fn check_kind_options(args: &GenerateArgs) -> anyhow::Result<()> {
     if args.black.is_some() || args.any_solution {
         bail!("--black and --any-solution are for Kakuro only");
     }
-    if args.kind == Kind::Killer && args.difficulty.is_some() {
+    if args.kind == Kind::Killer && args.difficulty.exact().is_some() {
         bail!("--difficulty is for Kakuro and Sudoku: Killer Sudoku are not graded");
     }
     if !matches!(size, 4 | 9 | 16 | 25) {
@@ -165,6 +181,8 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         let options = GenOptions { threads, ..kakuro_options(args, seed) };
         let made =
             generate::generate(&options, None).map_err(anyhow::Error::new).with_context(context)?;
+        let black = made.black_percent();
+        warn_of_black_share(&options, seed, black);
         return Ok(Output {
             kind: Kind::Kakuro,
             rows: options.rows,
@@ -174,6 +192,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
             solution: made.filling.to_string(),
             proof: made.proof,
             difficulty: made.difficulty.map(|d| d.name()),
+            black_percent: Some(black),
             seconds: made.seconds,
         });
     }
@@ -200,8 +219,30 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         solution: made.solution.to_string(),
         proof: Some(made.proof),
         difficulty: made.difficulty.map(|d| d.name()),
+        black_percent: None,
         seconds: made.seconds,
     })
+}
+
+/// Warns on standard error when a Kakuro's black share ended more than
+/// [`BLACK_TOLERANCE`] points from the one asked, and says why it could not be kept.
+fn warn_of_black_share(options: &GenOptions, seed: u64, reached: f64) {
+    let asked = options.black_percent;
+    if (reached - asked).abs() <= BLACK_TOLERANCE {
+        return;
+    }
+    let why = if reached > asked {
+        let unique = if options.unique { " and one solution" } else { "" };
+        format!("this grid needs more black cells for runs of 2 to 9 cells{unique}")
+    } else {
+        "no more cells can turn black with every run 2 to 9 cells long and the white cells \
+         connected"
+            .to_string()
+    };
+    eprintln!(
+        "kakurod: warning: seed {seed}: {reached:.1}% of the cells are black, not the {asked}% \
+         asked: {why}"
+    );
 }
 
 /// Writes one puzzle (and its solution) where the options say; returns what to print on
@@ -251,6 +292,7 @@ fn json(output: &Output, files: Files<'_>) -> anyhow::Result<String> {
         seed: output.seed,
         unique: output.proof.is_some(),
         difficulty: output.difficulty,
+        black_percent: output.black_percent,
         proof: output.proof.as_ref(),
         seconds: output.seconds,
     };

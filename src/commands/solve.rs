@@ -28,6 +28,7 @@ use crate::render;
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
 use crate::result_names;
 use crate::solver::{Control, Progress};
+use crate::util::plural;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use signal_hook::consts::SIGINT;
@@ -529,11 +530,16 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
     let puzzles =
         summary.solved + summary.unsatisfiable + summary.invalid + summary.timeout + summary.failed;
     eprintln!(
-        "kakurod: {} files, {puzzles} puzzles: {} in {:.3} s{}",
-        plan.inputs.len(),
+        "kakurod: {}, {}: {} in {:.3} s{}",
+        plural(plan.inputs.len(), "file"),
+        plural(puzzles, "puzzle"),
         summary_counts(&summary),
         started.elapsed().as_secs_f64(),
-        if unwritten > 0 { format!(" ({unwritten} files not written)") } else { String::new() }
+        if unwritten > 0 {
+            format!(" ({} not written)", plural(unwritten, "file"))
+        } else {
+            String::new()
+        }
     );
     Ok(summary.all_solved() && unwritten == 0)
 }

@@ -4,6 +4,7 @@
 use super::daemon_folders;
 use crate::cli::StatusArgs;
 use crate::daemon::state::{self, NodeState, STALE};
+use crate::util::plural;
 use anyhow::Context;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -83,10 +84,10 @@ fn text(state: &NodeState) -> String {
         state.inbox.as_ref().map_or("shared queue".into(), |i| format!("inbox {}", i.display()));
     let _ = write!(
         out,
-        "{place}: {} queued, {} running on {} workers",
+        "{place}: {} queued, {} running on {}",
         state.queued,
         state.running.len(),
-        state.workers
+        plural(state.workers, "worker")
     );
     if state.on_shared_queue > 0 {
         let _ = write!(out, ", {} on the shared queue", state.on_shared_queue);

@@ -60,10 +60,9 @@ impl InboxLock {
     }
 }
 
-/// Seconds since the Unix epoch, as text (no date crate for one log field).
+/// Now, as an RFC 3339 date and time in UTC (`2026-11-26T21:40:00Z`).
 fn started_at() -> String {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    format!("unix time {}", now.map_or(0, |d| d.as_secs()))
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
 #[cfg(test)]

@@ -321,8 +321,10 @@ impl RunningIntake {
 /// running and gives them a short grace. Returns whether every job finished in time.
 fn finish_running_jobs(ctx: &Context, dispatcher: &Dispatcher, signals: &Receiver<i32>) -> bool {
     let timeout = ctx.settings.drain_timeout;
-    let running = dispatcher.pending();
-    tracing::info!(running, drain_timeout_s = timeout.as_secs_f64(), "stopping");
+    // Queued jobs are dropped (their inputs wait for the next start); running ones drain.
+    let running = ctx.running.count();
+    let queued = dispatcher.pending().saturating_sub(running);
+    tracing::info!(running, queued, drain_timeout_s = timeout.as_secs_f64(), "stopping");
     let drained = drain(dispatcher, timeout, signals);
     if !drained {
         ctx.cancel.store(true, Ordering::SeqCst);
@@ -331,12 +333,15 @@ fn finish_running_jobs(ctx: &Context, dispatcher: &Dispatcher, signals: &Receive
     drained
 }
 
-/// The last log line: the jobs' counts and the inputs left claimed for the next start.
+/// The last log line: the inputs answered with a result, those rejected with an error
+/// result (the two counts apart), the jobs that failed, and the inputs left claimed for
+/// the next start.
 fn log_stopped(settings: &Settings, counters: &lifecycle::Counters, drained: bool) {
     let left = claim::claimed(&settings.folders.claim).map_or(0, |v| v.len());
+    let rejected = counters.rejected.load(Ordering::Relaxed);
     tracing::info!(
-        answered = counters.answered.load(Ordering::Relaxed),
-        rejected = counters.rejected.load(Ordering::Relaxed),
+        answered = counters.answered.load(Ordering::Relaxed).saturating_sub(rejected),
+        rejected,
         errors = counters.errors.load(Ordering::Relaxed),
         left_claimed = left,
         drained,

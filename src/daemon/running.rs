@@ -131,6 +131,11 @@ impl Running {
         Stop { running: self, id, flags }
     }
 
+    /// How many jobs run now.
+    pub fn count(&self) -> usize {
+        self.jobs.lock().map_or(0, |jobs| jobs.len())
+    }
+
     /// Stops every job on `shutdown`, and each job whose input left `claim_dir`.
     pub fn check(&self, claim_dir: &Path, shutdown: &AtomicBool) {
         let stopping = shutdown.load(Ordering::SeqCst);

@@ -15,7 +15,7 @@
 //! | `seed`       | 1              | seed of the first puzzle; the next ones take `seed + 1`, `seed + 2`, ... |
 //! | `black`      | 40             | Kakuro: share of black cells in percent, from 0 to below 90 |
 //! | `symmetry`   | `"rotational"` | of a Kakuro's black cells or a Sudoku's givens: `"none"`, `"rotational"` or `"mirror"` |
-//! | `difficulty` | any            | Kakuro and Sudoku: the exact grade, `"easy"`, `"medium"`, `"hard"` or `"expert"` |
+//! | `difficulty` | `"logic"`      | Kakuro and Sudoku: `"logic"` (easy to hard, no trial), the exact grade `"easy"`, `"medium"`, `"hard"` or `"expert"`, or `"any"` |
 //! | `name`       | none           | free text, ignored |
 //!
 //! The defaults are those of `kakurod generate`. Unknown fields are errors, as in a JSON
@@ -27,8 +27,7 @@
 
 use super::json_path::{self, Step};
 use super::{Format, InputError, json, text};
-use crate::generate::{GenOptions, GridKind, GridOptions, MAX_BLACK, Symmetry};
-use crate::grade::Difficulty;
+use crate::generate::{GenOptions, GradeGoal, GridKind, GridOptions, MAX_BLACK, Symmetry};
 use crate::puzzle::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -76,9 +75,9 @@ pub struct Job {
     /// Symmetry of the black cells.
     #[serde(default)]
     pub symmetry: Symmetry,
-    /// The grade every puzzle must have, if any.
+    /// The grades every puzzle may have.
     #[serde(default)]
-    pub difficulty: Option<Difficulty>,
+    pub difficulty: GradeGoal,
 }
 
 fn one() -> usize {
@@ -249,7 +248,7 @@ fn check_grid(text: &str, job: &Job, limits: &Limits) -> Result<(), InputError> 
         ("rows", job.rows.is_some()),
         ("cols", job.cols.is_some()),
         ("black", job.black.is_some()),
-        ("difficulty", job.difficulty.is_some() && job.puzzle == Kind::Killer),
+        ("difficulty", job.difficulty.exact().is_some() && job.puzzle == Kind::Killer),
     ] {
         if given {
             let fits = if key == "difficulty" { "Kakuro or Sudoku" } else { "Kakuro" };
@@ -300,6 +299,7 @@ pub fn not_a_puzzle(text: &str) -> InputError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grade::Difficulty;
 
     const LIMITS: Limits = Limits { max_rows: 20, max_cols: 30, max_count: 5 };
 
@@ -333,7 +333,7 @@ mod tests {
             (j.rows, j.cols, j.count, j.seed, j.black),
             (Some(10), Some(12), 1, 1, Some(40.0))
         );
-        assert_eq!((j.symmetry, j.difficulty), (Symmetry::Rotational, None));
+        assert_eq!((j.symmetry, j.difficulty), (Symmetry::Rotational, GradeGoal::Logic));
         let text = r#"{"kind": "generate", "rows": 8, "cols": 9, "count": 3, "seed": 7,
             "black": 35, "symmetry": "mirror", "difficulty": "hard"}"#;
         let j = job(text).unwrap();
@@ -342,7 +342,7 @@ mod tests {
         assert_eq!((o.rows, o.cols, o.seed, o.black_percent), (8, 9, 8, 35.0));
         assert_eq!(
             (o.symmetry, o.difficulty, o.unique),
-            (Symmetry::Mirror, Some(Difficulty::Hard), true)
+            (Symmetry::Mirror, GradeGoal::Exactly(Difficulty::Hard), true)
         );
         let echo = serde_json::to_value(&j).unwrap();
         assert_eq!(echo["difficulty"], "hard");
@@ -418,7 +418,10 @@ mod tests {
         );
         let graded = r#"{"kind": "generate", "puzzle": "sudoku", "size": 9, "difficulty": "hard"}"#;
         let o = job(graded).unwrap().grid_options(1).unwrap();
-        assert_eq!((o.kind, o.difficulty), (GridKind::Sudoku, Some(Difficulty::Hard)));
+        assert_eq!(
+            (o.kind, o.difficulty),
+            (GridKind::Sudoku, GradeGoal::Exactly(Difficulty::Hard))
+        );
         for (text, key, words) in [
             (
                 r#"{"kind": "generate", "puzzle": "sudoku", "size": 10}"#,
@@ -471,6 +474,9 @@ mod tests {
             .find(|l| l.starts_with('{'))
             .unwrap();
         let j = job(example).unwrap();
-        assert_eq!((j.rows, j.count, j.difficulty), (Some(12), 5, Some(Difficulty::Medium)));
+        assert_eq!(
+            (j.rows, j.count, j.difficulty),
+            (Some(12), 5, GradeGoal::Exactly(Difficulty::Medium))
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! one cell each, then the cage ids).
 
 use super::limits::Limits;
-use super::{GenError, Proof, Symmetry, killer, sudoku};
+use super::{GenError, GradeGoal, Proof, Symmetry, killer, sudoku};
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Puzzle};
 use crate::solver::{self, Mode, SolveOptions, StopReason};
@@ -57,8 +57,9 @@ pub struct GridOptions {
     pub threads: usize,
     /// Give up after this long.
     pub timeout: Option<Duration>,
-    /// A Sudoku's exact grade, if one is asked for (Killer Sudoku are not graded).
-    pub difficulty: Option<Difficulty>,
+    /// The grades a Sudoku may have (Killer Sudoku are not graded: only their default,
+    /// or `any`, is taken).
+    pub difficulty: GradeGoal,
 }
 
 /// A generated Sudoku or Killer Sudoku.
@@ -87,7 +88,7 @@ pub fn generate(
     if sudoku::box_side(options.size).is_none() {
         return Err(GenError::Options(format!("{SIZES}, not {}", options.size)));
     }
-    if options.kind == GridKind::Killer && options.difficulty.is_some() {
+    if options.kind == GridKind::Killer && options.difficulty.exact().is_some() {
         return Err(GenError::Options("Killer Sudoku are not graded: no difficulty".into()));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);

@@ -5,6 +5,7 @@
 //! options always give the same puzzle on every platform.
 
 mod fill;
+mod goal;
 mod grids;
 mod killer;
 mod layout;
@@ -16,6 +17,7 @@ mod unique;
 #[cfg(test)]
 pub(crate) use sudoku::full_grid as full_sudoku_grid;
 
+pub use goal::GradeGoal;
 pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid, to_text};
 
 use crate::grade::Difficulty;
@@ -79,8 +81,8 @@ pub struct GenOptions {
     pub unique: bool,
     /// The symmetry of the layout (unique puzzles only).
     pub symmetry: Symmetry,
-    /// The grade the puzzle must have exactly, if any (unique puzzles only).
-    pub difficulty: Option<Difficulty>,
+    /// The grades the puzzle may have (unique puzzles only).
+    pub difficulty: GradeGoal,
     /// Threads for the uniqueness checks (0 = all cores).
     pub threads: usize,
     /// Give up after this long.
@@ -88,7 +90,7 @@ pub struct GenOptions {
 }
 
 impl GenOptions {
-    /// Options for a unique puzzle with the default symmetry and any grade.
+    /// Options for a unique puzzle with the default symmetry, solvable by logic.
     pub fn unique(rows: usize, cols: usize, black_percent: f64, seed: u64) -> GenOptions {
         GenOptions {
             rows,
@@ -97,7 +99,7 @@ impl GenOptions {
             seed,
             unique: true,
             symmetry: Symmetry::default(),
-            difficulty: None,
+            difficulty: GradeGoal::default(),
             threads: 1,
             timeout: None,
         }
@@ -127,13 +129,15 @@ impl GenOptions {
         if self.rows.saturating_mul(self.cols) > MAX_CELLS {
             return refuse(format!("a grid has at most {MAX_CELLS} cells (rows x columns)"));
         }
-        if !(0.0..MAX_BLACK).contains(&self.black_percent) {
+        let border = border_percent(self.rows, self.cols);
+        if !(0.0..MAX_BLACK).contains(&self.black_percent) || self.black_percent < border {
             return refuse(format!(
-                "the black share must be from 0 to below {MAX_BLACK}% ({}% leaves no room for white cells)",
-                self.black_percent
+                "the black share of a {}x{} grid can be from {border:.1}% (its black first row \
+                 and column) to below {MAX_BLACK}%, not {}%",
+                self.rows, self.cols, self.black_percent
             ));
         }
-        if !self.unique && self.difficulty.is_some() {
+        if !self.unique && self.difficulty.exact().is_some() {
             return refuse("a difficulty needs a puzzle with one solution".into());
         }
         Ok(())
@@ -185,6 +189,13 @@ impl Proof {
     }
 }
 
+/// The share of a `rows` x `cols` grid, in percent, that its black first row and column
+/// take: the least black share a Kakuro of that size can have.
+pub fn border_percent(rows: usize, cols: usize) -> f64 {
+    let cells = rows.saturating_mul(cols).max(1) as f64;
+    100.0 * (rows + cols).saturating_sub(1) as f64 / cells
+}
+
 /// A generated puzzle with the filling it was built from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
@@ -200,6 +211,15 @@ pub struct Generated {
     pub seconds: f64,
 }
 
+impl Generated {
+    /// The share of black cells reached, in percent (the border included).
+    pub fn black_percent(&self) -> f64 {
+        let cells = &self.puzzle.cells;
+        let black = cells.iter().filter(|c| **c != KakuroCell::White).count();
+        100.0 * black as f64 / cells.len().max(1) as f64
+    }
+}
+
 /// A random solvable grid (usually with many solutions), as benchmarks and tests use.
 pub fn any_solution(rows: usize, cols: usize, black_percent: f64, seed: u64) -> Kakuro {
     random::random_solvable(&GenOptions::any_solution(rows, cols, black_percent, seed)).puzzle
@@ -211,11 +231,26 @@ pub fn generate(
     cancel: Option<&Arc<AtomicBool>>,
 ) -> Result<Generated, GenError> {
     options.check()?;
-    if options.unique {
-        unique::generate(options, cancel)
+    let generated = if options.unique {
+        unique::generate(options, cancel)?
     } else {
-        Ok(random::random_solvable(options))
+        random::random_solvable(options)
+    };
+    // A grid too thin for its runs (3 x 200) keeps a handful of white cells at best: no
+    // puzzle anyone asked for.
+    let reached = generated.black_percent();
+    if reached >= MAX_BLACK {
+        let white = generated.puzzle.cells.iter().filter(|c| **c == KakuroCell::White).count();
+        return Err(GenError::Options(format!(
+            "a {}x{} grid keeps only {white} white cells ({reached:.1}% black, above the \
+             {MAX_BLACK}% limit) once every run is 2 to 9 cells{}: make it wider in both \
+             directions",
+            options.rows,
+            options.cols,
+            if options.unique { " and the solution unique" } else { "" }
+        )));
     }
+    Ok(generated)
 }
 
 /// Builds the puzzle and the filling grid from a filled layout.

@@ -77,31 +77,29 @@ pub fn generate(
     rng: &mut ChaCha8Rng,
 ) -> Result<(Puzzle, Vec<u32>, Difficulty), GenError> {
     for _ in 0..DRAWS {
-        let (sudoku, solution) = thin_out(options, options.difficulty, prover, rng)?;
+        let (sudoku, solution) = thin_out(options, options.difficulty.logic_level(), prover, rng)?;
         let grade = grade::grade_sudoku(&sudoku).difficulty;
-        if options.difficulty.is_none_or(|target| grade == target) {
+        if options.difficulty.accepts(grade) {
             return Ok((Puzzle::Sudoku(sudoku), solution, grade));
         }
     }
-    let target = options.difficulty.unwrap_or(Difficulty::Expert);
     Err(GenError::Options(format!(
-        "no {n}x{n} Sudoku of grade {} was found in {DRAWS} draws",
-        target.name(),
+        "no {n}x{n} Sudoku{} was found in {DRAWS} draws",
+        options.difficulty.described(),
         n = options.size
     )))
 }
 
 /// Takes givens away from a random full grid while the puzzle stays unique: proved by the
-/// logic up to `target` when it is below expert, by the solver otherwise.
+/// logic up to `by_logic` when there is such a level, by the solver otherwise.
 fn thin_out(
     options: &GridOptions,
-    target: Option<Difficulty>,
+    by_logic: Option<Difficulty>,
     prover: &mut Prover<'_>,
     rng: &mut ChaCha8Rng,
 ) -> Result<(Sudoku, Vec<u32>), GenError> {
     let n = options.size;
     let k = box_side(n).ok_or_else(|| GenError::Options(super::grids::SIZES.into()))?;
-    let by_logic = target.filter(|&t| t < Difficulty::Expert);
     let solution = full_grid(n, k, rng);
     let mut givens = solution.clone();
     let mut order: Vec<usize> = (0..n * n).collect();

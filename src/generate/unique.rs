@@ -82,13 +82,15 @@ pub fn generate(
                 options.rows, options.cols, options.black_percent
             )));
         };
-        let Some(mut maker) = Maker::new(layout, options.difficulty, &mut rng) else { continue };
+        let Some(mut maker) = Maker::new(layout, options.difficulty.exact(), &mut rng) else {
+            continue;
+        };
         if !maker.make_unique(options, &limits, &mut checks, &mut rng)? {
             continue;
         }
         let puzzle = maker.puzzle();
         let grading = grade::grade(&puzzle.puzzle);
-        if options.difficulty.is_some_and(|target| grading.difficulty != target) {
+        if !options.difficulty.accepts(grading.difficulty) {
             continue;
         }
         let proof = prove(&puzzle.puzzle, options, &limits, &mut checks)?;
@@ -103,7 +105,7 @@ pub fn generate(
         "no {}x{} puzzle{} was found in {DRAWS} draws; try another size or black share",
         options.rows,
         options.cols,
-        options.difficulty.map(|d| format!(" of grade {}", d.name())).unwrap_or_default()
+        options.difficulty.described()
     )))
 }
 
@@ -189,9 +191,9 @@ impl Maker {
         checks: &mut Checks,
     ) -> Result<Vec<Trouble>, GenError> {
         let puzzle = self.puzzle().puzzle;
-        match options.difficulty {
-            Some(target) if target < Difficulty::Expert => Ok(logic_troubles(&puzzle, target)),
-            _ => search_troubles(&puzzle, &self.digits, options, limits, checks),
+        match options.difficulty.logic_level() {
+            Some(level) => Ok(logic_troubles(&puzzle, level)),
+            None => search_troubles(&puzzle, &self.digits, options, limits, checks),
         }
     }
 

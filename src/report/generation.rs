@@ -63,8 +63,13 @@ pub struct GeneratedPuzzle {
     pub files: Option<PuzzleFiles>,
     /// The seed it was made from: the same job and seed give the same puzzle.
     pub seed: u64,
-    /// Its grade (the job's `difficulty` exactly, when the job asks for one).
+    /// Its grade (within the job's `difficulty`).
     pub difficulty: Option<Difficulty>,
+    /// A Kakuro's share of black cells reached, in percent, the border included (the
+    /// generator keeps near the job's `black`, as far as runs of 2 to 9 cells and one
+    /// solution allow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_percent: Option<f64>,
     /// Proved to have exactly one solution (always true for a listed puzzle).
     pub unique: bool,
     /// How uniqueness was proved.
@@ -87,6 +92,7 @@ impl GeneratedPuzzle {
             files: None,
             seed,
             difficulty: generated.difficulty,
+            black_percent: Some((generated.black_percent() * 10.0).round() / 10.0),
             unique: generated.proof.is_some(),
             proof: generated.proof,
             seconds: generated.seconds,
@@ -101,6 +107,7 @@ impl GeneratedPuzzle {
             files: None,
             seed,
             difficulty: generated.difficulty,
+            black_percent: None,
             unique: true,
             proof: Some(generated.proof),
             seconds: generated.seconds,
