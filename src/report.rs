@@ -257,6 +257,16 @@ impl Summary {
         self.cancelled += other.cancelled;
     }
 
+    /// How many puzzles were counted.
+    pub fn puzzles(&self) -> usize {
+        self.solved
+            + self.unsatisfiable
+            + self.invalid
+            + self.timeout
+            + self.failed
+            + self.cancelled
+    }
+
     /// True when every puzzle counted was solved.
     pub fn all_solved(&self) -> bool {
         self.unsatisfiable + self.invalid + self.timeout + self.failed + self.cancelled == 0

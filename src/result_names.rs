@@ -38,8 +38,14 @@ pub fn generated_suffixes(index: usize) -> [String; 3] {
     [format!(".{index}.txt"), format!(".{index}.sol"), format!(".{index}{PICTURE_STEM_END}.svg")]
 }
 
-/// Why an input of this name cannot be answered under its own stem, if it cannot.
+/// Why an input of this name is not answered, if it is not: a `.sol` file is a solution,
+/// never a puzzle (`kakurod solve DIR` passes such files over, and the daemon and a `.sol`
+/// named to `solve` refuse them alike), and some names cannot be answered under their
+/// own stem.
 pub fn reserved(input_name: &str) -> Option<InputError> {
+    if let Some(error) = solution_file(input_name) {
+        return Some(error);
+    }
     let stem = stem_of(input_name);
     if let Some((job, index)) = picture_stem(&stem) {
         return Some(InputError::whole_file(
@@ -63,6 +69,17 @@ pub fn reserved(input_name: &str) -> Option<InputError> {
             "a name whose part before the extension does not end in `{RESERVED_STEM_END}`, e.g. `{base}-error.txt`"
         ),
     ))
+}
+
+/// The refusal of a `.sol` file, a solution and never a puzzle, if `input_name` is one.
+pub fn solution_file(input_name: &str) -> Option<InputError> {
+    input_name.to_ascii_lowercase().ends_with(".sol").then(|| {
+        InputError::whole_file(
+            format!("`{input_name}` is a solution file (`.sol`), not a puzzle"),
+            "a puzzle file; a `.sol` is the solution that `kakurod solve` prints and the \
+             tests compare with",
+        )
+    })
 }
 
 /// `(NAME, N)` when `stem` is `NAME.N.puzzle`, the stem of a generated puzzle's picture.
@@ -92,6 +109,14 @@ mod tests {
         assert!(reserved("q.errors.txt").is_none());
         assert!(reserved("q-error.txt").is_none());
         assert!(reserved("q.txt").is_none());
+    }
+
+    #[test]
+    fn a_solution_file_is_never_answered_as_a_puzzle() {
+        let error = reserved("1_10x12.sol").expect("refused");
+        assert!(error.message.contains("is a solution file"), "{error:?}");
+        assert!(reserved("BATCH.3.SOL").is_some());
+        assert!(reserved("1_10x12.sol.txt").is_none());
     }
 
     #[test]

@@ -867,3 +867,33 @@ fn a_long_count_on_a_terminal_shows_its_progress_and_a_pipe_gets_none() {
     let piped = kakurod(&args, None);
     assert!(!text(&piped.stderr).contains("so far"), "{}", text(&piped.stderr));
 }
+
+#[test]
+fn a_folder_is_summed_up_on_standard_output_too_and_what_it_passes_over_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["kakuro/1_10x12.txt", "kakuro/1_10x12.sol", "kakuro/281_6x6.txt"] {
+        let to = dir.path().join(Path::new(name).file_name().unwrap());
+        fs::copy(fixture(name), to).unwrap();
+    }
+    let out = kakurod(&["solve", path_str(dir.path())], None);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("kakurod: 2 files, 2 puzzles: 2 solved"), "{stderr}");
+
+    let only_folders = tempfile::tempdir().unwrap();
+    fs::create_dir(only_folders.path().join("set1")).unwrap();
+    fs::write(only_folders.path().join("a.sol"), "").unwrap();
+    let out = kakurod(&["solve", path_str(only_folders.path())], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("1 folder not read, as folders are not searched recursively"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("set1") && stderr.contains("1 .sol solution skipped"), "{stderr}");
+
+    // A solution named on its own is refused, as the daemon refuses one in its inbox.
+    let out = kakurod(&["solve", path_str(&fixture("kakuro/1_10x12.sol"))], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("is a solution file"), "{}", text(&out.stderr));
+}

@@ -105,6 +105,8 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
         ("truncated.txt", fixtures()[0].text.lines().take(3).collect::<Vec<_>>().join("\n").into()),
         // Rejected from its first 100 lines, whatever follows.
         ("junk.txt", (0..120).map(|i| format!("q{i:x}/+\n")).collect::<String>().into()),
+        // A solution is never solved as a Sudoku, as `solve DIR` never takes it either.
+        ("solution.sol", fixtures()[0].sol.clone().into()),
     ];
     for (i, (name, f)) in good.iter().enumerate() {
         drop_file(&inbox, name, f.text.as_bytes());
@@ -112,10 +114,10 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
             drop_file(&inbox, bad_name, bytes);
         }
     }
-    wait_until("16 results", LONG, Some(&d), || answered(&d, 16));
+    wait_until("17 results", LONG, Some(&d), || answered(&d, 17));
     let outbox = d.path("outbox");
     for (name, _) in &bad {
-        let stem = name.trim_end_matches(".txt");
+        let stem = name.rsplit_once('.').map_or(*name, |(stem, _)| stem);
         let text = fs::read_to_string(outbox.join(format!("{stem}.error.json")))
             .unwrap_or_else(|e| panic!("{stem}.error.json: {e}\n{}", d.log()));
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -128,6 +130,8 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
     assert!(huge.contains("over the limit of 4096 bytes"), "{huge}");
     let junk = fs::read_to_string(outbox.join("junk.error.json")).unwrap();
     assert!(junk.contains("none of the first 100 puzzle lines can be read"), "{junk}");
+    let sol = fs::read_to_string(outbox.join("solution.error.json")).unwrap();
+    assert!(sol.contains("is a solution file"), "{sol}");
     let solved: Vec<_> = good.clone();
     for (name, f) in &solved {
         let stem = name.trim_end_matches(".txt");

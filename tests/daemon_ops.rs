@@ -120,6 +120,10 @@ fn a_queued_input_is_cancelled_without_being_solved() {
     assert_eq!(doc["status"], "cancelled");
     assert_eq!(doc["cancelled"]["nodes"], 0, "it was never searched: {doc}");
     assert!(running(&status_json(&d), "first.txt").is_some(), "the running one goes on");
+    // No longer counted queued, though its job waits in the pool behind the endless one.
+    wait_until("the cancelled input gone from the queued count", LONG, Some(&d), || {
+        status_json(&d)["nodes"][0]["queued"] == 0
+    });
     let out = kakurod(&d, &["cancel", "first.txt"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(names(&d.path("done")), ["first.txt", "second.txt"]);
@@ -204,6 +208,7 @@ fn the_metrics_file_and_listener_count_what_was_answered() {
     assert_eq!(sample(&file, "kakurod_inputs_total", &[("result", "invalid")]), Some(1.0));
     assert_eq!(sample(&file, "kakurod_inputs_total", &[("result", "timeout")]), Some(0.0));
     assert_eq!(sample(&file, "kakurod_build_info", &[]), Some(1.0), "{file}");
+    assert!(!file.contains("kakurod_shared_queue"), "gauges of a queue it has not: {file}");
     let (code, served) = get(port, "/metrics");
     assert_eq!(code, 200);
     assert_eq!(solved(&served), Some(6.0), "{served}");

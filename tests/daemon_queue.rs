@@ -228,6 +228,47 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
 }
 
 #[test]
+fn status_counts_the_inputs_held_in_the_inbox_for_a_full_queue_and_forgets_a_cancelled_one() {
+    let Some(binary) = server_binary("the inputs held for the queue") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let config = queue_config(&server.url(), "[solver]\nmode = \"count\"\n")
+        .replace("max_in_flight = 64", "max_in_flight = 2");
+    let mut d = Daemon::new(&config);
+    d.start(&["--drain-timeout", "0.2"]);
+    let empty16 = ".".repeat(256) + "\n";
+    for name in ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt"] {
+        drop_file(&d.path("inbox"), name, empty16.as_bytes());
+    }
+    // Two endless counts in flight (the daemon's own slot runs one), four held back.
+    wait_until("two in flight and four held", LONG, Some(&d), || {
+        let node = &status(&d)["nodes"][0];
+        node["on_shared_queue"] == 2 && node["held_for_queue"] == 4
+    });
+    let text = std::process::Command::new(daemon_common::BIN)
+        .args(["status", "--config"])
+        .arg(d.config())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("4 held in the inbox until the shared queue has room"), "{text}");
+    let held = names(&d.path("inbox"));
+    assert_eq!(held.len(), 4, "{held:?}");
+    let out = std::process::Command::new(daemon_common::BIN)
+        .args(["cancel", "--config"])
+        .arg(d.config())
+        .arg(&held[0])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    wait_until("three held after the cancel", LONG, Some(&d), || {
+        status(&d)["nodes"][0]["held_for_queue"] == 3
+    });
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}
+
+#[test]
 fn a_claim_removed_while_a_worker_solves_it_stops_that_search_and_nothing_is_answered() {
     let Some(binary) = server_binary("a removed claim on the queue") else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -315,4 +356,16 @@ fn large_inputs_leave_a_slot_to_the_small_ones_queued_behind_them() {
     }
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
+}
+
+#[test]
+fn a_queue_that_cannot_be_reached_refuses_the_start_before_any_folder_is_made() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut d = Daemon::new(&queue_config(&format!("nats://127.0.0.1:{port}"), ""));
+    d.launch(&[]);
+    let status = d.wait_exit();
+    assert_eq!(status.code(), Some(2), "{}", d.log());
+    for folder in ["claim", "done", "failed"] {
+        assert!(!d.path(folder).exists(), "{folder}/ made by a daemon that did not start");
+    }
 }

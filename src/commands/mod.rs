@@ -95,6 +95,7 @@ pub(crate) fn progress_bar(len: usize) -> ProgressBar {
 /// `.sol` solutions and hidden files; folder contents in name order.
 pub(crate) fn puzzle_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
+    let mut skipped = Skipped::default();
     for path in paths {
         if path.as_os_str() == "-" || !path.is_dir() {
             files.push(path.clone());
@@ -105,20 +106,61 @@ pub(crate) fn puzzle_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             fs::read_dir(path).with_context(|| format!("cannot list {}", path.display()))?
         {
             let entry = entry.with_context(|| format!("cannot list {}", path.display()))?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') || name.ends_with(".sol") || !entry.path().is_file() {
-                continue;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                skipped.hidden += 1;
+            } else if name.ends_with(".sol") {
+                skipped.solutions += 1;
+            } else if !entry.path().is_file() {
+                skipped.folders.push(entry.path());
+            } else {
+                found.push(entry.path());
             }
-            found.push(entry.path());
         }
         found.sort();
         files.extend(found);
     }
     if files.is_empty() {
-        bail!("no puzzle files found");
+        bail!("no puzzle files found{}", skipped.said());
     }
     Ok(files)
+}
+
+/// What the listing of folders passed over, to say so when it found nothing.
+#[derive(Default)]
+struct Skipped {
+    /// Folders inside them (not read: the listing is not recursive).
+    folders: Vec<PathBuf>,
+    /// `.sol` solutions.
+    solutions: usize,
+    /// Hidden files.
+    hidden: usize,
+}
+
+impl Skipped {
+    /// `; skipped ...`, or nothing when nothing was skipped.
+    fn said(mut self) -> String {
+        let mut parts = Vec::new();
+        if !self.folders.is_empty() {
+            self.folders.sort();
+            let shown: Vec<String> =
+                self.folders.iter().take(5).map(|f| f.display().to_string()).collect();
+            let more = self.folders.len().saturating_sub(shown.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            parts.push(format!(
+                "{} not read, as folders are not searched recursively ({}{more})",
+                crate::util::plural(self.folders.len(), "folder"),
+                shown.join(", ")
+            ));
+        }
+        if self.solutions > 0 {
+            parts.push(format!("{} skipped", crate::util::plural(self.solutions, ".sol solution")));
+        }
+        if self.hidden > 0 {
+            parts.push(format!("{} skipped", crate::util::plural(self.hidden, "hidden file")));
+        }
+        if parts.is_empty() { String::new() } else { format!(": {}", parts.join("; ")) }
+    }
 }
 
 #[cfg(test)]

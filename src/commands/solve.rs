@@ -94,6 +94,10 @@ impl Input {
         live: bool,
     ) -> FileReport {
         let name = self.file_name();
+        if let Some(error) = result_names::solution_file(&name).filter(|_| !is_stdin(&self.path)) {
+            let checksum = pipeline::checksum(bytes);
+            return FileReport::rejected(&name, checksum, None, Status::Invalid, error);
+        }
         self.controlled(interrupted, live, |control| {
             pipeline::process_with(&name, bytes, pipeline::checksum(bytes), options, control)
         })
@@ -255,6 +259,7 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     }
     let json = printed == Printed::Json;
     let several = plan.inputs.len() > 1;
+    let (started, mut summary) = (Instant::now(), Summary::default());
     let live = live::available();
     let ahead = if plan.parallel { plan.for_each(|_, report| report) } else { Vec::new() };
     let mut ahead = ahead.into_iter();
@@ -273,7 +278,9 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
             Some(report) => report,
             None => match read_input(&input.path) {
                 Ok(bytes) => {
-                    let streamed = match stream::lines_text(&bytes, plan.options.format) {
+                    let solution = result_names::solution_file(&input.file_name()).is_some();
+                    let lines = stream::lines_text(&bytes, plan.options.format);
+                    let streamed = match lines.filter(|_| !solution) {
                         Some(text) if json => stream::document_to_stdout(
                             input,
                             text,
@@ -285,10 +292,11 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
                         Some(text) => stream::to_stdout(input, text, plan, live, &mut stdout)?,
                         None => None,
                     };
-                    if let Some((summary, errors)) = streamed {
+                    if let Some((streamed, errors)) = streamed {
                         stdout.flush()?;
                         eprint!("{errors}");
-                        all_solved &= summary.all_solved();
+                        all_solved &= streamed.all_solved();
+                        summary.merge(&streamed);
                         continue;
                     }
                     input.process_bytes(&bytes, plan.options, plan.interrupted, live)
@@ -306,11 +314,15 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
         stdout.flush()?;
         eprint!("{}", diagnostics(input, &report, true));
         all_solved &= report.summary().all_solved();
+        summary.merge(&report.summary());
     }
     if json && several {
         stdout.write_all(b"]\n")?;
     }
     stdout.flush()?;
+    if several {
+        eprintln!("{}", totals_line(plan.inputs.len(), &summary, started));
+    }
     Ok(all_solved)
 }
 
@@ -527,21 +539,24 @@ fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
     let mut summary = Summary::default();
     results.iter().for_each(|(s, _)| summary.merge(s));
     let unwritten = results.iter().filter(|(_, ok)| !ok).count();
-    let puzzles =
-        summary.solved + summary.unsatisfiable + summary.invalid + summary.timeout + summary.failed;
-    eprintln!(
-        "kakurod: {}, {}: {} in {:.3} s{}",
-        plural(plan.inputs.len(), "file"),
-        plural(puzzles, "puzzle"),
-        summary_counts(&summary),
-        started.elapsed().as_secs_f64(),
-        if unwritten > 0 {
-            format!(" ({} not written)", plural(unwritten, "file"))
-        } else {
-            String::new()
-        }
-    );
+    let not_written = match unwritten {
+        0 => String::new(),
+        n => format!(" ({} not written)", plural(n, "file")),
+    };
+    eprintln!("{}{not_written}", totals_line(plan.inputs.len(), &summary, started));
     Ok(summary.all_solved() && unwritten == 0)
+}
+
+/// The last line of a run over several files: `kakurod: 3 files, 3 puzzles: 2 solved, ...
+/// in 0.012 s`.
+fn totals_line(files: usize, summary: &Summary, started: Instant) -> String {
+    format!(
+        "kakurod: {}, {}: {} in {:.3} s",
+        plural(files, "file"),
+        plural(summary.puzzles(), "puzzle"),
+        summary_counts(summary),
+        started.elapsed().as_secs_f64()
+    )
 }
 
 /// The writer for `dir`, as a writer of this host: its temporary files carry the host name

@@ -92,6 +92,13 @@ fn text(state: &NodeState) -> String {
     if state.on_shared_queue > 0 {
         let _ = write!(out, ", {} on the shared queue", state.on_shared_queue);
     }
+    if state.held_for_queue > 0 {
+        let _ = write!(
+            out,
+            ", {} held in the inbox until the shared queue has room",
+            state.held_for_queue
+        );
+    }
     if state.retry_waiting > 0 {
         let _ = write!(out, ", {} waiting for the outbox", state.retry_waiting);
     }

@@ -132,6 +132,15 @@ fn take_queued(ctx: &Context, name: &str) -> bool {
         }
         Err(e) => Err(e),
     };
+    if matches!(taken, Ok(Some(_))) {
+        // No longer queued, whatever becomes of the job left in the pool or the inbox.
+        if let Ok(mut queued) = ctx.queued.lock() {
+            queued.remove(name);
+        }
+        if let Some(remote) = ctx.remote.get() {
+            remote.forget_deferred(name);
+        }
+    }
     match taken {
         Ok(Some(claimed)) => {
             ctx.cancelled_lane.get().is_some_and(|lane| lane.send(Job::claimed(claimed)).is_ok())

@@ -121,10 +121,18 @@ fn dispatch(shared: &Arc<Shared>, jobs: &Receiver<Job>, pool: &rayon::ThreadPool
         if !fresh {
             continue;
         }
-        shared.stages.ctx.waiting.fetch_add(1, Ordering::SeqCst);
+        let ctx = &shared.stages.ctx;
+        ctx.waiting.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut queued) = ctx.queued.lock() {
+            queued.insert(job.name.clone());
+        }
         let shared = Arc::clone(shared);
         pool.spawn(move || {
-            shared.stages.ctx.waiting.fetch_sub(1, Ordering::SeqCst);
+            let ctx = &shared.stages.ctx;
+            ctx.waiting.fetch_sub(1, Ordering::SeqCst);
+            if let Ok(mut queued) = ctx.queued.lock() {
+                queued.remove(&job.name);
+            }
             if shared.stopping.load(Ordering::SeqCst) {
                 return settle(&shared, &job);
             }

@@ -9,8 +9,9 @@ use super::error::JobError;
 use super::metrics::Metrics;
 use super::running::Running;
 use crate::outbox::Outbox;
-use std::sync::Arc;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex};
 
 /// Where a job's input is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,6 +77,10 @@ pub struct Context {
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
+    /// The inputs of those jobs, by name, as the status counts them: an input an operator
+    /// cancelled while queued leaves at once, though its job waits in the pool until a
+    /// worker finds it gone.
+    pub queued: Mutex<HashSet<String>>,
     /// Inputs whose result waits for the outbox to be writable (the retrier's backlog).
     pub retry_waiting: AtomicUsize,
     /// The Prometheus metrics.

@@ -42,10 +42,11 @@ pub struct Metrics {
     running: IntGauge,
     retry_waiting: IntGauge,
     lease_age: Gauge,
-    shared_queue: SharedQueue,
+    /// Only with a shared queue: a gauge that is always 0 would tell an alert nothing.
+    shared_queue: Option<SharedQueue>,
 }
 
-/// The shared queue's backlog as its server counts it (zero without a shared queue).
+/// The shared queue's backlog as its server counts it.
 #[derive(Debug)]
 struct SharedQueue {
     pending: IntGauge,
@@ -95,8 +96,9 @@ pub struct Load {
 }
 
 impl Metrics {
-    /// A registry holding every metric, at zero.
-    pub fn new() -> Result<Metrics, prometheus::Error> {
+    /// A registry holding every metric, at zero; the shared queue's gauges only for a
+    /// daemon that has one (`shared_queue`).
+    pub fn new(shared_queue: bool) -> Result<Metrics, prometheus::Error> {
         let registry = Registry::new();
         let inputs = IntCounterVec::new(
             Opts::new("kakurod_inputs_total", "Inputs answered since start, by result."),
@@ -145,7 +147,7 @@ impl Metrics {
         registry.register(Box::new(retry_waiting.clone()))?;
         registry.register(Box::new(lease_age.clone()))?;
         registry.register(Box::new(build_info))?;
-        let shared_queue = SharedQueue::new(&registry)?;
+        let shared_queue = shared_queue.then(|| SharedQueue::new(&registry)).transpose()?;
         Ok(Metrics {
             registry,
             inputs,
@@ -183,7 +185,7 @@ impl Metrics {
 
     /// Sets the shared queue's gauges to `backlog`, as its server counts it now.
     pub fn set_shared_queue(&self, backlog: Backlog) {
-        let gauges = &self.shared_queue;
+        let Some(gauges) = &self.shared_queue else { return };
         let set =
             |gauge: &IntGauge, count: u64| gauge.set(i64::try_from(count).unwrap_or(i64::MAX));
         set(&gauges.pending, backlog.pending);

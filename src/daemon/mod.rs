@@ -111,12 +111,13 @@ impl Daemon {
     /// workers (fed the inputs left claimed), the watch over running jobs, the signal
     /// forwarding and, last, the intake of new inputs.
     fn start(mut settings: Settings) -> Result<Daemon, DaemonError> {
+        // The queue first: a server that cannot be reached leaves no folders behind.
+        let queue = settings.queue.as_ref().map(queued::connect).transpose()?;
         settings.folders = prepare(&settings.folders)?;
         let lock = lock::InboxLock::take(&settings.folders.claim, &settings.folders.inbox)?;
         let (outbox, stale) = open_outbox(&settings)?;
-        let queue = settings.queue.as_ref().map(queued::connect).transpose()?;
         let workers = settings.workers;
-        let metrics = metrics::Metrics::new().map_err(|e| DaemonError::Io {
+        let metrics = metrics::Metrics::new(queue.is_some()).map_err(|e| DaemonError::Io {
             about: "cannot set up the metrics",
             source: std::io::Error::other(e),
         })?;
@@ -127,6 +128,7 @@ impl Daemon {
             running: Default::default(),
             remote: Default::default(),
             waiting: Default::default(),
+            queued: Default::default(),
             retry_waiting: Default::default(),
             metrics,
             intake_beat: Default::default(),

@@ -74,6 +74,18 @@ impl Remote {
         self.flights.lock().map_or(0, |f| f.len())
     }
 
+    /// Inputs held in the inbox until the queue has room for them.
+    pub fn deferred(&self) -> usize {
+        self.deferred.lock().map_or(0, |d| d.len())
+    }
+
+    /// Forgets that `name` waits its turn (an operator took it).
+    pub fn forget_deferred(&self, name: &str) {
+        if let Ok(mut deferred) = self.deferred.lock() {
+            deferred.retain(|n| n != name);
+        }
+    }
+
     /// True when one more input may be claimed; otherwise `name` waits its turn.
     pub fn admit(&self, name: &str) -> bool {
         if self.in_flight() < self.queue.settings.max_in_flight {

@@ -35,8 +35,11 @@ pub struct NodeState {
     pub inbox: Option<PathBuf>,
     /// Its worker threads (a `kakurod worker`'s slots).
     pub workers: usize,
-    /// Inputs claimed and waiting for one of its workers.
+    /// Inputs waiting for one of its workers.
     pub queued: usize,
+    /// Inputs held in the inbox until the shared queue has room (`max_in_flight`).
+    #[serde(default)]
+    pub held_for_queue: usize,
     /// Inputs on the shared queue (NATS), waiting for or solved by `kakurod worker`s.
     pub on_shared_queue: usize,
     /// Inputs whose result waits for the outbox to be writable again.

@@ -294,6 +294,7 @@ fn state_of(shared: &Shared) -> NodeState {
         workers: shared.slots,
         queued: shared.waiting.load(Ordering::SeqCst),
         on_shared_queue: 0,
+        held_for_queue: 0,
         retry_waiting: 0,
         running,
         answered: shared.answered.lock().map(|a| a.clone()).unwrap_or_default(),
