@@ -76,6 +76,10 @@ mod tests {
         let error = InboxLock::take(dir.path(), Path::new("/in")).unwrap_err();
         let text = error.to_string();
         assert!(text.contains(&format!("pid {}", std::process::id())), "{text}");
+        // Since a date a person reads, `2026-11-26T21:40:00Z`, not seconds since 1970.
+        let since = text.split(" since ").nth(1).expect("a start time");
+        let date = since.get(..20).unwrap_or(since);
+        assert!(humantime::parse_rfc3339(date).is_ok(), "{text}");
         drop(first);
         InboxLock::take(dir.path(), Path::new("/in")).unwrap();
     }
