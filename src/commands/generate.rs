@@ -157,7 +157,7 @@ fn check_kind_options(args: &GenerateArgs) -> anyhow::Result<()> {
 /// The Kakuro generator's options for one seed.
 fn kakuro_options(args: &GenerateArgs, seed: u64) -> GenOptions {
     let (rows, cols) = (args.rows.unwrap_or(0), args.cols.unwrap_or(0));
-    let black = args.black.unwrap_or(40.0);
+    let black = args.black.unwrap_or_else(|| generate::default_black(rows, cols));
     let base = if args.any_solution {
         // A difficulty is kept so that `check` refuses it: only a unique puzzle has one.
         GenOptions {
@@ -182,7 +182,9 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         let made =
             generate::generate(&options, None).map_err(anyhow::Error::new).with_context(context)?;
         let black = made.black_percent();
-        warn_of_black_share(&options, seed, black);
+        if args.black.is_some() {
+            warn_of_black_share(&options, seed, black);
+        }
         return Ok(Output {
             kind: Kind::Kakuro,
             rows: options.rows,
@@ -225,7 +227,8 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
 }
 
 /// Warns on standard error when a Kakuro's black share ended more than
-/// [`BLACK_TOLERANCE`] points from the one asked, and says why it could not be kept.
+/// [`BLACK_TOLERANCE`] points from the one asked with `--black`, and says why it could not
+/// be kept.
 fn warn_of_black_share(options: &GenOptions, seed: u64, reached: f64) {
     let asked = options.black_percent;
     if (reached - asked).abs() <= BLACK_TOLERANCE {
@@ -304,7 +307,10 @@ fn json(output: &Output, files: Files<'_>) -> anyhow::Result<String> {
 fn file_name(args: &GenerateArgs, output: &Output) -> PathBuf {
     let (rows, cols, seed) = (output.rows, output.cols, output.seed);
     PathBuf::from(match output.kind {
-        Kind::Kakuro => format!("gen_{rows}x{cols}_b{}_s{seed}.txt", args.black.unwrap_or(40.0)),
+        Kind::Kakuro => format!(
+            "gen_{rows}x{cols}_b{}_s{seed}.txt",
+            args.black.unwrap_or(generate::DEFAULT_BLACK)
+        ),
         kind => format!("gen_{}{rows}_s{seed}.txt", kind.name()),
     })
 }

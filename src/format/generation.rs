@@ -27,7 +27,9 @@
 
 use super::json_path::{self, Step};
 use super::{Format, InputError, json, text};
-use crate::generate::{GenOptions, GradeGoal, GridKind, GridOptions, MAX_BLACK, Symmetry};
+use crate::generate::{
+    self, DEFAULT_BLACK, GenOptions, GradeGoal, GridKind, GridOptions, MAX_BLACK, Symmetry,
+};
 use crate::puzzle::Kind;
 use serde::{Deserialize, Serialize};
 
@@ -92,9 +94,6 @@ fn one_u64() -> u64 {
 fn kakuro() -> Kind {
     Kind::Kakuro
 }
-
-/// `kakurod generate`'s default black share.
-const DEFAULT_BLACK: f64 = 40.0;
 
 /// What the operator lets one job ask for (`[generate]` in the daemon's configuration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,7 +228,8 @@ fn check_kakuro(text: &str, job: &mut Job, limits: &Limits) -> Result<(), InputE
             return Err(at(text, key, message, expected));
         }
     }
-    let black = *job.black.get_or_insert(DEFAULT_BLACK);
+    let (rows, cols) = (job.rows.unwrap_or(0), job.cols.unwrap_or(0));
+    let black = *job.black.get_or_insert_with(|| generate::default_black(rows, cols));
     if !(0.0..MAX_BLACK).contains(&black) {
         let why =
             if black < 0.0 { "a share cannot be negative" } else { "no room for white cells" };

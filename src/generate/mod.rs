@@ -196,6 +196,15 @@ pub fn border_percent(rows: usize, cols: usize) -> f64 {
     100.0 * (rows + cols).saturating_sub(1) as f64 / cells
 }
 
+/// The black share a Kakuro of `rows` x `cols` gets when none is asked for: 40%, or the
+/// border's own share on a grid so small that its border takes more.
+pub fn default_black(rows: usize, cols: usize) -> f64 {
+    DEFAULT_BLACK.max(border_percent(rows, cols))
+}
+
+/// The black share asked for by default, in percent.
+pub const DEFAULT_BLACK: f64 = 40.0;
+
 /// A generated puzzle with the filling it was built from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
