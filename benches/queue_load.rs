@@ -15,7 +15,7 @@
 //! needs `nats-server` on the PATH (or `KAKUROD_NATS_SERVER`). Medians over `--runs`
 //! (default 3), with the range.
 
-#[path = "../tests/daemon_common/mod.rs"]
+#[path = "../tests/it/daemon_common/mod.rs"]
 mod daemon_common;
 
 use daemon_common::nats::{NatsCluster, NatsServer, QueueWorker, server_binary};

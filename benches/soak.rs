@@ -10,9 +10,9 @@
 //! [--seed 1] [--no-full]`. Filling the outbox needs a tmpfs, so root; elsewhere the soak
 //! says so and runs without (under `CI=true` it fails instead). Figures: docs/crash-safety.md.
 
-#[path = "../tests/chaos_common/mod.rs"]
+#[path = "../tests/it/chaos_common/mod.rs"]
 mod chaos_common;
-#[path = "../tests/daemon_common/mod.rs"]
+#[path = "../tests/it/daemon_common/mod.rs"]
 mod daemon_common;
 
 use chaos_common::Scenario;

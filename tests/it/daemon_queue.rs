@@ -3,7 +3,7 @@
 //! exactly once and right; a second daemon on the same inbox is refused; a worker that
 //! stops hands its jobs back.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
 use daemon_common::{

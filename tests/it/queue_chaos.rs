@@ -10,9 +10,9 @@
 //! and reconcile period make each of them act during the run. The kills are seeded; the
 //! verdict does not depend on where they land.
 
-mod chaos_common;
-mod daemon_common;
-mod queue_chaos_common;
+use crate::chaos_common;
+use crate::daemon_common;
+use crate::queue_chaos_common;
 
 use chaos_common::check;
 use chaos_common::puzzles::{self, Input};

@@ -2,7 +2,7 @@
 //! configuration, the real `kakurod` binary started on it (killed when the test ends), puzzle
 //! fixtures with their expected solutions, and polling with generous deadlines.
 
-#![allow(dead_code, reason = "each test uses a different part of this module")]
+#![allow(dead_code, reason = "the benches that include this module use parts of it")]
 
 pub mod nats;
 

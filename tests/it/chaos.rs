@@ -7,8 +7,7 @@
 //! are seeded; the verdict does not depend on where they land. The long version, with a
 //! full outbox now and then, is `benches/soak.rs` (see `docs/crash-safety.md`).
 
-mod chaos_common;
-mod daemon_common;
+use crate::chaos_common;
 
 use chaos_common::Scenario;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! search runs, `kakurod cancel` of a running and of a queued input, the Prometheus
 //! metrics (file and listener) parsed as the text format, and the systemd watchdog.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::*;
 use std::fs;

@@ -5,7 +5,7 @@
 //! 9x9 Killer Sudoku whose published solutions also have distinct diagonals (they come from
 //! a diagonal variant whose extra rule the file format cannot express).
 
-mod common;
+use crate::common;
 
 use common::{data, fixtures, puzzles_in, text};
 use kakurod::format::{self, solution::read_sol};

@@ -3,7 +3,7 @@
 //! 257_24x28 (two solutions) it never claims a complete solve. Checked on the fixtures
 //! always, and on the 751 janko Kakuro when the corpus is available (see `common::data`).
 
-mod common;
+use crate::common;
 
 use common::{data, fixtures, puzzles_in, text};
 use kakurod::format::{self, solution::read_sol};

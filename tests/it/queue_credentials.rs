@@ -6,7 +6,7 @@
 //! daemon and a worker; missing or wrong credentials stop either at start with exit status
 //! 2 and a clear message; the password is never written to a log.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
 use daemon_common::{Daemon, LONG, drop_file, fixtures, names, results, same_grid, wait_until};

@@ -2,7 +2,7 @@
 //! puzzles whose published solutions are known. Every wait polls with a generous deadline;
 //! nothing here asserts on speed.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::{
     Daemon, Fixture, LONG, claimed, drop_file, fixtures, names, results, same_grid, wait_until,

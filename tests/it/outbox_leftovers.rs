@@ -3,7 +3,7 @@
 //! removes the leftover. The leftovers are made as a kill leaves them (see
 //! `docs/crash-safety.md` for the reservation files' layout).
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::{BIN, Daemon, LONG, drop_file, fixtures, names, wait_until};
 use sha2::{Digest, Sha256};

@@ -2,7 +2,7 @@
 //! links, FIFOs and folders in the inbox, batches without one readable puzzle, and names
 //! that could be mistaken for another input's result. None may be met with silence.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::{Daemon, LONG, drop_file, fixtures, names, same_grid, wait_until};
 use std::fs;

@@ -3,7 +3,7 @@
 //! root (mounting a tmpfs) or a non-root user (unreadable files) say so in the test output
 //! when they are skipped. The kill -9 and drain cases are in `daemon.rs`.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::{
     BIN, Daemon, Fixture, LONG, Tmpfs, claimed, drop_file, fixtures, is_root, names, results,

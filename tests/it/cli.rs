@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 
 /// A file of `tests/fixtures`.
 fn fixture(rel: &str) -> PathBuf {

@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests: where the fixtures and the puzzle corpus live.
-#![allow(dead_code, reason = "each test binary uses a different part of this module")]
 
 use std::fs;
 use std::path::{Path, PathBuf};

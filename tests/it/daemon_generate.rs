@@ -4,7 +4,7 @@
 //! outbox rules (JSON last, claims, requeue, time limits, shutdown) hold as for puzzles.
 //! Grids stay small (10x10 to 12x12), so every job takes well under a second.
 
-mod daemon_common;
+use crate::daemon_common;
 
 use daemon_common::{BIN, Daemon, LONG, claimed, drop_file, names, results, same_grid, wait_until};
 use serde_json::Value;

@@ -10,7 +10,7 @@ use kakurod::verify;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::{data, fixtures, puzzles_in, text};
 
 /// Reads `path` as detected and as `expected` forced; both must give that format and the

@@ -3,7 +3,7 @@
 //! puzzle's statistics), and only those; and on top1465 its answers are verified, unique
 //! and the general engine's.
 
-mod common;
+use crate::common;
 
 use common::{data, fixtures, text};
 use kakurod::format::{self, Format};

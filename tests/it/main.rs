@@ -1,0 +1,30 @@
+//! kakurod's integration tests, in one crate: one binary to compile and link instead of
+//! one per file, each of which linked the whole library with CaDiCaL, tokio and
+//! async-nats. Each module drives the real binary (and, for the corpus, the library) on
+//! real puzzles and real folders; the `*_common` modules are their shared helpers.
+//! `cargo test --release --test it MODULE::` runs one module's tests.
+
+mod chaos_common;
+mod common;
+mod daemon_common;
+mod queue_chaos_common;
+
+mod chaos;
+mod cli;
+mod corpus;
+mod daemon;
+mod daemon_faults;
+mod daemon_generate;
+mod daemon_inputs;
+mod daemon_ops;
+mod daemon_queue;
+mod deploy;
+mod formats;
+mod generate;
+mod grade;
+mod outbox_leftovers;
+mod parallel;
+mod planted;
+mod queue_chaos;
+mod queue_credentials;
+mod sudoku9;
