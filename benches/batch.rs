@@ -12,6 +12,7 @@
 //! `BATCH_FILE` (81-character lines), else top1465 from the data folder repeated to
 //! 50,000 lines. `BATCH_THREADS` sets the threads of every route (default: every core);
 //! `BATCH_BIN` runs another build of the binary (an earlier one, to compare).
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 mod common;
 #[path = "common/proc_status.rs"]

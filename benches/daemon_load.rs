@@ -23,6 +23,7 @@
 //! files shortly after many were deleted (an earlier run's cleanup) sends the inode
 //! allocator through its "recently deleted" checks, which can cost more kernel time than
 //! the solving itself. Compare runs made under the same conditions.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "common/proc_status.rs"]
 mod proc_status;

@@ -15,6 +15,7 @@
 //!   the sizes, which default to 9,16,25; no rate run);
 //! - `--count N` puzzles of the rate run (default 100; 0 leaves it out);
 //! - `--kakurod PATH` the binary to time (default: the one cargo built with this bench).
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 use std::path::PathBuf;
 use std::process::Command;

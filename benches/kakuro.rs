@@ -1,6 +1,7 @@
 //! Whole-pipeline timings on Kakuro: read, check, solve, prove unique and verify, for a
 //! few janko puzzles of growing size (up to the 31x46 giant) and for the whole set of
 //! 751, one thread per search. The bytes are read into memory beforehand.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 mod common;
 

@@ -18,6 +18,7 @@
 //! - `--only NAME` only the rungs whose name contains NAME;
 //! - `--grade off|auto|full` the grade setting (default: the binary's own, `auto`);
 //! - `--kakurod PATH` the binary to time (default: the one cargo built with this bench).
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "common/proc_status.rs"]
 mod proc_status;

@@ -23,6 +23,7 @@
 //! - `--kakurod PATH` the binary to time (default: the one cargo built with this bench,
 //!   `target/release/kakurod`);
 //! - `--write-only` write the puzzle files and stop (for `benches/compare_ortools.py`).
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "common/generated.rs"]
 mod generated;

@@ -17,6 +17,7 @@
 //! - `--scan ROWS COLS BLACK MODE FROM TO [SECONDS]` instead of timing the list, time the
 //!   plain sequential search on the seeds FROM..TO of that shape (timeout 60 s unless
 //!   given), to find new instances for the list.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "common/generated.rs"]
 mod generated;

@@ -14,6 +14,7 @@
 //! Run: `cargo bench --bench queue_load -- [--files N] [--runs R] [--ack-wait S]`; it
 //! needs `nats-server` on the PATH (or `KAKUROD_NATS_SERVER`). Medians over `--runs`
 //! (default 3), with the range.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "../tests/it/daemon_common/mod.rs"]
 mod daemon_common;

@@ -10,6 +10,7 @@
 //! Both must grow with the file and no faster: the ratio of the 16 MiB median to the 1 MiB
 //! one is near 16. `junk` costs only the format detection's scans of the text, at memory
 //! speed.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 use base64::Engine;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};

@@ -1,4 +1,4 @@
-//! The long version of `tests/chaos.rs` (a soak, not a timed test): for minutes, the real
+//! The long version of `tests/it/chaos.rs` (a soak, not a timed test): for minutes, the real
 //! daemon is SIGKILLed and started again hundreds of times while a few thousand inputs
 //! arrive, a client runs `kakurod solve --out` into the same outbox on inputs of its own,
 //! killed at random instants and run again on what it has not answered yet, and now and
@@ -9,6 +9,7 @@
 //! Run: `cargo bench --bench soak -- [--minutes 4] [--inputs 3000] [--client-inputs 1500]
 //! [--seed 1] [--no-full]`. Filling the outbox needs a tmpfs, so root; elsewhere the soak
 //! says so and runs without (under `CI=true` it fails instead). Figures: docs/crash-safety.md.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "../tests/it/chaos_common/mod.rs"]
 mod chaos_common;

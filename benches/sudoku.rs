@@ -7,6 +7,7 @@
 //! run therefore times both sides in alternation over the whole collection, round after
 //! round, and prints the median of the rounds' ratios (`PAIRED_ROUNDS`, default 30; 0
 //! skips it).
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 mod common;
 

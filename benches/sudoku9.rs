@@ -12,6 +12,7 @@
 //!
 //! Every side must prove as many puzzles unique as the others, so a wrong answer fails the
 //! run.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 mod common;
 

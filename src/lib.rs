@@ -9,7 +9,7 @@
 //! - [`solver`] searches the model (sequentially, split and raced on many threads, or with
 //!   the SAT engine);
 //! - [`verify`] checks every solution against the puzzle's own clues, independently;
-//! - [`grade`] grades a solved Kakuro by the human techniques it needs;
+//! - [`grade`] grades a Kakuro or a Sudoku by the human techniques its solution needs;
 //! - [`report`] holds the result documents and the text of solution files;
 //! - [`generate`] makes new puzzles with exactly one solution.
 //!
@@ -21,8 +21,6 @@
 //! `render`), for the daemon and `solve --out` alike. `util` holds the small helpers
 //! several layers share (host name, hex, durable renames and syncs), below all of them.
 //! A binary reaches the program only through [`run_cli`].
-#![warn(missing_docs)]
-#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod cli;
 mod commands;

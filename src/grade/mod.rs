@@ -1,6 +1,7 @@
-//! Grading Kakuro by the techniques a person solves with.
+//! Grading puzzles by the techniques a person solves with: Kakuro here, Sudoku in
+//! `grade::sudoku` (its own techniques, the same four levels). Killer Sudoku are not graded.
 //!
-//! A logic solver works on candidate sets (a `u16` per cell, bit `d` for digit `d`) and on
+//! The Kakuro logic solver works on candidate sets (a `u16` per cell, bit `d` for digit `d`) and on
 //! each clued run's *live combinations*: the digit sets of the run's length and clue that
 //! hold every digit placed in the run and otherwise only digits its open cells can still
 //! take (the run "reduced" by its placed digits). It tries its techniques in levels,

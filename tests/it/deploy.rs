@@ -13,7 +13,7 @@ fn the_kubernetes_recipe_holds_a_valid_config_and_the_hardening() {
     let yaml = fs::read_to_string(Path::new(ROOT).join("deploy/kubernetes/kakurod.yaml")).unwrap();
     // The ConfigMap's configuration itself is read and checked by the daemon's own tests
     // (`daemon::config`); the probes ask the listener it configures (its answers are
-    // tested in tests/daemon_ops.rs).
+    // tested in tests/it/daemon_ops.rs).
     for needle in [
         "containerPort: 9464",
         "readinessProbe:\n            httpGet:\n              path: /healthz",

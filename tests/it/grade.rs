@@ -84,7 +84,7 @@ fn logic_agrees_with_every_janko_solution() {
 }
 
 /// Prints how long the logic solver takes on the janko Kakuro, per ceiling (run with
-/// `KAKUROD_GRADE_TIMING=1 cargo test --release --test grade -- --nocapture`).
+/// `KAKUROD_GRADE_TIMING=1 cargo test --release --test it grade:: -- --nocapture`).
 #[test]
 fn grading_time() {
     let (Some(data), Some(_)) = (data(), std::env::var_os("KAKUROD_GRADE_TIMING")) else {

@@ -3,6 +3,7 @@
 //! async-nats. Each module drives the real binary (and, for the corpus, the library) on
 //! real puzzles and real folders; the `*_common` modules are their shared helpers.
 //! `cargo test --release --test it MODULE::` runs one module's tests.
+#![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 mod chaos_common;
 mod common;

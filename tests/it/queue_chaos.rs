@@ -5,7 +5,7 @@
 //! one at a time, and starts it again after a short while (so the cluster's quorum comes
 //! back). Then, everything up, the inbox and the claim folder empty out, the daemon stops,
 //! and every input must be answered exactly once under its own name with the right answer
-//! (the checker of `tests/chaos.rs`), nothing left behind, and both durable consumers
+//! (the checker of `tests/it/chaos.rs`), nothing left behind, and both durable consumers
 //! drained: nothing pending, nothing awaiting its ack. The short ack wait, duplicate window
 //! and reconcile period make each of them act during the run. The kills are seeded; the
 //! verdict does not depend on where they land.

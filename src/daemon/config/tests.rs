@@ -150,7 +150,7 @@ fn the_kubernetes_recipe_holds_a_valid_config() {
     let config: Config = toml::from_str(&configmap_config(yaml)).unwrap();
     assert_eq!(config.folders.claim, Path::new("/data/claim"));
     assert_eq!(config.queue.url, "nats://nats:4222", "the daemon's queue");
-    // The probes ask this listener (see tests/deploy.rs).
+    // The probes ask this listener (see tests/it/deploy.rs).
     assert_eq!(config.metrics.listen.as_deref(), Some("0.0.0.0:9464"));
     Settings::resolve(config, Path::new("/"), &none()).unwrap();
 }

@@ -1,4 +1,4 @@
-//! Chaos on the real binary, shared by `tests/chaos.rs` (short, in the suite) and
+//! Chaos on the real binary, shared by `tests/it/chaos.rs` (short, in the suite) and
 //! `benches/soak.rs` (long): the daemon is SIGKILLed and started again every fraction of a
 //! second while inputs keep arriving in its inbox, and beside it a client runs `kakurod
 //! solve --out` into the same outbox on inputs of its own (named apart, `c-*` against the
