@@ -593,7 +593,7 @@ mod tests {
 
     #[test]
     fn a_batch_spread_over_threads_answers_as_one_thread_does_in_file_order() {
-        let lines = include_str!("../tests/fixtures/sudoku/top1465-first20.txt");
+        let lines = include_str!("../../tests/fixtures/sudoku/top1465-first20.txt");
         let batch = format!("{lines}\n{}\n1234\n", "1".repeat(81));
         let answers = |threads: usize| {
             let mut options = PipelineOptions::default();
