@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Fuzzes every input reader (fuzz/fuzz_targets) for FUZZ_SECONDS each (20 by default),
-# one target after another on one job, starting from the committed corpus (fuzz/corpus,
-# left as it is: new inputs go to FUZZ_WORK, a temporary folder unless named). Fails on
-# the first crash or hang (an input running over 2 s); the input is then in
-# fuzz/artifacts/TARGET. Prints each target's executions and executions per second.
+# one target after another on one job. Each target starts from the seeds (made by
+# seed.sh from tests/fixtures when fuzz/seeds is missing), the crash reproducers kept in
+# fuzz/regressions/TARGET, and the local corpus fuzz/corpus/TARGET, which grows with what
+# the fuzzer finds (kept out of git, as cargo-fuzz projects do; cache it to carry it
+# from run to run). Fails on the first crash or hang (an input running over 2 s); the
+# input is then in fuzz/artifacts/TARGET. Prints each target's executions and executions
+# per second.
 # Usage: fuzz/run.sh [TARGET...]  (all targets when none is named)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 seconds="${FUZZ_SECONDS:-20}"
-work="${FUZZ_WORK:-}"
-if [ -z "$work" ]; then
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
-fi
+[ -d seeds ] || bash seed.sh
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(detect janko backslash matrices sudoku lines killer dzn json settings generation
@@ -31,9 +32,10 @@ cargo fuzz build --sanitizer none
 
 total=0
 for target in "${targets[@]}"; do
-    mkdir -p "$work/$target"
-    log="$work/$target.log"
-    if ! cargo fuzz run --sanitizer none "$target" "$work/$target" "corpus/$target" -- \
+    mkdir -p "corpus/$target" "regressions/$target"
+    log="$logs/$target.log"
+    if ! cargo fuzz run --sanitizer none "$target" "corpus/$target" "seeds/$target" \
+        "regressions/$target" -- \
         -max_total_time="$seconds" -timeout=2 -print_final_stats=1 >"$log" 2>&1; then
         tail -n 60 "$log"
         echo "fuzz target $target failed: its input is in fuzz/artifacts/$target"

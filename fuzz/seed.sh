@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds fuzz/seeds/TARGET from tests/fixtures (and the examples of the docs for settings
-# and generation jobs). The committed corpus (fuzz/corpus) is these seeds merged with
-# what the fuzzers found, minimized with `cargo fuzz cmin`; see docs/testing.md.
+# and generation jobs). fuzz/run.sh starts every target from them, the crash reproducers
+# (fuzz/regressions) and the local corpus it grows (fuzz/corpus, not kept in git); see
+# docs/testing.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 fixtures=../tests/fixtures
