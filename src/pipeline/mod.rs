@@ -7,19 +7,24 @@
 
 use crate::format::{self, Format, InputError, Parsed};
 use crate::grade;
-use crate::puzzle::{Compiled, Grid, Puzzle};
-use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Summary, Uniqueness};
-use crate::solver::{self, Control, Engine, Mode, SolveOptions, StopReason, sudoku9};
-use crate::verify::{self, Violation};
+use crate::puzzle::{Compiled, Puzzle};
+use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Uniqueness};
+use crate::solver::{self, Control, Engine, SolveOptions, sudoku9};
 use logic::LogicFirst;
-use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+mod batch;
 mod grading;
 mod logic;
+mod verdict;
+
+pub use batch::line_list;
+pub(crate) use batch::stream_lines;
+use batch::{batch, solve_entries};
+use verdict::{check_solutions, puzzle_report, verdict};
 
 /// How to handle one file.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,139 +95,6 @@ pub(crate) fn process_with(
         Ok(body) => FileReport { file: name.to_string(), checksum, format, body },
         Err(error) => reject(format, error),
     }
-}
-
-/// Puzzles of a batch handed to the threads at a time: small enough that a batch notices
-/// other work waiting within milliseconds, large enough to keep the threads busy.
-const BATCH_CHUNK: usize = 64;
-
-/// Answers every entry of a file, in file order ([`answer_entries`]), into one list. The
-/// entries were read before, in `parse_time` each.
-fn solve_entries(
-    entries: Vec<Result<Parsed, InputError>>,
-    batch: bool,
-    options: &PipelineOptions,
-    control: Control<'_>,
-    parse_time: Duration,
-) -> Vec<PuzzleReport> {
-    let mut reports = Vec::with_capacity(entries.len());
-    let entries = entries.into_iter();
-    answer_entries(entries, batch, options, control, Some(parse_time), &mut |r| reports.push(r));
-    reports
-}
-
-/// Answers a `lines` batch from its text, handing each puzzle's report to `sink` in file
-/// order as soon as its chunk is answered: the lines are read as they are reached, and
-/// nothing of a puzzle is kept once `sink` has it, so a file of millions of puzzles is
-/// answered in memory that does not grow with it. Each report's `parse_ms` is its own
-/// share of its chunk's reading. No further line is read once `stop` is set (the reader of
-/// the answers went away).
-pub(crate) fn stream_lines(
-    text: &str,
-    options: &PipelineOptions,
-    control: Control<'_>,
-    stop: &AtomicBool,
-    sink: &mut dyn FnMut(PuzzleReport),
-) {
-    let text = format::without_bom(text);
-    let entries = format::lines::entries(text).take_while(|_| !stop.load(Ordering::Relaxed));
-    answer_entries(entries, true, options, control, None, sink);
-}
-
-/// Answers every entry, in order, into `sink`. A batch's puzzles are spread over
-/// `options.solve.threads` threads (0: every core of the rayon pool), a chunk at a time,
-/// each puzzle's own search then on one thread: a batch holds many small puzzles, which
-/// gain nothing from splitting one search. While other work waits for a thread (a
-/// daemon's queue), the batch goes on on the caller's thread alone, a chunk at a time, as
-/// a hard puzzle gives its helpers back. A single puzzle, a lone last line, or one thread
-/// is answered on the caller's thread with every search thread. Only a file of one puzzle
-/// is drawn, so the reports of a `batch` do not keep their puzzles. `parse_time` is each
-/// entry's share of reading them, or `None` when `entries` reads them as it goes (its
-/// time is then measured here).
-fn answer_entries(
-    mut entries: impl Iterator<Item = Result<Parsed, InputError>>,
-    batch: bool,
-    options: &PipelineOptions,
-    control: Control<'_>,
-    parse_time: Option<Duration>,
-    sink: &mut dyn FnMut(PuzzleReport),
-) {
-    let answer =
-        |entry: Result<Parsed, InputError>, options: &PipelineOptions, parse_time| match entry {
-            Ok(parsed) => {
-                let report = solve_one(parsed, options, control, parse_time);
-                PuzzleReport { puzzle: if batch { None } else { report.puzzle }, ..report }
-            }
-            Err(error) => invalid(error.line, error),
-        };
-    let threads = solver::effective_threads(options.solve.threads);
-    let mut each = options.clone();
-    each.solve.threads = 1;
-    let others_wait = || control.waiting.is_some_and(|w| w.load(Ordering::Relaxed) > 0);
-    // Built at the first chunk spread; a pool of its own only when the thread count
-    // differs from the global pool's.
-    let mut pool: Option<Result<Option<rayon::ThreadPool>, _>> = None;
-    loop {
-        let started = Instant::now();
-        let size = if batch && threads > 1 { BATCH_CHUNK } else { 1 };
-        let chunk: Vec<_> = entries.by_ref().take(size).collect();
-        let Some(count) = std::num::NonZeroU32::new(chunk.len() as u32) else { return };
-        let parse_time = parse_time.unwrap_or_else(|| started.elapsed() / count.get());
-        if count.get() == 1 {
-            chunk.into_iter().for_each(|entry| sink(answer(entry, options, parse_time)));
-            continue;
-        }
-        if others_wait() {
-            chunk.into_iter().for_each(|entry| sink(answer(entry, &each, parse_time)));
-            continue;
-        }
-        let pool = pool.get_or_insert_with(|| {
-            let own = threads != rayon::current_num_threads();
-            own.then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build()).transpose()
-        });
-        let spread =
-            || chunk.into_par_iter().map(|e| answer(e, &each, parse_time)).collect::<Vec<_>>();
-        let answered = match pool {
-            Ok(Some(pool)) => pool.install(spread),
-            // The global pool, also when a pool of its own cannot be built.
-            Ok(None) | Err(_) => spread(),
-        };
-        answered.into_iter().for_each(&mut *sink);
-    }
-}
-
-/// The body of a batch file. A batch in which not one puzzle could be read is rejected as
-/// a whole (the error), with the first puzzle's error and the lines of all of them.
-fn batch(puzzles: Vec<PuzzleReport>) -> Result<Body, InputError> {
-    let mut summary = Summary::default();
-    puzzles.iter().for_each(|r| summary.add(r.status, r.uniqueness));
-    let invalid_lines: Vec<usize> =
-        puzzles.iter().filter(|r| r.status == Status::Invalid).map(|r| r.line).collect();
-    let first_error = puzzles.first().and_then(|r| r.error.clone());
-    match first_error {
-        Some(first) if invalid_lines.len() == puzzles.len() => {
-            let lines = line_list(&invalid_lines);
-            let error = InputError {
-                message: format!(
-                    "no puzzle of the batch can be read (invalid: {lines}); line {}: {}",
-                    first.line, first.message
-                ),
-                ..first
-            };
-            Err(error)
-        }
-        _ => Ok(Body::Batch { puzzles, summary, invalid_lines }),
-    }
-}
-
-/// `line 3` or `lines 3, 7, 9`; long lists end with how many more there are.
-pub fn line_list(lines: &[usize]) -> String {
-    const SHOWN: usize = 10;
-    let mut text = lines.iter().take(SHOWN).map(usize::to_string).collect::<Vec<_>>().join(", ");
-    if lines.len() > SHOWN {
-        text.push_str(&format!(" and {} more", lines.len() - SHOWN));
-    }
-    if lines.len() == 1 { format!("line {text}") } else { format!("lines {text}") }
 }
 
 /// Compiles, solves and verifies one puzzle.
@@ -325,143 +197,6 @@ fn over_size_limit(puzzle: &Puzzle, line: usize, max_cells: usize) -> Option<Inp
     })
 }
 
-/// What checking a search's solutions against the puzzle's own clues found.
-struct Checked {
-    /// The first solution, as a grid (when the search found one).
-    grid: Option<Grid>,
-    /// The first rule a solution breaks; checking stops there.
-    violation: Option<Violation>,
-}
-
-/// Checks every solution the solver kept, not only the one reported: a solver bug must
-/// never reach a result file as an answer.
-/// Without a compiled model, the values are the grid's cells in row-major order.
-fn check_solutions(
-    puzzle: &Puzzle,
-    compiled: Option<&Compiled>,
-    outcome: &solver::Outcome,
-) -> Checked {
-    let mut grid = None;
-    for values in &outcome.solutions {
-        let solution = match compiled {
-            Some(compiled) => puzzle.grid_from_values(compiled, values),
-            None => grid_from_cells(puzzle, values),
-        };
-        if let Err(violation) = verify::check(puzzle, &solution) {
-            return Checked { grid, violation: Some(violation) };
-        }
-        grid.get_or_insert(solution);
-    }
-    Checked { grid, violation: None }
-}
-
-/// A grid whose cells, row-major, hold `values` (cells past their end stay blank).
-fn grid_from_cells(puzzle: &Puzzle, values: &[u32]) -> Grid {
-    let (rows, cols) = puzzle.size();
-    let mut grid = Grid::blank(rows, cols);
-    grid.cells.iter_mut().zip(values).for_each(|(cell, &value)| *cell = Some(value));
-    grid
-}
-
-/// A search's answer once its solutions are checked.
-struct Verdict {
-    status: Status,
-    uniqueness: Uniqueness,
-    /// The solved grid, for the text and picture outputs.
-    grid: Option<Grid>,
-    /// Why the status is `failed`.
-    error: Option<InputError>,
-}
-
-/// The answer to report for the puzzle on `line`: `failed` when a solution breaks a rule,
-/// else what the search found in its mode.
-fn verdict(checked: Checked, outcome: &solver::Outcome, mode: Mode, line: usize) -> Verdict {
-    let Checked { grid, violation } = checked;
-    match violation {
-        Some(violation) => Verdict {
-            status: Status::Failed,
-            uniqueness: Uniqueness::NotChecked,
-            grid,
-            error: Some(InputError {
-                line,
-                column: 1,
-                message: format!("internal error: the solver's answer breaks a rule: {violation}"),
-                expected: "a solution that satisfies every clue".into(),
-            }),
-        },
-        None => Verdict {
-            status: status(mode, grid.is_some(), outcome),
-            uniqueness: uniqueness(mode, outcome),
-            grid,
-            error: None,
-        },
-    }
-}
-
-/// The report of one searched puzzle. A failed one keeps neither its solution nor its
-/// puzzle, so no output presents an answer of a search that broke a rule or draws it.
-fn puzzle_report(
-    puzzle: Puzzle,
-    line: usize,
-    outcome: &solver::Outcome,
-    options: &SolveOptions,
-    statistics: Statistics,
-    verdict: Verdict,
-) -> PuzzleReport {
-    let (rows, cols) = puzzle.size();
-    let failed = verdict.status == Status::Failed;
-    PuzzleReport {
-        line,
-        status: verdict.status,
-        uniqueness: verdict.uniqueness,
-        kind: Some(puzzle.kind()),
-        rows,
-        cols,
-        solutions_found: outcome.count,
-        stopped_by: outcome.stopped.map(|s| match s {
-            StopReason::Timeout => "timeout",
-            StopReason::NodeLimit => "node_limit",
-            StopReason::Cancelled => "cancelled",
-        }),
-        difficulty: None,
-        techniques: None,
-        graded_by: None,
-        grid: verdict.grid.filter(|_| !failed),
-        error: verdict.error,
-        statistics,
-        settings: Some(options.clone()),
-        puzzle: (!failed).then_some(puzzle),
-    }
-}
-
-/// Whether the puzzle is known to have one solution or several; a search stopped early, or
-/// in `first` mode, cannot tell.
-fn uniqueness(mode: Mode, outcome: &solver::Outcome) -> Uniqueness {
-    match mode {
-        _ if outcome.count >= 2 => Uniqueness::Multiple,
-        _ if outcome.count == 0 && outcome.complete => Uniqueness::None,
-        Mode::Unique | Mode::Count if outcome.count == 1 && outcome.complete => Uniqueness::Unique,
-        _ => Uniqueness::NotChecked,
-    }
-}
-
-/// The verdict on one search. A solution found makes a puzzle `solved`, except in `count`
-/// mode, whose answer is the number of solutions: a count cut short by a limit is
-/// `timeout` and one cut short by a cancel (Ctrl-C) `cancelled` (its `solutions_found` is
-/// then a lower bound), like any search stopped before it found what it was asked for.
-fn status(mode: Mode, found: bool, outcome: &solver::Outcome) -> Status {
-    let stopped = match outcome.stopped {
-        Some(StopReason::Cancelled) => Status::Cancelled,
-        _ => Status::Timeout,
-    };
-    match (found, outcome.complete) {
-        (true, false) if mode == Mode::Count && outcome.stopped.is_some() => stopped,
-        (true, _) => Status::Solved,
-        (false, true) => Status::Unsatisfiable,
-        (false, false) => stopped,
-    }
-}
-
 fn statistics(
     outcome: &solver::Outcome,
     parse_time: Duration,
@@ -527,7 +262,8 @@ pub(crate) fn checksum(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::SolveOverrides;
+    use super::verdict::status;
+    use crate::solver::{Mode, SolveOverrides, StopReason};
 
     #[test]
     fn a_search_stopped_short_says_why_and_a_partial_count_is_never_solved() {
