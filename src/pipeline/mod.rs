@@ -261,8 +261,8 @@ pub(crate) fn checksum(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::verdict::status;
+    use super::*;
     use crate::solver::{Mode, SolveOverrides, StopReason};
 
     #[test]

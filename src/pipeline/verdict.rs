@@ -58,7 +58,12 @@ pub(super) struct Verdict {
 
 /// The answer to report for the puzzle on `line`: `failed` when a solution breaks a rule,
 /// else what the search found in its mode.
-pub(super) fn verdict(checked: Checked, outcome: &solver::Outcome, mode: Mode, line: usize) -> Verdict {
+pub(super) fn verdict(
+    checked: Checked,
+    outcome: &solver::Outcome,
+    mode: Mode,
+    line: usize,
+) -> Verdict {
     let Checked { grid, violation } = checked;
     match violation {
         Some(violation) => Verdict {

@@ -19,16 +19,14 @@
 //! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error,
 //! 130 after Ctrl-C (the searches then stop and report what they found so far).
 
-use super::{live, progress_bar};
+use super::live;
 use crate::cli::SolveArgs;
 use crate::format::{Format, InputError};
-use crate::outbox::{Outbox, Written};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
-use crate::report::{Body, FileReport, PuzzleReport, Status, Summary};
+use crate::report::{Body, FileReport, Status, Summary};
 use crate::result_names;
 use crate::solver::{Control, Progress};
-use crate::util::plural;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use signal_hook::consts::SIGINT;
@@ -40,7 +38,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+mod figures;
+mod folder;
 mod stream;
+
+use figures::{BatchTotals, batch_figures, diagnostics, error_line, totals_line};
+use folder::to_folder;
 
 /// One file named on the command line.
 #[derive(Clone, Debug)]
@@ -361,239 +364,6 @@ fn single_picture(report: &FileReport) -> Option<String> {
         Body::Single(r) => r.puzzle.as_ref().map(|p| render::svg(p, r.grid.as_ref())),
         _ => None,
     }
-}
-
-/// The lines for standard error about one file: its input errors as
-/// `FILE:LINE:COLUMN: message (expected ...)`, and with `statistics` a line of figures.
-fn diagnostics(input: &Input, report: &FileReport, statistics: bool) -> String {
-    let mut text = String::new();
-    let mut error_line = |e: &InputError| text.push_str(&error_line(input, e));
-    match &report.body {
-        // A file that could not be read has no checksum, and no position applies.
-        Body::Rejected { error, .. } if report.checksum.is_empty() => {
-            text.push_str(&format!("{}: {}\n", input.shown, error.message));
-        }
-        Body::Rejected { error, .. } => error_line(error),
-        Body::Single(r) => r.error.iter().for_each(&mut error_line),
-        Body::Batch { puzzles, .. } => {
-            puzzles.iter().flat_map(|r| &r.error).for_each(&mut error_line);
-        }
-        // Never made here: the pipeline refuses a generation job, and only the daemon
-        // cancels an input.
-        Body::Generation(_) | Body::Cancelled { .. } => {}
-    }
-    if statistics {
-        match &report.body {
-            Body::Single(r) if r.status != Status::Invalid => {
-                text.push_str(&format!("{}: {}\n", input.shown, puzzle_figures(r)));
-            }
-            Body::Batch { puzzles, summary, .. } => {
-                let mut totals = BatchTotals::default();
-                puzzles.iter().for_each(|r| totals.add(r));
-                text.push_str(&format!("{}: {}\n", input.shown, batch_figures(&totals, summary)));
-            }
-            _ => {}
-        }
-    }
-    text
-}
-
-/// An input error as `FILE:LINE:COLUMN: message (expected ...)`, on its own line.
-fn error_line(input: &Input, e: &InputError) -> String {
-    format!("{}:{}:{}: {} (expected {})\n", input.shown, e.line, e.column, e.message, e.expected)
-}
-
-/// Status, uniqueness, kind, size and search figures of one puzzle, and a Kakuro's grade,
-/// on one line.
-fn puzzle_figures(r: &PuzzleReport) -> String {
-    let s = &r.statistics;
-    let kind = r.kind.map_or("?", |k| k.name());
-    let stopped = r.stopped_by.map(|s| format!(" stopped_by={s}")).unwrap_or_default();
-    let sat = s.sat().map_or(String::new(), |sat| {
-        format!(
-            " sat_solvers={} sat_conflicts={} sat_decisions={} sat_propagations={} \
-             sat_learned={}",
-            sat.solvers, sat.conflicts, sat.decisions, sat.propagations, sat.learned_clauses
-        )
-    });
-    let difficulty = r.difficulty.map(|d| format!(" difficulty={}", d.name())).unwrap_or_default();
-    let grade = r
-        .graded_by
-        .map_or(String::new(), |by| format!(" graded_by={} grade_ms={:.3}", by.name(), s.grade_ms));
-    format!(
-        "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
-         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}{difficulty}{grade}",
-        r.status.name(),
-        r.uniqueness.name(),
-        r.rows,
-        r.cols,
-        s.search.nodes,
-        s.search.failures,
-        s.search.max_depth,
-        s.search.propagations,
-        s.search.solutions,
-        s.parse_ms,
-        s.search.solve_time.as_secs_f64() * 1e3,
-        s.threads,
-        s.engine.name(),
-    )
-}
-
-/// The summed figures of a batch's puzzles.
-#[derive(Clone, Copy, Debug, Default)]
-struct BatchTotals {
-    puzzles: usize,
-    nodes: u64,
-    parse_ms: f64,
-    solve_ms: f64,
-}
-
-impl BatchTotals {
-    fn add(&mut self, r: &PuzzleReport) {
-        self.puzzles += 1;
-        self.nodes += r.statistics.search.nodes;
-        self.parse_ms += r.statistics.parse_ms;
-        self.solve_ms += r.statistics.search.solve_time.as_secs_f64() * 1e3;
-    }
-}
-
-/// Counts and summed figures of a batch, on one line.
-fn batch_figures(totals: &BatchTotals, summary: &Summary) -> String {
-    format!(
-        "batch of {} puzzles: {} nodes={} parse_ms={:.3} solve_ms={:.3}",
-        totals.puzzles,
-        summary_counts(summary),
-        totals.nodes,
-        totals.parse_ms,
-        totals.solve_ms,
-    )
-}
-
-fn summary_counts(s: &Summary) -> String {
-    let multiple = if s.multiple > 0 {
-        format!(" ({} with more than one solution)", s.multiple)
-    } else {
-        String::new()
-    };
-    let mut text = format!(
-        "{} solved{multiple}, {} unsatisfiable, {} invalid, {} timeout",
-        s.solved, s.unsatisfiable, s.invalid, s.timeout
-    );
-    if s.failed > 0 {
-        text.push_str(&format!(", {} failed verification", s.failed));
-    }
-    if s.cancelled > 0 {
-        text.push_str(&format!(", {} cancelled", s.cancelled));
-    }
-    text
-}
-
-/// Writes every file's outputs into `dir`, then a summary line on standard error.
-/// Returns whether every puzzle was solved and every output written.
-fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let outbox = open_outbox(dir, svg);
-    let started = Instant::now();
-    let progress = progress_bar(plan.inputs.len());
-    let tell = |input: &Input, mut text: String, written: &io::Result<Written>| {
-        if let Err(error) = written {
-            text.push_str(&format!("kakurod: {}: {error:#}\n", input.shown));
-        }
-        if !text.is_empty() {
-            progress.suspend(|| eprint!("{text}"));
-        }
-        progress.inc(1);
-        written.is_ok()
-    };
-    let whole = |input: &Input, report: FileReport| {
-        let report = refuse_reserved_name(input, report);
-        let written = write_result(&outbox, &input.file_name(), &report);
-        (report.summary(), tell(input, diagnostics(input, &report, false), &written))
-    };
-    let results = if plan.parallel {
-        plan.for_each(whole)
-    } else {
-        // One file at a time: a `lines` batch is written as its puzzles are answered.
-        let live = live::available();
-        let one = |input: &Input| {
-            let bytes = match read_input(&input.path) {
-                Ok(bytes) => bytes,
-                Err(error) => return whole(input, unreadable(&input.file_name(), &error)),
-            };
-            let streamable = result_names::reserved(&input.file_name()).is_none();
-            let streamed =
-                match stream::lines_text(&bytes, plan.options.format).filter(|_| streamable) {
-                    Some(text) => stream::to_folder(input, text, &bytes, plan, live, &outbox),
-                    None => None,
-                };
-            match streamed {
-                Some((summary, errors, written)) => (summary, tell(input, errors, &written)),
-                None => {
-                    whole(input, input.process_bytes(&bytes, plan.options, plan.interrupted, live))
-                }
-            }
-        };
-        plan.inputs.iter().map(one).collect()
-    };
-    progress.finish_and_clear();
-    let mut summary = Summary::default();
-    results.iter().for_each(|(s, _)| summary.merge(s));
-    let unwritten = results.iter().filter(|(_, ok)| !ok).count();
-    let not_written = match unwritten {
-        0 => String::new(),
-        n => format!(" ({} not written)", plural(n, "file")),
-    };
-    eprintln!("{}{not_written}", totals_line(plan.inputs.len(), &summary, started));
-    Ok(summary.all_solved() && unwritten == 0)
-}
-
-/// The last line of a run over several files: `kakurod: 3 files, 3 puzzles: 2 solved, ...
-/// in 0.012 s`.
-fn totals_line(files: usize, summary: &Summary, started: Instant) -> String {
-    format!(
-        "kakurod: {}, {}: {} in {:.3} s",
-        plural(files, "file"),
-        plural(summary.puzzles(), "puzzle"),
-        summary_counts(summary),
-        started.elapsed().as_secs_f64()
-    )
-}
-
-/// The writer for `dir`, as a writer of this host: its temporary files carry the host name
-/// (a daemon's default node id), so the leftovers of this host's crashed runs are told from
-/// those of other hosts sharing the folder, and are swept here first. Results are not
-/// fsynced: a one-shot run that dies is simply run again, unlike the daemon, which must
-/// survive a crash without losing an input.
-fn open_outbox(dir: &Path, svg: bool) -> Outbox {
-    let outbox = Outbox::new(dir.to_path_buf(), false, svg, &crate::util::host_name());
-    if let Err(error) = outbox.remove_stale_temporaries() {
-        // Only housekeeping: the results are written all the same.
-        eprintln!("kakurod: cannot remove leftover temporary files in {}: {error}", dir.display());
-    }
-    outbox
-}
-
-/// The report itself, or the rejection of an input whose name would make its result read
-/// as another input's error document (see `result_names`).
-fn refuse_reserved_name(input: &Input, report: FileReport) -> FileReport {
-    match result_names::reserved(&input.file_name()) {
-        Some(error) => FileReport::rejected(
-            &report.file,
-            report.checksum,
-            report.format,
-            Status::Invalid,
-            error,
-        ),
-        None => report,
-    }
-}
-
-/// Writes one file's result set, committed at once: each result is complete in the folder
-/// as soon as its file is solved, so a run cut short keeps what it finished.
-fn write_result(outbox: &Outbox, name: &str, report: &FileReport) -> io::Result<Written> {
-    let prepared = outbox.prepare(name, report)?;
-    let committed = outbox.commit(vec![prepared], None).pop();
-    committed.unwrap_or_else(|| Err(io::Error::other("the result set was not committed")))
 }
 
 #[cfg(test)]
