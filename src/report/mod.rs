@@ -2,18 +2,22 @@
 //! `NAME.solution.txt`, shared by `kakurod solve` and the daemon so both say the same thing.
 //! A generation job's document is a [`GenerationReport`]. The solver's settings and search
 //! statistics are written as the solver's own types serialize them ([`SolveOptions`],
-//! [`Stats`]), so a knob or a counter is declared once.
+//! [`Stats`](crate::solver::Stats)), so a knob or a counter is declared once.
 
 mod generation;
 pub(crate) mod pretty;
+mod statistics;
 pub mod streamed;
+mod summary;
 
 pub use generation::{GeneratedPuzzle, GenerationReport, GenerationStatus, PuzzleFiles};
+pub use statistics::{SatStatistics, Statistics};
+pub use summary::Summary;
 
 use crate::format::{Format, InputError};
 use crate::grade::{Difficulty, GradedBy, Uses};
 use crate::puzzle::{Grid, Kind, Puzzle};
-use crate::solver::{Engine, SolveOptions, Stats};
+use crate::solver::SolveOptions;
 use serde::Serialize;
 
 /// Final state of one puzzle.
@@ -77,77 +81,6 @@ impl Uniqueness {
     }
 }
 
-/// Statistics of one puzzle, with times in milliseconds: the search's own counters and
-/// time as the solver gives them, and what only the pipeline knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Statistics {
-    /// The search's counters and its time (`solve_ms`); the SAT solvers' counters, when
-    /// they ran, are written apart under `sat`.
-    #[serde(flatten, serialize_with = "search_and_sat")]
-    pub search: Stats,
-    /// Reading and checking the input.
-    #[serde(serialize_with = "pretty::millis")]
-    pub parse_ms: f64,
-    /// Grading a solved Kakuro after its answer (0 when the answer decided the grade).
-    #[serde(serialize_with = "pretty::millis")]
-    pub grade_ms: f64,
-    /// Everything for this puzzle, verification and grade included.
-    #[serde(serialize_with = "pretty::millis")]
-    pub total_ms: f64,
-    /// Threads the search used.
-    pub threads: usize,
-    /// The engine that gave the answer: `search` (depth-first with propagation) or `sat`.
-    pub engine: Engine,
-}
-
-impl Statistics {
-    /// The SAT solvers' figures, when the learning engine ran.
-    pub fn sat(&self) -> Option<SatStatistics> {
-        SatStatistics::of(&self.search)
-    }
-}
-
-/// Writes a search's counters, and the SAT solvers' figures under `sat` when they ran.
-fn search_and_sat<S: serde::Serializer>(search: &Stats, s: S) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct Counters<'a> {
-        #[serde(flatten)]
-        search: &'a Stats,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        sat: Option<SatStatistics>,
-    }
-    Counters { search, sat: SatStatistics::of(search) }.serialize(s)
-}
-
-/// The figures of the SAT solvers of one solve, summed over the solvers, under the names
-/// a result document gives them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct SatStatistics {
-    /// Solver instances run (a portfolio runs several).
-    pub solvers: u64,
-    /// Conflicts (each learns a clause).
-    pub conflicts: u64,
-    /// Decisions.
-    pub decisions: u64,
-    /// Unit propagations.
-    pub propagations: u64,
-    /// Learned clauses still held when the solvers stopped.
-    pub learned_clauses: u64,
-}
-
-impl SatStatistics {
-    /// The SAT solvers' figures of `search`, when the learning engine ran.
-    pub fn of(search: &Stats) -> Option<SatStatistics> {
-        (search.sat_solvers > 0).then_some(SatStatistics {
-            solvers: search.sat_solvers,
-            conflicts: search.sat_conflicts,
-            decisions: search.sat_decisions,
-            propagations: search.sat_propagations,
-            learned_clauses: search.sat_learned,
-        })
-    }
-}
-
 /// The result for one puzzle.
 #[derive(Clone, Debug, Serialize)]
 pub struct PuzzleReport {
@@ -203,73 +136,6 @@ fn grid_rows<S: serde::Serializer>(grid: &Option<Grid>, serializer: S) -> Result
     match grid {
         Some(grid) => serializer.collect_seq(grid.rows()),
         None => serializer.serialize_none(),
-    }
-}
-
-/// Counts of puzzles by status, for batches and command summaries.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    /// Solved puzzles.
-    pub solved: usize,
-    /// Of the solved puzzles, those found to have more than one solution.
-    pub multiple: usize,
-    /// Unsatisfiable puzzles.
-    pub unsatisfiable: usize,
-    /// Rejected puzzles.
-    pub invalid: usize,
-    /// Puzzles stopped by a limit.
-    pub timeout: usize,
-    /// Puzzles whose answer failed verification.
-    pub failed: usize,
-    /// Inputs an operator cancelled (written only when there are some).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub cancelled: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-impl Summary {
-    /// Counts one more puzzle with `status` and `uniqueness`.
-    pub fn add(&mut self, status: Status, uniqueness: Uniqueness) {
-        if status == Status::Solved && uniqueness == Uniqueness::Multiple {
-            self.multiple += 1;
-        }
-        match status {
-            Status::Solved => self.solved += 1,
-            Status::Unsatisfiable => self.unsatisfiable += 1,
-            Status::Invalid => self.invalid += 1,
-            Status::Timeout => self.timeout += 1,
-            Status::Failed => self.failed += 1,
-            Status::Cancelled => self.cancelled += 1,
-        }
-    }
-
-    /// Adds another summary.
-    pub fn merge(&mut self, other: &Summary) {
-        self.solved += other.solved;
-        self.multiple += other.multiple;
-        self.unsatisfiable += other.unsatisfiable;
-        self.invalid += other.invalid;
-        self.timeout += other.timeout;
-        self.failed += other.failed;
-        self.cancelled += other.cancelled;
-    }
-
-    /// How many puzzles were counted.
-    pub fn puzzles(&self) -> usize {
-        self.solved
-            + self.unsatisfiable
-            + self.invalid
-            + self.timeout
-            + self.failed
-            + self.cancelled
-    }
-
-    /// True when every puzzle counted was solved.
-    pub fn all_solved(&self) -> bool {
-        self.unsatisfiable + self.invalid + self.timeout + self.failed + self.cancelled == 0
     }
 }
 
@@ -499,7 +365,7 @@ pub fn value_char(value: u32) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Mode;
+    use crate::solver::{Engine, Mode, Stats};
     use std::time::Duration;
 
     #[test]
