@@ -18,11 +18,11 @@
 //! by the solver's own route (root propagation, decomposition, search and SAT racing);
 //! only a complete answer of exactly one solution lets the puzzle out.
 //!
-//! **Grades.** With a target grade below `expert`, the logic solver of [`crate::grade`]
-//! replaces the search as the finder: every region it cannot solve with techniques up to
-//! the target is repaired the same way, and a puzzle it solves completely is unique by
-//! that proof. The grade must then be exact: a puzzle the level below also solves is
-//! drawn again.
+//! **Grades.** By default (`logic`: easy to hard), and with a target grade below
+//! `expert`, the logic solver of [`crate::grade`] replaces the search as the finder
+//! ([`troubles`]): every region it cannot solve with techniques up to the level is
+//! repaired the same way, and a puzzle it solves completely is unique by that proof. An
+//! exact grade must be exact: a puzzle the level below also solves is drawn again.
 
 use super::fill::{Choice, fill};
 use super::layout::{Layout, RunIndex, run_index};
@@ -31,13 +31,10 @@ use super::{GenError, GenOptions, Generated, Proof, puzzle_of};
 use crate::grade::{self, Difficulty};
 use crate::puzzle::Kakuro;
 use crate::solver::combos;
-use crate::solver::portfolio::components;
-use crate::solver::search::Search;
-use crate::solver::{self, Mode, Outcome, SolveOptions, StopReason};
+use crate::solver::{self, Mode, SolveOptions};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -125,13 +122,6 @@ struct Maker {
     /// Per cell: how often it was refilled.
     refills: Vec<u32>,
     weights: [u32; 10],
-}
-
-/// Where the puzzle is not settled yet: cells to change, and digits they must not take
-/// (the other solution's, when one is known).
-struct Trouble {
-    cells: Vec<usize>,
-    other: Option<Vec<u32>>,
 }
 
 impl Maker {
@@ -421,83 +411,6 @@ fn weights(target: Option<Difficulty>) -> [u32; 10] {
     }
 }
 
-/// Every independent part of the propagated puzzle that has a second solution, with the
-/// cells where it differs from the planted one.
-fn search_troubles(
-    puzzle: &Kakuro,
-    digits: &[u32],
-    options: &GenOptions,
-    limits: &Limits<'_>,
-    checks: &mut Checks,
-) -> Result<Vec<Trouble>, GenError> {
-    let started = Instant::now();
-    let compiled = puzzle.compile();
-    let model = &compiled.model;
-    let Some(root) = Search::new(model, &SolveOptions::default()).root() else {
-        return Err(GenError::Options("a planted filling failed its own clues".into()));
-    };
-    let parts = components::split(model, &root.domains);
-    let solve_part = |part: &components::Component| {
-        let options = SolveOptions {
-            mode: Mode::Unique,
-            timeout: limits.left(),
-            node_limit: Some(CHECK_BUDGET),
-            ..Default::default()
-        };
-        solver::solve(&part.model, &options, limits.cancel)
-    };
-    let outcomes: Vec<Outcome> = if options.threads == 1 {
-        parts.iter().map(solve_part).collect()
-    } else {
-        parts.par_iter().map(solve_part).collect()
-    };
-    checks.count += parts.len() as u32;
-    checks.time += started.elapsed();
-    let mut troubles = Vec::new();
-    for (part, outcome) in parts.iter().zip(outcomes) {
-        let cell = |local: usize| compiled.cell_of_var[part.vars[local]];
-        match outcome.stopped {
-            Some(StopReason::NodeLimit) => {
-                troubles.push(Trouble { cells: (0..part.open).map(cell).collect(), other: None });
-                continue;
-            }
-            Some(reason) => return Err(limits.error_for(reason)),
-            None if outcome.count < 2 => continue,
-            None => {}
-        }
-        let differs = |s: &Vec<u32>| (0..part.open).any(|l| s[l] != digits[cell(l)]);
-        if let Some(other) = outcome.solutions.iter().find(|s| differs(s)) {
-            let mut values = vec![0u32; digits.len()];
-            let mut cells = Vec::new();
-            for (l, &value) in other.iter().enumerate().take(part.open) {
-                values[cell(l)] = value;
-                if value != digits[cell(l)] {
-                    cells.push(cell(l));
-                }
-            }
-            troubles.push(Trouble { cells, other: Some(values) });
-        }
-    }
-    Ok(troubles)
-}
-
-/// Every region the logic solver cannot settle with techniques up to `target`.
-fn logic_troubles(puzzle: &Kakuro, target: Difficulty) -> Vec<Trouble> {
-    let logic = grade::solve(puzzle, target);
-    let open: Vec<usize> = logic.open_cells().collect();
-    if open.is_empty() && !logic.contradiction {
-        return Vec::new();
-    }
-    let mut is_open = vec![false; puzzle.cells.len()];
-    for &cell in &open {
-        is_open[cell] = true;
-    }
-    super::layout::regions(&is_open, puzzle.rows, puzzle.cols)
-        .into_iter()
-        .map(|cells| Trouble { cells, other: None })
-        .collect()
-}
-
 /// The independent proof: the whole puzzle solved in `unique` mode by the solver's own
 /// route, which must answer exactly one solution, completely.
 fn prove(
@@ -525,3 +438,6 @@ fn prove(
 
 #[cfg(test)]
 mod tests;
+mod troubles;
+
+use troubles::{Trouble, logic_troubles, search_troubles};
