@@ -126,7 +126,7 @@ impl Choice for Mode {
         match self {
             Mode::First => "Stop at the first solution",
             Mode::Unique => "Look for a second solution, to prove the first one unique",
-            Mode::Count => "Count all solutions (up to `--limit`)",
+            Mode::Count => "Count all solutions (up to `--count-limit`)",
         }
     }
 }

@@ -123,9 +123,10 @@ pub struct SolverArgs {
     /// first: any solution; unique: prove uniqueness; count: count solutions.
     #[arg(long, value_parser = choice::<Mode>(), default_value = Mode::Unique.name())]
     pub mode: Mode,
-    /// In count mode, stop after this many solutions (refused in the other modes).
-    #[arg(long, value_name = "N")]
-    pub limit: Option<u64>,
+    /// In count mode, stop after this many solutions (refused in the other modes); the
+    /// `count_limit` of config.toml and puzzle files. `--limit` is its older name.
+    #[arg(long = "count-limit", alias = "limit", value_name = "N")]
+    pub count_limit: Option<u64>,
     /// Threads per puzzle's search (0 = all cores); a batch file's puzzles are spread over
     /// them instead, one thread each. Default: all cores for `solve` on fewer files than
     /// cores, one per puzzle otherwise; always 1 for `bench`.
@@ -153,7 +154,7 @@ impl SolverArgs {
             var_order: Some(self.var_order),
             val_order: Some(self.val_order),
             mode: Some(self.mode),
-            count_limit: self.limit,
+            count_limit: self.count_limit,
             threads: self.threads,
             timeout_seconds: self.timeout.filter(|t| !t.is_zero()).map(|t| t.as_secs_f64()),
             node_limit: self.node_limit,
@@ -162,11 +163,11 @@ impl SolverArgs {
     }
 
     /// The solver options these arguments describe; `default_threads` stands in for
-    /// `--threads` when it was not given. Refuses a `--limit` that would be ignored.
+    /// `--threads` when it was not given. Refuses a `--count-limit` that would be ignored.
     pub fn solve_options(&self, default_threads: usize) -> anyhow::Result<SolveOptions> {
-        if self.limit.is_some() && self.mode != Mode::Count {
+        if self.count_limit.is_some() && self.mode != Mode::Count {
             anyhow::bail!(
-                "--limit stops a count of solutions: it applies to --mode count, not --mode {}",
+                "--count-limit stops a count of solutions: it applies to --mode count, not --mode {}",
                 self.mode.name()
             );
         }
@@ -328,6 +329,7 @@ pub(crate) mod tests {
     fn the_defaults_are_the_solvers() {
         assert_eq!(solver_args(&[]).solve_options(1).unwrap(), SolveOptions::default());
         assert!(solver_args(&["--limit", "3"]).solve_options(1).is_err());
+        assert!(solver_args(&["--count-limit", "3"]).solve_options(1).is_err());
         let count = solver_args(&["--limit", "3", "--mode", "count"]).solve_options(1).unwrap();
         assert_eq!(count.count_limit, Some(3));
     }

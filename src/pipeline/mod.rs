@@ -26,6 +26,10 @@ pub(crate) use batch::stream_lines;
 use batch::{batch, solve_entries};
 use verdict::{check_solutions, puzzle_report, verdict};
 
+/// The most cells a puzzle may have unless the operator says otherwise (`max_cells` in
+/// `[limits]`): the one default for the command line and the daemon.
+pub const MAX_CELLS: usize = 250_000;
+
 /// How to handle one file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PipelineOptions {
@@ -39,7 +43,7 @@ pub struct PipelineOptions {
 
 impl Default for PipelineOptions {
     fn default() -> Self {
-        PipelineOptions { solve: SolveOptions::default(), format: None, max_cells: 250_000 }
+        PipelineOptions { solve: SolveOptions::default(), format: None, max_cells: MAX_CELLS }
     }
 }
 

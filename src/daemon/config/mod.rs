@@ -8,7 +8,7 @@
 use super::error::DaemonError;
 use super::logging::{LogFormat, LogLevel};
 use crate::format::Format;
-use crate::pipeline::PipelineOptions;
+use crate::pipeline::{self, PipelineOptions};
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -194,7 +194,7 @@ pub struct LimitsConfig {
 
 impl Default for LimitsConfig {
     fn default() -> Self {
-        LimitsConfig { timeout_seconds: 60.0, node_limit: None, max_cells: 250_000 }
+        LimitsConfig { timeout_seconds: 60.0, node_limit: None, max_cells: pipeline::MAX_CELLS }
     }
 }
 
