@@ -72,6 +72,33 @@ pub enum Command {
     /// name: it was answered first); 3 when no daemon answered within --wait seconds (the
     /// request stays and is acted on when one runs); 2 on an error.
     Cancel(CancelArgs),
+    /// Write kakurod's manual pages into a folder: kakurod.1 and one page per command
+    /// (kakurod-serve.1, kakurod-solve.1, ...), made from these very definitions.
+    ///
+    /// For `cargo install` users: `kakurod man ~/.local/share/man/man1`.
+    Man(ManArgs),
+    /// Print the completion script of a shell on standard output.
+    ///
+    /// For example `kakurod completions bash > ~/.local/share/bash-completion/completions/kakurod`,
+    /// `kakurod completions zsh > ~/.zfunc/_kakurod`, or
+    /// `kakurod completions fish > ~/.config/fish/completions/kakurod.fish`.
+    Completions(CompletionsArgs),
+}
+
+/// `kakurod man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The folder to write the pages into (made when missing; pages there are replaced).
+    #[arg(value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// `kakurod completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `kakurod worker`.

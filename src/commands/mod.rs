@@ -7,6 +7,7 @@ mod bench;
 mod cancel;
 mod generate;
 mod live;
+mod manual;
 mod solve;
 mod status;
 mod worker;
@@ -31,6 +32,8 @@ pub(crate) fn run() -> ExitCode {
         Command::Worker(args) => worker::run(args),
         Command::Status(args) => status::run(args),
         Command::Cancel(args) => cancel::run(args),
+        Command::Man(args) => manual::man(args),
+        Command::Completions(args) => manual::completions(args),
     };
     match result {
         Ok(code) => code,

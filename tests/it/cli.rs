@@ -897,3 +897,35 @@ fn a_folder_is_summed_up_on_standard_output_too_and_what_it_passes_over_is_named
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("is a solution file"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn man_writes_a_page_per_command_and_completions_cover_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kakurod(&["man", path_str(dir.path())], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let commands =
+        ["serve", "solve", "bench", "generate", "worker", "status", "cancel", "man", "completions"];
+    let mut expected: Vec<String> = commands.iter().map(|c| format!("kakurod-{c}.1")).collect();
+    expected.push("kakurod.1".into());
+    expected.sort();
+    assert_eq!(listing(dir.path()), expected);
+    let page = fs::read_to_string(dir.path().join("kakurod-solve.1")).unwrap();
+    assert!(page.starts_with(".ie") || page.contains(".TH kakurod-solve 1"), "{page}");
+    assert!(page.contains("count\\-limit"), "the page tells of every option: {page}");
+
+    for shell in ["bash", "zsh", "fish"] {
+        let out = kakurod(&["completions", shell], None);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = text(&out.stdout);
+        for command in commands {
+            assert!(script.contains(command), "{shell} completes no `{command}`");
+        }
+        assert!(script.contains("count-limit"), "{shell}");
+    }
+    // The bash script is read by bash itself without a syntax error.
+    let script = dir.path().join("kakurod.bash");
+    fs::write(&script, kakurod(&["completions", "bash"], None).stdout).unwrap();
+    let checked = Command::new("bash").arg("-n").arg(&script).output().unwrap();
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+    assert_eq!(kakurod(&["completions", "tcsh"], None).status.code(), Some(2));
+}
