@@ -17,9 +17,14 @@
 //! `cli` parses (the only layers that know clap), hands `serve` to `daemon` (which watches
 //! the inbox and runs the pipeline on worker threads, and takes resolved settings, never
 //! command-line arguments) and `worker` to `queue` (the shared queue on NATS JetStream).
-//! `outbox` is the one writer of result files (named as `result_names` says, pictures by
-//! `render`), for the daemon and `solve --out` alike. `util` holds the small helpers
-//! several layers share (host name, hex, durable renames and syncs), below all of them.
+//! What every process mode shares lives beside them, not in the daemon: `work` answers
+//! one input (the pipeline or a generation job, and the log line of its answer) on the
+//! daemon's workers and on a queue worker alike, `status` is the state document a daemon
+//! or a worker publishes and `kakurod status` reads, and `logging` and `signals` set up
+//! the log and the termination signals of both. `outbox` is the one writer of result files
+//! (named as `result_names` says, pictures by `render`), for the daemon and `solve --out`
+//! alike. `util` holds the small helpers several layers share (host name, plurals, hex,
+//! durable renames and syncs), below all of them.
 //! A binary reaches the program only through [`run_cli`].
 
 mod cli;
@@ -28,6 +33,7 @@ mod daemon;
 pub mod format;
 pub mod generate;
 pub mod grade;
+mod logging;
 pub mod model;
 mod outbox;
 pub mod pipeline;
@@ -36,9 +42,12 @@ mod queue;
 mod render;
 pub mod report;
 mod result_names;
+mod signals;
 pub mod solver;
+mod status;
 mod util;
 pub mod verify;
+mod work;
 
 /// Runs the `kakurod` command line (the process's arguments) and returns the exit status:
 /// the whole of the binary.

@@ -2,10 +2,10 @@
 //! one its serde form and the configuration use), and its help line under "Possible values"
 //! in `--help` is the command line's, so the types below carry no command-line text.
 
-use crate::daemon::logging::{LogFormat, LogLevel};
 use crate::format::Format;
 use crate::generate::{GradeGoal, Symmetry};
 use crate::grade::Difficulty;
+use crate::logging::{LogFormat, LogLevel};
 use crate::puzzle::Kind;
 use crate::solver::{Algorithm, GradeMode, Mode, ValOrder, VarOrder};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};

@@ -4,7 +4,7 @@
 use super::choice::choice;
 use super::parse_seconds;
 use crate::daemon::config::ServeOverrides;
-use crate::daemon::logging::{LogFormat, LogLevel};
+use crate::logging::{LogFormat, LogLevel};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;

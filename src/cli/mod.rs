@@ -1,9 +1,9 @@
 //! Command-line arguments (clap derive). This module only records what the user typed;
 //! turning it into settings is the job of each command.
 
-use crate::daemon::logging::{LogFormat, LogLevel};
 use crate::format::Format;
 use crate::generate::{GradeGoal, Symmetry};
+use crate::logging::{LogFormat, LogLevel};
 use crate::puzzle::Kind;
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use choice::choice;

@@ -1,9 +1,9 @@
 //! `kakurod status`: what the daemon serving an inbox does now, read from the state
-//! document it rewrites every second (`daemon::state`).
+//! document it rewrites every second (`crate::status`).
 
 use super::daemon_folders;
 use crate::cli::StatusArgs;
-use crate::daemon::state::{self, NodeState, STALE};
+use crate::status::{self, NodeState, STALE};
 use crate::util::plural;
 use anyhow::Context;
 use serde::Serialize;
@@ -26,8 +26,8 @@ struct Node<'a> {
 /// Prints the state; exit 0 when a daemon serves the inbox, 3 when none does.
 pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let folders = daemon_folders(args.config)?;
-    let found = state::read(&folders.claim)
-        .with_context(|| format!("cannot read {}", state::path(&folders.claim).display()))?;
+    let found = status::read(&folders.claim)
+        .with_context(|| format!("cannot read {}", status::path(&folders.claim).display()))?;
     // Empty when no daemon serves the inbox; the daemon first otherwise.
     let nodes = found.filter(|s| s.age() <= STALE).map_or_else(Vec::new, nodes);
     // Written with `?`, so that a reader that goes away (`| head -1`) ends it quietly.

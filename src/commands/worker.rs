@@ -1,9 +1,9 @@
 //! `kakurod worker`: worker slots on a daemon's shared queue, until SIGTERM or SIGINT.
 
 use crate::cli::WorkerArgs;
-use crate::daemon::{logging, signals};
 use crate::queue::worker::Worker;
 use crate::queue::{Queue, QueueSettings, invalid_prefix, redacted};
+use crate::{logging, signals};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;

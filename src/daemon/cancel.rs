@@ -9,7 +9,7 @@
 
 use super::claim;
 use super::job::{Context, Job};
-use super::state;
+use crate::status;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io;
@@ -65,7 +65,7 @@ pub fn reply(claim: &Path, name: &str, reply: &Reply) {
     let write = || -> io::Result<()> {
         let bytes = serde_json::to_vec(reply).map_err(io::Error::other)?;
         // Its temporary `.reply.NAME.tmp` starts with a dot: never taken for a request.
-        state::write_whole(&folder.join(format!("{REPLY}{name}")), &bytes)?;
+        status::write_whole(&folder.join(format!("{REPLY}{name}")), &bytes)?;
         std::fs::remove_file(folder.join(name))
     };
     if let Err(error) = write() {

@@ -1,4 +1,4 @@
-//! Every [`state::PERIOD`], the daemon tells the world how it is: it rewrites its state
+//! Every [`status::PERIOD`], the daemon tells the world how it is: it rewrites its state
 //! document for `kakurod status` (`state`), sets the metrics' gauges and rewrites the
 //! metrics file (`[metrics] file`), updates the `STATUS=` line of `systemctl status`, and
 //! keeps the systemd watchdog fed (`WATCHDOG=1`) while its intake and its workers make
@@ -8,8 +8,8 @@ use super::job::Context;
 use super::metrics::Load;
 use super::periodic::Periodic;
 use super::sdnotify;
-use super::state::{self, NodeState, RunningInput};
 use crate::queue::presence;
+use crate::status::{self, NodeState, RunningInput};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,7 +31,7 @@ pub struct Options {
 /// Starts the heartbeat thread for `ctx`; it ends when dropped.
 pub fn start(ctx: Arc<Context>, options: Options) -> std::io::Result<Periodic> {
     let mut beat = Beating::new(ctx, options);
-    Periodic::start("kakurod-heartbeat", state::PERIOD, move || beat.once())
+    Periodic::start("kakurod-heartbeat", status::PERIOD, move || beat.once())
 }
 
 /// The heartbeat's own memory between beats.
@@ -69,7 +69,7 @@ impl Beating {
         if let Some(backlog) = state.shared_queue {
             ctx.metrics.set_shared_queue(backlog);
         }
-        match state::write(&ctx.settings.folders.claim, &state) {
+        match status::write(&ctx.settings.folders.claim, &state) {
             Ok(()) => ctx.published.tick(),
             Err(error) => tracing::debug!(%error, "cannot write the state document"),
         }
@@ -85,7 +85,7 @@ impl Beating {
     fn write_metrics(&mut self) {
         let Some(file) = &self.options.metrics_file else { return };
         let written =
-            state::write_whole(file, self.ctx.metrics.render(&self.ctx.published).as_bytes());
+            status::write_whole(file, self.ctx.metrics.render(&self.ctx.published).as_bytes());
         match (written, &self.metrics_error) {
             (Ok(()), Some(_)) => {
                 tracing::info!(file = %file.display(), "the metrics file is written again");
@@ -118,7 +118,7 @@ impl Beating {
             pid: std::process::id(),
             version: env!("CARGO_PKG_VERSION").into(),
             started_unix_seconds: self.options.started_unix_seconds,
-            updated_unix_seconds: state::unix_now(),
+            updated_unix_seconds: status::unix_now(),
             inbox: Some(ctx.settings.folders.inbox.clone()),
             workers: ctx.settings.workers,
             queued: ctx.queued.lock().map_or(0, |q| q.len()),

@@ -33,10 +33,8 @@ use super::config::AfterSuccess;
 use super::error::JobError;
 use super::input::{self, Input};
 use super::job::{Context, Failure, Job, Outcome, Source};
-use super::log_line::LogLine;
 use super::retry::{self, Retrier};
 use super::running::Stop;
-use super::solve;
 use crate::format::Format;
 use crate::outbox::{Prepared, Written};
 use crate::pipeline;
@@ -44,6 +42,8 @@ use crate::report::{Body, Cancellation, FileReport, Status};
 use crate::result_names;
 use crate::solver::Control;
 use crate::util::fs::sync_dir;
+use crate::work;
+use crate::work::log_line::LogLine;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -244,7 +244,7 @@ fn solve(
                 waiting: Some(&ctx.waiting),
                 progress: Some(stop.progress()),
             };
-            solve::answer(&settings.pipeline, &settings.generate, name, bytes, checksum, control)
+            work::answer(&settings.pipeline, &settings.generate, name, bytes, checksum, control)
         }
     })
 }

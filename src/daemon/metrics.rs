@@ -6,9 +6,9 @@
 //! never disagree.
 
 use super::beat::Beat;
-use super::log_line::LogLine;
 use crate::queue::backlog::Backlog;
 use crate::report::Status;
+use crate::work::log_line::LogLine;
 use prometheus::{
     Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
     Registry, TextEncoder,

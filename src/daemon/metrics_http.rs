@@ -5,7 +5,7 @@
 //! outbox, so liveness leaves that to readiness).
 
 use super::job::Context;
-use super::state;
+use crate::status;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -86,11 +86,11 @@ fn verdict(why_not: Option<String>) -> (u16, String, &'static str) {
 /// Why the daemon counts as hung, if it does: its heartbeat or its intake stopped.
 fn not_alive(ctx: &Context) -> Option<String> {
     let age = ctx.published.age();
-    if age > state::STALE {
+    if age > status::STALE {
         return Some(format!("the state was last published {:.1} s ago", age.as_secs_f64()));
     }
     let intake = ctx.intake_beat.age();
-    (intake > state::STALE)
+    (intake > status::STALE)
         .then(|| format!("the intake last turned {:.1} s ago", intake.as_secs_f64()))
 }
 

@@ -15,14 +15,11 @@ pub(crate) mod commit;
 pub mod config;
 pub(crate) mod dispatch;
 pub(crate) mod error;
-pub(crate) mod generate_job;
 pub(crate) mod heartbeat;
 pub(crate) mod input;
 pub(crate) mod job;
 pub(crate) mod lifecycle;
 pub(crate) mod lock;
-pub(crate) mod log_line;
-pub(crate) mod logging;
 pub(crate) mod metrics;
 pub(crate) mod metrics_http;
 pub(crate) mod periodic;
@@ -33,12 +30,11 @@ pub(crate) mod remote;
 pub(crate) mod retry;
 pub(crate) mod running;
 pub(crate) mod sdnotify;
-pub(crate) mod signals;
-pub(crate) mod solve;
-pub mod state;
 pub(crate) mod watcher;
 
 use crate::outbox::Outbox;
+use crate::status;
+use crate::{logging, signals};
 use config::{Folders, Settings};
 use crossbeam_channel::{Receiver, Sender, select};
 use dispatch::Dispatcher;
@@ -146,7 +142,8 @@ impl Daemon {
         })?;
         let (heartbeat, ready) = start_heartbeat(&ctx)?;
         let listener = start_listener(&ctx)?;
-        let signals = signals::forward()?;
+        let signals = signals::forward()
+            .map_err(|source| DaemonError::Io { about: "cannot forward the signals", source })?;
         let intake = RunningIntake::start(&ctx, dispatcher.sender())?;
         Ok(Daemon {
             ctx,
@@ -205,7 +202,7 @@ impl Daemon {
         }
         drop(watch);
         drop((heartbeat, listener));
-        state::remove(&ctx.settings.folders.claim);
+        status::remove(&ctx.settings.folders.claim);
         log_stopped(&ctx.settings, dispatcher.counters(), drained);
     }
 }
@@ -220,7 +217,7 @@ fn start_heartbeat(
         metrics_file: ctx.settings.metrics.file.clone(),
         watchdog: sdnotify::watchdog_interval(),
         ready: Arc::clone(&ready),
-        started_unix_seconds: state::unix_now(),
+        started_unix_seconds: status::unix_now(),
     };
     let heartbeat = heartbeat::start(Arc::clone(ctx), options)
         .map_err(|source| DaemonError::Io { about: "cannot start the heartbeat", source })?;

@@ -13,13 +13,13 @@
 
 use super::claim::{ClaimId, Claimed};
 use super::commit::Committer;
-use super::generate_job;
 use super::job::{self, Context, Job, Outcome};
 use super::lifecycle::{self, Counters};
 use crate::queue::wire::{self, Answer, JobHeader};
 use crate::queue::{Queue, redacted};
 use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
+use crate::work::generate_job;
 use async_nats::jetstream::{self, AckKind};
 use crossbeam_channel::Sender;
 use futures_util::StreamExt;

@@ -3,13 +3,13 @@
 //! (the daemon's document, [`NodeState`]) under its own subject `PREFIX.status.TOKEN`; the
 //! stream keeps the last message of each subject for 10 s, so a worker that dies
 //! without a word is gone from the stream soon after (and from `status` once its state is
-//! older than [`crate::daemon::state::STALE`]). The daemon reads them every second into
+//! older than [`crate::status::STALE`]). The daemon reads them every second into
 //! its own state document, which `status` reads without any network, with the queue's
 //! backlog ([`backlog`]).
 
 use super::backlog::{self, Backlog};
 use super::{Names, Queue};
-use crate::daemon::state::NodeState;
+use crate::status::NodeState;
 use async_nats::jetstream::{self, stream};
 use futures_util::TryStreamExt;
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //! rather than guess.
 
 use crate::daemon::config::JobSettings;
-use crate::daemon::log_line::LogLine;
+use crate::work::log_line::LogLine;
 use serde::{Deserialize, Serialize};
 
 /// The version of both messages' layout.

@@ -6,8 +6,8 @@
 //! directory; folders given on the command line are relative to the working directory.
 
 use super::error::DaemonError;
-use super::logging::{LogFormat, LogLevel};
 use crate::format::Format;
+use crate::logging::{LogFormat, LogLevel};
 use crate::pipeline::{self, PipelineOptions};
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use serde::{Deserialize, Serialize};

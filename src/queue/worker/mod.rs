@@ -18,8 +18,8 @@ use super::Queue;
 use super::crashes::Crashes;
 use super::presence;
 use super::wire::Job;
-use crate::daemon::state::{self, NodeState, RunningInput};
 use crate::solver::Progress;
+use crate::status::{self, NodeState, RunningInput};
 use async_nats::jetstream::{AckKind, consumer};
 use futures_util::StreamExt;
 use std::collections::{BTreeMap, HashMap};
@@ -108,7 +108,7 @@ impl Worker {
             host: format!("{}/{}", crate::util::host_name(), std::process::id()),
             slots,
             large_running: AtomicUsize::new(0),
-            started_unix_seconds: crate::daemon::state::unix_now(),
+            started_unix_seconds: crate::status::unix_now(),
         });
         let semaphore = Arc::new(Semaphore::new(slots));
         let fetcher = queue.handle().spawn(fetch(Arc::clone(&shared), Arc::clone(&semaphore)));
@@ -261,9 +261,9 @@ async fn stop_cancelled(shared: Arc<Shared>) {
     }
 }
 
-/// Publishes this worker's state every [`state::PERIOD`], for `kakurod status`.
+/// Publishes this worker's state every [`status::PERIOD`], for `kakurod status`.
 async fn publish_state(shared: Arc<Shared>) {
-    let mut every = tokio::time::interval(state::PERIOD);
+    let mut every = tokio::time::interval(status::PERIOD);
     loop {
         every.tick().await;
         let state = state_of(&shared);
@@ -289,7 +289,7 @@ fn state_of(shared: &Shared) -> NodeState {
         pid: std::process::id(),
         version: env!("CARGO_PKG_VERSION").into(),
         started_unix_seconds: shared.started_unix_seconds,
-        updated_unix_seconds: state::unix_now(),
+        updated_unix_seconds: status::unix_now(),
         inbox: None,
         workers: shared.slots,
         queued: shared.waiting.load(Ordering::SeqCst),

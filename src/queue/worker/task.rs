@@ -12,8 +12,6 @@
 
 use super::{Shared, Slot};
 use crate::daemon::config::GenerateSettings;
-use crate::daemon::log_line::LogLine;
-use crate::daemon::solve;
 use crate::format::InputError;
 use crate::outbox::rendered;
 use crate::pipeline::{self, PipelineOptions};
@@ -21,6 +19,8 @@ use crate::queue::crashes::Crashes;
 use crate::queue::wire::{self, Answer, Job};
 use crate::report::{Body, FileReport, Status};
 use crate::solver::{Control, Progress};
+use crate::work;
+use crate::work::log_line::LogLine;
 use async_nats::jetstream::{self, AckKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -212,7 +212,7 @@ fn solve_with(
         waiting: Some(&shared.waiting),
         progress: Some(&slot.progress),
     };
-    solve::answer(options, generate, &job.header.name, &job.input, checksum, control)
+    work::answer(options, generate, &job.header.name, &job.input, checksum, control)
 }
 
 fn failed(name: &str, checksum: String, message: &str) -> FileReport {

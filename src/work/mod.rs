@@ -3,8 +3,10 @@
 //! else runs the pipeline. A panic (a bug) becomes a `failed` error result, not a dead
 //! worker, so one bad file cannot stop a worker or come back at every start.
 
-use super::config::GenerateSettings;
-use super::generate_job;
+pub(crate) mod generate_job;
+pub(crate) mod log_line;
+
+use crate::daemon::config::GenerateSettings;
 use crate::format::InputError;
 use crate::pipeline::{self, PipelineOptions};
 use crate::report::{FileReport, Status};

@@ -3,16 +3,19 @@
 //! wait for "a signal or a fatal error" in one place. The first signal starts the graceful
 //! shutdown; a second one cuts the drain short.
 
-use super::error::DaemonError;
 use crossbeam_channel::Receiver;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 /// Starts forwarding SIGTERM and SIGINT; each received signal's number arrives on the
-/// returned channel.
-pub fn forward() -> Result<Receiver<i32>, DaemonError> {
-    let mut signals = Signals::new([SIGTERM, SIGINT])
-        .map_err(|source| DaemonError::Io { about: "cannot install signal handlers", source })?;
+/// returned channel. The error says which step failed.
+pub fn forward() -> std::io::Result<Receiver<i32>> {
+    let step = |about: &str| {
+        let about = about.to_string();
+        move |e: std::io::Error| std::io::Error::new(e.kind(), format!("{about}: {e}"))
+    };
+    let mut signals =
+        Signals::new([SIGTERM, SIGINT]).map_err(step("cannot install signal handlers"))?;
     let (sender, receiver) = crossbeam_channel::unbounded();
     std::thread::Builder::new()
         .name("kakurod-signals".into())
@@ -23,7 +26,7 @@ pub fn forward() -> Result<Receiver<i32>, DaemonError> {
                 }
             }
         })
-        .map_err(|source| DaemonError::Io { about: "cannot start the signal thread", source })?;
+        .map_err(step("cannot start the signal thread"))?;
     Ok(receiver)
 }
 

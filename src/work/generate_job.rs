@@ -10,7 +10,7 @@
 //! cancels a running job: its report says so, nothing is written and the input stays
 //! claimed, to be made again (the same puzzles, from the same seeds) at the next start.
 
-use super::config::GenerateSettings;
+use crate::daemon::config::GenerateSettings;
 use crate::format::Format;
 use crate::format::generation::{self, Job};
 use crate::generate::{self, GenError, GenOptions, GridOptions};
