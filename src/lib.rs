@@ -17,7 +17,8 @@
 //! `cli` parses (the only layers that know clap), hands `serve` to `daemon` (which watches
 //! the inbox and runs the pipeline on worker threads, and takes resolved settings, never
 //! command-line arguments) and `worker` to `queue` (the shared queue on NATS JetStream).
-//! What every process mode shares lives beside them, not in the daemon: `work` answers
+//! What every process mode shares lives beside them, not in the daemon: `settings` reads
+//! and resolves config.toml (for `serve`, `worker`'s jobs, `status` and `cancel`), `work` answers
 //! one input (the pipeline or a generation job, and the log line of its answer) on the
 //! daemon's workers and on a queue worker alike, `status` is the state document a daemon
 //! or a worker publishes and `kakurod status` reads, and `logging` and `signals` set up
@@ -42,6 +43,7 @@ mod queue;
 mod render;
 pub mod report;
 mod result_names;
+mod settings;
 mod signals;
 pub mod solver;
 mod status;

@@ -3,7 +3,6 @@
 //! host that sees the folders can read it with no network. A document not rewritten for
 //! [`STALE`] belongs to a daemon that stopped without removing it (killed) or hangs.
 
-use crate::queue::backlog::Backlog;
 use crate::solver::progress::Counts;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -132,4 +131,20 @@ pub fn read(claim: &Path) -> io::Result<Option<NodeState>> {
 /// Seconds since the Unix epoch now.
 pub fn unix_now() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// The shared queue's backlog as its server counts it ([`crate::queue::backlog::read`]):
+/// the counts of the queue's two consumers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backlog {
+    /// Jobs no worker has taken yet.
+    pub pending: u64,
+    /// Jobs taken by a worker and not acknowledged yet (running, or held by a worker that
+    /// died and waiting out the ack wait).
+    pub running: u64,
+    /// Of the jobs taken, those delivered more than once (a worker died or went silent, or
+    /// handed a large job back while its large slots were busy).
+    pub redelivered: u64,
+    /// Answers the workers published that the daemon has not written yet.
+    pub answers_waiting: u64,
 }

@@ -3,8 +3,8 @@
 
 use super::choice::choice;
 use super::parse_seconds;
-use crate::daemon::config::ServeOverrides;
 use crate::logging::{LogFormat, LogLevel};
+use crate::settings::ServeOverrides;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;

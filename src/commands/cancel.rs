@@ -3,8 +3,8 @@
 
 use super::daemon_folders;
 use crate::cli::CancelArgs;
-use crate::daemon::config::Folders;
 use crate::daemon::{cancel, claim};
+use crate::settings::Folders;
 use anyhow::{Context, bail};
 use std::io::Write;
 use std::path::Path;

@@ -73,11 +73,9 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// The folders of the daemon configured by `config` (or `./config.toml`, or the
 /// defaults), as `serve` would resolve them.
-pub(crate) fn daemon_folders(
-    config: Option<PathBuf>,
-) -> anyhow::Result<crate::daemon::config::Folders> {
-    let overrides = crate::daemon::config::ServeOverrides { config, ..Default::default() };
-    let settings = crate::daemon::config::Settings::load(&overrides)?;
+pub(crate) fn daemon_folders(config: Option<PathBuf>) -> anyhow::Result<crate::settings::Folders> {
+    let overrides = crate::settings::ServeOverrides { config, ..Default::default() };
+    let settings = crate::settings::Settings::load(&overrides)?;
     Ok(settings.folders)
 }
 

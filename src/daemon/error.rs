@@ -1,5 +1,5 @@
 //! The daemon's two classes of error. A [`DaemonError`] stops the daemon (bad configuration,
-//! missing folders, a second daemon on the same inbox, a failed
+//! which is a [`SettingsError`](crate::settings::SettingsError), missing folders, a second daemon on the same inbox, a failed
 //! watcher); a [`JobError`] concerns one input file only: the file is left where it is for
 //! a later attempt, and the daemon carries on.
 
@@ -10,31 +10,9 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DaemonError {
-    /// The configuration file could not be read.
-    #[error("cannot read the configuration file {path}: {source}")]
-    ConfigRead {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: io::Error,
-    },
-    /// The configuration file is not valid TOML or has unknown or mistyped keys.
-    #[error("{path}: {message}")]
-    ConfigParse {
-        /// The file.
-        path: PathBuf,
-        /// The parser's message (it names the line and the key).
-        message: String,
-    },
-    /// A setting is out of its range.
-    #[error("setting `{key}` {message}")]
-    Setting {
-        /// The key, as written in the configuration file.
-        key: &'static str,
-        /// What is wrong with its value.
-        message: String,
-    },
+    /// The configuration is wrong (unreadable, not TOML, or a setting out of range).
+    #[error(transparent)]
+    Settings(#[from] crate::settings::SettingsError),
     /// A folder could not be created or opened.
     #[error("{about} {path}: {source}")]
     Folder {

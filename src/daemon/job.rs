@@ -4,11 +4,11 @@
 
 use super::beat::Beat;
 use super::claim::{ClaimId, Claimed};
-use super::config::Settings;
 use super::error::JobError;
 use super::metrics::Metrics;
 use super::running::Running;
 use crate::outbox::Outbox;
+use crate::settings::Settings;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};

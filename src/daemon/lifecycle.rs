@@ -29,7 +29,6 @@
 use super::cancel::{self, Reply};
 use super::claim::{self, Claimed};
 use super::commit::Committer;
-use super::config::AfterSuccess;
 use super::error::JobError;
 use super::input::{self, Input};
 use super::job::{Context, Failure, Job, Outcome, Source};
@@ -40,6 +39,7 @@ use crate::outbox::{Prepared, Written};
 use crate::pipeline;
 use crate::report::{Body, Cancellation, FileReport, Status};
 use crate::result_names;
+use crate::settings::AfterSuccess;
 use crate::solver::Control;
 use crate::util::fs::sync_dir;
 use crate::work;

@@ -12,7 +12,6 @@ pub(crate) mod beat;
 pub(crate) mod cancel;
 pub(crate) mod claim;
 pub(crate) mod commit;
-pub mod config;
 pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod heartbeat;
@@ -33,9 +32,9 @@ pub(crate) mod sdnotify;
 pub(crate) mod watcher;
 
 use crate::outbox::Outbox;
+use crate::settings::{self, Folders, Settings};
 use crate::status;
 use crate::{logging, signals};
-use config::{Folders, Settings};
 use crossbeam_channel::{Receiver, Sender, select};
 use dispatch::Dispatcher;
 use error::DaemonError;
@@ -52,7 +51,7 @@ use watcher::{Intake, IntakeNews};
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// Runs the daemon on the configuration with `overrides` on top, until SIGTERM or SIGINT (exit 0) or a fatal error (logged, exit 2).
-pub fn run(overrides: config::ServeOverrides) -> anyhow::Result<ExitCode> {
+pub fn run(overrides: settings::ServeOverrides) -> anyhow::Result<ExitCode> {
     let settings = match Settings::load(&overrides) {
         Ok(settings) => settings,
         Err(error) => {

@@ -4,23 +4,8 @@
 //! so an operator sees the queue itself, not only the nodes around it.
 
 use super::Queue;
+pub use crate::status::Backlog;
 use async_nats::jetstream::consumer::{Info, pull};
-use serde::{Deserialize, Serialize};
-
-/// The counts of the queue's two consumers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Backlog {
-    /// Jobs no worker has taken yet.
-    pub pending: u64,
-    /// Jobs taken by a worker and not acknowledged yet (running, or held by a worker that
-    /// died and waiting out the ack wait).
-    pub running: u64,
-    /// Of the jobs taken, those delivered more than once (a worker died or went silent, or
-    /// handed a large job back while its large slots were busy).
-    pub redelivered: u64,
-    /// Answers the workers published that the daemon has not written yet.
-    pub answers_waiting: u64,
-}
 
 /// The backlog now; `None` when the server does not answer.
 pub async fn read(queue: &Queue) -> Option<Backlog> {

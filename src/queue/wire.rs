@@ -4,7 +4,7 @@
 //! and the fields of the daemon's log line. A reader refuses a schema it does not know
 //! rather than guess.
 
-use crate::daemon::config::JobSettings;
+use crate::settings::JobSettings;
 use crate::work::log_line::LogLine;
 use serde::{Deserialize, Serialize};
 
@@ -103,7 +103,7 @@ impl Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::daemon::config::Config;
+    use crate::settings::Config;
 
     #[test]
     fn a_job_round_trips_with_any_bytes_and_a_foreign_schema_is_refused() {

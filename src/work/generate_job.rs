@@ -10,7 +10,6 @@
 //! cancels a running job: its report says so, nothing is written and the input stays
 //! claimed, to be made again (the same puzzles, from the same seeds) at the next start.
 
-use crate::daemon::config::GenerateSettings;
 use crate::format::Format;
 use crate::format::generation::{self, Job};
 use crate::generate::{self, GenError, GenOptions, GridOptions};
@@ -18,6 +17,7 @@ use crate::pipeline::PipelineOptions;
 use crate::report::{
     Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
 };
+use crate::settings::GenerateSettings;
 use crate::solver::effective_threads;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -6,10 +6,10 @@
 pub(crate) mod generate_job;
 pub(crate) mod log_line;
 
-use crate::daemon::config::GenerateSettings;
 use crate::format::InputError;
 use crate::pipeline::{self, PipelineOptions};
 use crate::report::{FileReport, Status};
+use crate::settings::GenerateSettings;
 use crate::solver::Control;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

@@ -12,7 +12,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 fn the_kubernetes_recipe_holds_a_valid_config_and_the_hardening() {
     let yaml = fs::read_to_string(Path::new(ROOT).join("deploy/kubernetes/kakurod.yaml")).unwrap();
     // The ConfigMap's configuration itself is read and checked by the daemon's own tests
-    // (`daemon::config`); the probes ask the listener it configures (its answers are
+    // (`settings`); the probes ask the listener it configures (its answers are
     // tested in tests/it/daemon_ops.rs).
     for needle in [
         "containerPort: 9464",
@@ -148,7 +148,7 @@ fn the_service_ships_its_configuration_and_its_user() {
     let root = Path::new(ROOT);
     let unit = fs::read_to_string(root.join("systemd/kakurod.service")).unwrap();
     // The shipped configuration's folders, under the state directory, are checked by the
-    // daemon's own tests (`daemon::config`).
+    // daemon's own tests (`settings`).
     assert!(unit.contains("StateDirectory=kakurod\n"));
     assert!(unit.contains("Type=notify\n") && unit.contains("WatchdogSec=60s\n"));
     assert!(unit.contains("--config /etc/kakurod/config.toml"));

@@ -11,13 +11,13 @@
 //! back as it was: stopping a worker is not a crash.
 
 use super::{Shared, Slot};
-use crate::daemon::config::GenerateSettings;
 use crate::format::InputError;
 use crate::outbox::rendered;
 use crate::pipeline::{self, PipelineOptions};
 use crate::queue::crashes::Crashes;
 use crate::queue::wire::{self, Answer, Job};
 use crate::report::{Body, FileReport, Status};
+use crate::settings::GenerateSettings;
 use crate::solver::{Control, Progress};
 use crate::work;
 use crate::work::log_line::LogLine;

@@ -3,7 +3,7 @@
 //! answer them (see `crate::queue` and docs/queue.md).
 
 use super::{
-    DaemonError, GenerateConfig, GenerateSettings, LimitsConfig, SolverConfig, check_range,
+    GenerateConfig, GenerateSettings, LimitsConfig, SettingsError, SolverConfig, check_range,
     generate, pipeline_options, setting,
 };
 use crate::pipeline::PipelineOptions;
@@ -29,7 +29,7 @@ pub struct JobSettings {
 
 impl JobSettings {
     /// The pipeline options and generation limits these settings give.
-    pub fn resolve(&self) -> Result<(PipelineOptions, GenerateSettings), DaemonError> {
+    pub fn resolve(&self) -> Result<(PipelineOptions, GenerateSettings), SettingsError> {
         Ok((pipeline_options(&self.solver, &self.limits)?, generate::resolve(&self.generate)?))
     }
 }
@@ -88,7 +88,7 @@ pub(super) fn resolve(
     config: &QueueConfig,
     base: &Path,
     workers: usize,
-) -> Result<Option<QueueSettings>, DaemonError> {
+) -> Result<Option<QueueSettings>, SettingsError> {
     if config.url.trim().is_empty() {
         return Ok(None);
     }

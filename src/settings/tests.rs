@@ -28,7 +28,7 @@ fn the_settings_of_the_shared_inbox_protocol_are_gone() {
 
 #[test]
 fn the_shipped_config_parses_to_the_defaults() {
-    let text = include_str!("../../../config.toml");
+    let text = include_str!("../../config.toml");
     let shipped: Config = toml::from_str(text).unwrap();
     assert_eq!(shipped, Config::default());
 }
@@ -146,7 +146,7 @@ fn configmap_config(yaml: &str) -> String {
 
 #[test]
 fn the_kubernetes_recipe_holds_a_valid_config() {
-    let yaml = include_str!("../../../deploy/kubernetes/kakurod.yaml");
+    let yaml = include_str!("../../deploy/kubernetes/kakurod.yaml");
     let config: Config = toml::from_str(&configmap_config(yaml)).unwrap();
     assert_eq!(config.folders.claim, Path::new("/data/claim"));
     assert_eq!(config.queue.url, "nats://nats:4222", "the daemon's queue");
@@ -157,7 +157,7 @@ fn the_kubernetes_recipe_holds_a_valid_config() {
 
 #[test]
 fn the_service_config_keeps_its_folders_in_the_state_directory() {
-    let config: Config = toml::from_str(include_str!("../../../systemd/config.toml")).unwrap();
+    let config: Config = toml::from_str(include_str!("../../systemd/config.toml")).unwrap();
     let folders = &config.folders;
     for folder in [&folders.inbox, &folders.outbox, &folders.done, &folders.failed, &folders.claim]
     {

@@ -2,7 +2,7 @@
 //! puzzle file of the same size, and anyone who can write to the inbox can drop one, so the
 //! operator caps its size, its count and its time.
 
-use super::{DaemonError, check_range};
+use super::{SettingsError, check_range};
 use crate::format::generation::Limits;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -38,7 +38,7 @@ pub struct GenerateSettings {
 
 /// Checks `[generate]` against its documented ranges. Sides stop at 1000, the generator's
 /// own limit (a million cells).
-pub(super) fn resolve(config: &GenerateConfig) -> Result<GenerateSettings, DaemonError> {
+pub(super) fn resolve(config: &GenerateConfig) -> Result<GenerateSettings, SettingsError> {
     check_range("generate.max_rows", config.max_rows as f64, 3.0, 1000.0)?;
     check_range("generate.max_cols", config.max_cols as f64, 3.0, 1000.0)?;
     check_range("generate.max_count", config.max_count as f64, 1.0, 10_000.0)?;

@@ -5,15 +5,16 @@
 //! taken relative to the file's own folder, so a configuration works from any working
 //! directory; folders given on the command line are relative to the working directory.
 
-use super::error::DaemonError;
 use crate::format::Format;
 use crate::logging::{LogFormat, LogLevel};
 use crate::pipeline::{self, PipelineOptions};
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
+pub use error::SettingsError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod error;
 mod generate;
 mod metrics;
 mod overrides;
@@ -288,22 +289,24 @@ impl Settings {
     /// validates the result.
     /// Without `--config`, `./config.toml` is read when it exists; otherwise every key
     /// takes its default, since each is optional.
-    pub fn load(overrides: &ServeOverrides) -> Result<Settings, DaemonError> {
+    pub fn load(overrides: &ServeOverrides) -> Result<Settings, SettingsError> {
         let path = overrides.config.clone().or_else(|| {
             let here = PathBuf::from(DEFAULT_CONFIG);
             here.exists().then_some(here)
         });
         let Some(path) = path else {
-            let defaults: Config = toml::from_str("").map_err(|e| DaemonError::ConfigParse {
+            let defaults: Config = toml::from_str("").map_err(|e| SettingsError::ConfigParse {
                 path: PathBuf::from("(built-in defaults)"),
                 message: e.to_string(),
             })?;
             return Settings::resolve(defaults, Path::new(""), overrides);
         };
         let text = std::fs::read_to_string(&path)
-            .map_err(|source| DaemonError::ConfigRead { path: path.clone(), source })?;
-        let config: Config = toml::from_str(&text)
-            .map_err(|e| DaemonError::ConfigParse { path: path.clone(), message: e.to_string() })?;
+            .map_err(|source| SettingsError::ConfigRead { path: path.clone(), source })?;
+        let config: Config = toml::from_str(&text).map_err(|e| SettingsError::ConfigParse {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let settings = Settings::resolve(config, &base, overrides)?;
         Ok(Settings { config_path: Some(path), ..settings })
@@ -314,7 +317,7 @@ impl Settings {
         mut config: Config,
         base: &Path,
         overrides: &ServeOverrides,
-    ) -> Result<Settings, DaemonError> {
+    ) -> Result<Settings, SettingsError> {
         let folders = resolve_folders(&config.folders, base, overrides);
         overrides.apply_to(&mut config);
         check_ranges(&config)?;
@@ -398,7 +401,7 @@ fn resolve_folders(f: &FoldersConfig, base: &Path, overrides: &ServeOverrides) -
 }
 
 /// Checks every numeric key against its documented range.
-fn check_ranges(config: &Config) -> Result<(), DaemonError> {
+fn check_ranges(config: &Config) -> Result<(), SettingsError> {
     let (i, w) = (&config.intake, &config.workers);
     check_range("intake.settle_ms", i.settle_ms as f64, 0.0, 600_000.0)?;
     check_range("intake.close_settle_ms", i.close_settle_ms as f64, 0.0, 60_000.0)?;
@@ -415,7 +418,7 @@ fn check_ranges(config: &Config) -> Result<(), DaemonError> {
 /// The solver settings, forced format and cell limit every file is handled with: the
 /// `[solver]` and `[limits]` keys, as the overrides every source of solver settings gives,
 /// over the solver's defaults.
-fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOptions, DaemonError> {
+fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOptions, SettingsError> {
     if s.count_limit == Some(0) {
         return Err(setting("solver.count_limit", "must be at least 1 (leave it out for none)"));
     }
@@ -440,7 +443,7 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
 }
 
 /// The format named by `solver.format`, if any.
-fn forced_format(name: Option<&str>) -> Result<Option<Format>, DaemonError> {
+fn forced_format(name: Option<&str>) -> Result<Option<Format>, SettingsError> {
     name.map(|name| {
         Format::from_name(name)
             .ok_or_else(|| setting("solver.format", &format!("'{name}' is not a known format")))
@@ -453,11 +456,11 @@ fn worker_count(workers: usize) -> usize {
     if workers == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { workers }
 }
 
-fn setting(key: &'static str, message: &str) -> DaemonError {
-    DaemonError::Setting { key, message: message.to_string() }
+fn setting(key: &'static str, message: &str) -> SettingsError {
+    SettingsError::Setting { key, message: message.to_string() }
 }
 
-fn check_range(key: &'static str, value: f64, min: f64, max: f64) -> Result<(), DaemonError> {
+fn check_range(key: &'static str, value: f64, min: f64, max: f64) -> Result<(), SettingsError> {
     if value.is_finite() && (min..=max).contains(&value) {
         Ok(())
     } else {
