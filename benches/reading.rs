@@ -12,7 +12,9 @@
 //! speed.
 #![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
-use base64::Engine;
+#[path = "../tests/it/common/junk.rs"]
+mod junk;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use kakurod::format;
 use std::hint::black_box;
@@ -20,22 +22,9 @@ use std::time::Duration;
 
 const MIB: usize = 1 << 20;
 
-/// About `bytes` of base64 lines of pseudo-random bytes, 76 characters each.
+/// About `bytes` of base64 junk lines (77 bytes each, the newline included).
 fn junk(bytes: usize) -> String {
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state as u8
-    };
-    let mut text = String::with_capacity(bytes + 80);
-    while text.len() < bytes {
-        let raw: Vec<u8> = (0..57).map(|_| next()).collect();
-        text.push_str(&base64::engine::general_purpose::STANDARD.encode(raw));
-        text.push('\n');
-    }
-    text
+    junk::base64_junk(bytes.div_ceil(77))
 }
 
 fn reading(c: &mut Criterion) {

@@ -32,7 +32,10 @@ struct Made<'a> {
     unique: bool,
     difficulty: Option<&'static str>,
     /// A Kakuro's share of black cells reached, in percent (the border included).
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "share")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::report::pretty::percent"
+    )]
     black_percent: Option<f64>,
     proof: Option<&'a Proof>,
     /// Whole generation time.
@@ -57,14 +60,6 @@ struct Output {
 /// How far, in percentage points, a Kakuro's black share may end from the one asked
 /// before the command warns.
 const BLACK_TOLERANCE: f64 = 5.0;
-
-/// A share in percent with one decimal, as the warnings print it.
-fn share<S: serde::Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match value {
-        Some(v) => s.serialize_f64((v * 10.0).round() / 10.0),
-        None => s.serialize_none(),
-    }
-}
 
 /// Runs `kakurod generate`. Exit status 0 when every puzzle was made, 1 when some ran
 /// out of time, 2 for options that cannot give a puzzle.

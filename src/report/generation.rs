@@ -68,7 +68,7 @@ pub struct GeneratedPuzzle {
     /// A Kakuro's share of black cells reached, in percent, the border included (the
     /// generator keeps near the job's `black`, as far as runs of 2 to 9 cells and one
     /// solution allow).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "super::pretty::percent")]
     pub black_percent: Option<f64>,
     /// Proved to have exactly one solution (always true for a listed puzzle).
     pub unique: bool,
@@ -92,7 +92,7 @@ impl GeneratedPuzzle {
             files: None,
             seed,
             difficulty: generated.difficulty,
-            black_percent: Some((generated.black_percent() * 10.0).round() / 10.0),
+            black_percent: Some(generated.black_percent()),
             unique: generated.proof.is_some(),
             proof: generated.proof,
             seconds: generated.seconds,

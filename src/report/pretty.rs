@@ -16,6 +16,14 @@ pub fn seconds<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok
     serializer.serialize_f64((value * 1e6).round() / 1e6)
 }
 
+/// Writes a share in percent to one decimal, as the messages print it (`None` as null).
+pub fn percent<S: serde::Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_f64((v * 10.0).round() / 10.0),
+        None => s.serialize_none(),
+    }
+}
+
 /// Serializes `value` pretty-printed, with nested arrays on one line.
 pub fn to_string(value: &impl Serialize) -> serde_json::Result<String> {
     let mut out = Vec::new();

@@ -237,30 +237,11 @@ fn an_invalid_file_reports_file_line_and_column_and_exits_1() {
     assert!(stderr.starts_with(&prefix) && stderr.contains("(expected "), "{stderr}");
 }
 
-/// `lines` lines of base64 of pseudo-random bytes, 76 characters each, as `base64`
-/// writes random data: what a junk file dropped by mistake looks like.
-fn base64_junk(lines: usize) -> String {
-    use base64::Engine;
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state as u8
-    };
-    (0..lines)
-        .map(|_| {
-            let bytes: Vec<u8> = (0..57).map(|_| next()).collect();
-            base64::engine::general_purpose::STANDARD.encode(bytes) + "\n"
-        })
-        .collect()
-}
-
 #[test]
 fn a_junk_file_of_megabytes_is_rejected_whole_from_its_first_lines() {
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("garbage.txt");
-    fs::write(&junk, base64_junk(90_000)).unwrap();
+    fs::write(&junk, common::junk::base64_junk(90_000)).unwrap();
     let out = kakurod(&["solve", "--json", path_str(&junk)], None);
     assert_eq!(out.status.code(), Some(1));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();

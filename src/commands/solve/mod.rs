@@ -267,7 +267,6 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     let ahead = if plan.parallel { plan.for_each(|_, report| report) } else { Vec::new() };
     let mut ahead = ahead.into_iter();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
-    let mut all_solved = true;
     if json && several {
         stdout.write_all(b"[\n")?;
     }
@@ -298,7 +297,6 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
                     if let Some((streamed, errors)) = streamed {
                         stdout.flush()?;
                         eprint!("{errors}");
-                        all_solved &= streamed.all_solved();
                         summary.merge(&streamed);
                         continue;
                     }
@@ -316,7 +314,6 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
         // Keep the answer and its statistics together when both go to a terminal.
         stdout.flush()?;
         eprint!("{}", diagnostics(input, &report, true));
-        all_solved &= report.summary().all_solved();
         summary.merge(&report.summary());
     }
     if json && several {
@@ -326,7 +323,7 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
     if several {
         eprintln!("{}", totals_line(plan.inputs.len(), &summary, started));
     }
-    Ok(all_solved)
+    Ok(summary.all_solved())
 }
 
 /// Prints the picture of the file named (`--svg` without `--out` takes one) on standard

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests: where the fixtures and the puzzle corpus live.
 
+pub mod junk;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
