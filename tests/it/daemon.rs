@@ -375,18 +375,25 @@ fn with_after_success_delete_inputs_are_removed_once_answered_and_svg_off_draws_
 }
 
 #[test]
-fn the_unit_documents_itself_with_the_readme_that_the_install_steps_put_there() {
+fn the_unit_documents_itself_with_the_manual_page_and_the_pages_the_install_steps_put_there() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let unit = fs::read_to_string(root.join("systemd/kakurod.service")).unwrap();
-    let docs: Vec<&str> = unit.lines().filter_map(|l| l.strip_prefix("Documentation=")).collect();
-    assert_eq!(docs, ["file:///usr/local/share/doc/kakurod/service.md"]);
-    // The install steps copy the docs folder's pages there, and the page exists.
+    let docs: Vec<&str> = unit
+        .lines()
+        .filter_map(|l| l.strip_prefix("Documentation="))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert_eq!(docs, ["man:kakurod-serve(1)", "file:///usr/local/share/doc/kakurod/service.md"]);
+    // The install steps copy the docs folder's pages and the manual pages there, and the
+    // page exists.
     let steps = fs::read_to_string(root.join("docs/service.md")).unwrap();
-    let folder = docs[0].trim_start_matches("file://").trim_end_matches("/service.md");
+    let folder = docs[1].trim_start_matches("file://").trim_end_matches("/service.md");
     assert!(
         steps.contains(&format!("-t {folder} README.md docs/*.md")),
         "docs/service.md does not install the pages into {folder}"
     );
+    assert!(steps.contains("kakurod man /usr/local/share/man/man1"), "no manual pages installed");
+    assert!(root.join("docs/service.md").is_file());
 }
 
 #[test]
