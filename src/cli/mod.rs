@@ -113,7 +113,7 @@ pub struct WorkerArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub workers: usize,
     /// The daemon's `[queue] subject_prefix`.
-    #[arg(long, value_name = "PREFIX", default_value = "kakurod")]
+    #[arg(long, value_name = "PREFIX", default_value = crate::settings::DEFAULT_SUBJECT_PREFIX)]
     pub subject_prefix: String,
     /// A NATS `.creds` file (user JWT and seed).
     #[arg(long, value_name = "PATH")]
@@ -139,16 +139,16 @@ pub struct WorkerArgs {
 pub struct SolverArgs {
     /// Technique: bt (backtracking), fc (forward checking), mac (arc consistency, with SAT
     /// joining hard searches), sat (the CDCL SAT solver alone).
-    #[arg(long, value_parser = choice::<Algorithm>(), default_value = Algorithm::Mac.name())]
+    #[arg(long, value_parser = choice::<Algorithm>(), default_value = SolveOptions::DEFAULT.algorithm.name())]
     pub algorithm: Algorithm,
     /// Variable order.
-    #[arg(long, value_parser = choice::<VarOrder>(), default_value = VarOrder::FirstFail.name())]
+    #[arg(long, value_parser = choice::<VarOrder>(), default_value = SolveOptions::DEFAULT.var_order.name())]
     pub var_order: VarOrder,
     /// Value order.
-    #[arg(long, value_parser = choice::<ValOrder>(), default_value = ValOrder::Min.name())]
+    #[arg(long, value_parser = choice::<ValOrder>(), default_value = SolveOptions::DEFAULT.val_order.name())]
     pub val_order: ValOrder,
     /// first: any solution; unique: prove uniqueness; count: count solutions.
-    #[arg(long, value_parser = choice::<Mode>(), default_value = Mode::Unique.name())]
+    #[arg(long, value_parser = choice::<Mode>(), default_value = SolveOptions::DEFAULT.mode.name())]
     pub mode: Mode,
     /// In count mode, stop after this many solutions (refused in the other modes); the
     /// `count_limit` of config.toml and puzzle files. `--limit` is its older name.
@@ -169,7 +169,7 @@ pub struct SolverArgs {
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
     /// How a solved Kakuro is graded by human techniques.
-    #[arg(long, value_parser = choice::<GradeMode>(), default_value = GradeMode::Auto.name())]
+    #[arg(long, value_parser = choice::<GradeMode>(), default_value = SolveOptions::DEFAULT.grade.name())]
     pub grade: GradeMode,
 }
 

@@ -122,7 +122,7 @@ fn take_queued(ctx: &Context, name: &str) -> bool {
                 Some(old) => claim::claim_from(&old.path(&folders.claim), &folders.claim, name)
                     .map(|new| {
                         // On the shared queue: the workers drop its job.
-                        if let Some(remote) = ctx.remote.get().filter(|r| r.holds(old.id)) {
+                        if let Some(remote) = ctx.remote.as_deref().filter(|r| r.holds(old.id)) {
                             remote.cancel(old.id);
                         }
                         Some(new)
@@ -137,14 +137,12 @@ fn take_queued(ctx: &Context, name: &str) -> bool {
         if let Ok(mut queued) = ctx.queued.lock() {
             queued.remove(name);
         }
-        if let Some(remote) = ctx.remote.get() {
+        if let Some(remote) = ctx.remote.as_deref() {
             remote.forget_deferred(name);
         }
     }
     match taken {
-        Ok(Some(claimed)) => {
-            ctx.cancelled_lane.get().is_some_and(|lane| lane.send(Job::claimed(claimed)).is_ok())
-        }
+        Ok(Some(claimed)) => ctx.cancelled_lane.send(Job::claimed(claimed)).is_ok(),
         Ok(None) => {
             let detail = "no input of that name is queued or running (answered already?)";
             reply(&folders.claim, name, &Reply { cancelled: false, detail: detail.into() });

@@ -29,6 +29,31 @@ struct Shared {
     idle: Condvar,
 }
 
+/// The channels into the dispatcher, made before the parts that send on them (the
+/// context's cancelled lane, the shared queue's deferred inputs), so that each part gets its
+/// sender when it is built.
+pub struct Lanes {
+    jobs: (Sender<Job>, Receiver<Job>),
+    cancelled: (Sender<Job>, Receiver<Job>),
+}
+
+impl Lanes {
+    /// Both lanes, empty.
+    pub fn new() -> Lanes {
+        Lanes { jobs: crossbeam_channel::unbounded(), cancelled: crossbeam_channel::unbounded() }
+    }
+
+    /// Where jobs are submitted.
+    pub fn jobs(&self) -> Sender<Job> {
+        self.jobs.0.clone()
+    }
+
+    /// Where the inputs an operator cancelled while queued go, to be answered at once.
+    pub fn cancelled(&self) -> Sender<Job> {
+        self.cancelled.0.clone()
+    }
+}
+
 /// The job queue and the worker pool.
 pub struct Dispatcher {
     shared: Arc<Shared>,
@@ -36,8 +61,9 @@ pub struct Dispatcher {
 }
 
 impl Dispatcher {
-    /// Starts `workers` worker threads and the dispatcher thread.
-    pub fn start(ctx: Arc<Context>, workers: usize) -> std::io::Result<Dispatcher> {
+    /// Starts `workers` worker threads, the dispatcher thread on `lanes`' jobs, and the
+    /// thread of its cancelled lane.
+    pub fn start(ctx: Arc<Context>, workers: usize, lanes: Lanes) -> std::io::Result<Dispatcher> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(workers)
             .thread_name(|i| format!("kakurod-worker-{i}"))
@@ -45,7 +71,7 @@ impl Dispatcher {
             .build()
             .map_err(std::io::Error::other)?;
         let committer = Committer::start(Arc::clone(&ctx))?;
-        let (sender, receiver) = crossbeam_channel::unbounded();
+        let Lanes { jobs: (sender, receiver), cancelled: (_, cancelled_jobs) } = lanes;
         let retrier = Retrier::start(Arc::clone(&ctx), sender.clone())?;
         let stages = Arc::new(Stages { ctx, committer, retrier, counters: Arc::default() });
         let shared = Arc::new(Shared {
@@ -60,8 +86,6 @@ impl Dispatcher {
         std::thread::Builder::new()
             .name("kakurod-dispatch".into())
             .spawn(move || dispatch(&for_thread, &receiver, &pool))?;
-        let (cancelled, cancelled_jobs) = crossbeam_channel::unbounded();
-        let _ = shared.stages.ctx.cancelled_lane.set(cancelled);
         let for_lane = Arc::clone(&shared);
         std::thread::Builder::new()
             .name("kakurod-cancelled".into())

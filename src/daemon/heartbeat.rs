@@ -112,7 +112,7 @@ impl Beating {
             })
             .collect();
         let (queue_workers, shared_queue) =
-            ctx.remote.get().map_or_else(Default::default, |r| presence::read(&r.queue));
+            ctx.remote.as_deref().map_or_else(Default::default, |r| presence::read(&r.queue));
         NodeState {
             node_id: crate::util::host_name(),
             pid: std::process::id(),
@@ -122,8 +122,8 @@ impl Beating {
             inbox: Some(ctx.settings.folders.inbox.clone()),
             workers: ctx.settings.workers,
             queued: ctx.queued.lock().map_or(0, |q| q.len()),
-            held_for_queue: ctx.remote.get().map_or(0, |r| r.deferred()),
-            on_shared_queue: ctx.remote.get().map_or(0, |r| r.in_flight()),
+            held_for_queue: ctx.remote.as_deref().map_or(0, |r| r.deferred()),
+            on_shared_queue: ctx.remote.as_deref().map_or(0, |r| r.in_flight()),
             retry_waiting: ctx.retry_waiting.load(Ordering::SeqCst),
             running,
             answered: ctx.metrics.answered_counts(),

@@ -73,7 +73,7 @@ pub struct Context {
     /// The jobs running now, each with its own stop flag and live search counters.
     pub running: Running,
     /// The shared queue, when jobs go to workers on other hosts.
-    pub remote: std::sync::OnceLock<Arc<super::remote::Remote>>,
+    pub remote: Option<Arc<super::remote::Remote>>,
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
@@ -90,7 +90,7 @@ pub struct Context {
     /// Ticked whenever the daemon's state is published.
     pub published: Beat,
     /// Where the inputs an operator cancelled while queued go, to be answered at once.
-    pub cancelled_lane: std::sync::OnceLock<crossbeam_channel::Sender<Job>>,
+    pub cancelled_lane: crossbeam_channel::Sender<Job>,
 }
 
 /// A job that failed on I/O, with its claim when it got that far.

@@ -132,7 +132,7 @@ fn claim(ctx: &Context, job: &Job) -> Result<Claimed, Ended> {
     let folders = &ctx.settings.folders;
     match job.source {
         Source::Claimed(id) => Ok(Claimed { id, name: job.name.clone() }),
-        Source::Inbox if ctx.remote.get().is_some_and(|r| !r.admit(&job.name)) => {
+        Source::Inbox if ctx.remote.as_deref().is_some_and(|r| !r.admit(&job.name)) => {
             Err(Ok(Outcome::Deferred))
         }
         Source::Inbox => match claim::claim(&folders.inbox, &folders.claim, &job.name) {
@@ -229,7 +229,7 @@ fn solve(
 ) -> Result<FileReport, Ended> {
     let name = &claimed.name;
     let asked = cancel::is_requested(&ctx.settings.folders.claim, name);
-    Ok(match (result_names::reserved(name), ctx.remote.get()) {
+    Ok(match (result_names::reserved(name), ctx.remote.as_deref()) {
         (Some(error), _) => FileReport::rejected(name, checksum, None, Status::Invalid, error),
         (None, _) if asked => cancellation(name, checksum, None, stop, started),
         (None, Some(remote)) => match remote.submit(ctx, claimed, bytes, checksum) {

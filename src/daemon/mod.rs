@@ -22,9 +22,7 @@ pub(crate) mod lock;
 pub(crate) mod metrics;
 pub(crate) mod metrics_http;
 pub(crate) mod periodic;
-pub(crate) mod queued;
 pub(crate) mod ready;
-pub(crate) mod reconcile;
 pub(crate) mod remote;
 pub(crate) mod retry;
 pub(crate) mod running;
@@ -87,7 +85,7 @@ struct Daemon {
     ctx: Arc<Context>,
     _lock: lock::InboxLock,
     dispatcher: Dispatcher,
-    queue: Option<queued::QueueParts>,
+    queue: Option<remote::parts::QueueParts>,
     watch: periodic::Periodic,
     heartbeat: periodic::Periodic,
     listener: Option<metrics_http::Listener>,
@@ -107,7 +105,7 @@ impl Daemon {
     /// forwarding and, last, the intake of new inputs.
     fn start(mut settings: Settings) -> Result<Daemon, DaemonError> {
         // The queue first: a server that cannot be reached leaves no folders behind.
-        let queue = settings.queue.as_ref().map(queued::connect).transpose()?;
+        let queue = settings.queue.as_ref().map(remote::parts::connect).transpose()?;
         settings.folders = prepare(&settings.folders)?;
         let lock = lock::InboxLock::take(&settings.folders.claim, &settings.folders.inbox)?;
         let (outbox, stale) = open_outbox(&settings)?;
@@ -116,23 +114,25 @@ impl Daemon {
             about: "cannot set up the metrics",
             source: std::io::Error::other(e),
         })?;
+        let lanes = dispatch::Lanes::new();
+        let remote = queue.map(|queue| Arc::new(remote::Remote::new(queue, lanes.jobs())));
         let ctx = Arc::new(Context {
             settings,
             outbox,
             cancel: Default::default(),
             running: Default::default(),
-            remote: Default::default(),
+            remote: remote.clone(),
             waiting: Default::default(),
             queued: Default::default(),
             retry_waiting: Default::default(),
             metrics,
             intake_beat: Default::default(),
             published: Default::default(),
-            cancelled_lane: Default::default(),
+            cancelled_lane: lanes.cancelled(),
         });
-        let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers)
+        let dispatcher = Dispatcher::start(Arc::clone(&ctx), workers, lanes)
             .map_err(|source| DaemonError::Io { about: "cannot start the workers", source })?;
-        let queue = queue.map(|q| queued::start(&ctx, &dispatcher, q)).transpose()?;
+        let queue = remote.map(|r| remote::parts::start(&ctx, &dispatcher, r)).transpose()?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
         ctx.metrics.took_over(requeued);
         let watch = running::watch(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {

@@ -284,6 +284,10 @@ pub struct Settings {
 /// The configuration file read when `--config` is not given, if it exists.
 const DEFAULT_CONFIG: &str = "config.toml";
 
+/// The queue's subject prefix when `[queue] subject_prefix` or `worker --subject-prefix`
+/// does not name one.
+pub const DEFAULT_SUBJECT_PREFIX: &str = "kakurod";
+
 impl Settings {
     /// Reads the configuration file named by `overrides`, applies the overrides and
     /// validates the result.

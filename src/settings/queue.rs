@@ -68,7 +68,7 @@ impl Default for QueueConfig {
     fn default() -> Self {
         QueueConfig {
             url: String::new(),
-            subject_prefix: "kakurod".into(),
+            subject_prefix: super::DEFAULT_SUBJECT_PREFIX.into(),
             creds_file: None,
             ca_file: None,
             ack_wait_seconds: 30.0,

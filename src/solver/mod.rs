@@ -21,12 +21,20 @@ pub(crate) mod combos;
 pub(crate) mod goal;
 pub mod options;
 pub mod overrides;
+// The search and the portfolio are public to this crate's own tests and benchmarks only
+// (feature `testing`, which they turn on): the pipeline is the interface.
+#[cfg(feature = "testing")]
 pub mod portfolio;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod portfolio;
 pub mod progress;
 pub(crate) mod propagators;
 pub(crate) mod queue;
 pub(crate) mod sat;
+#[cfg(feature = "testing")]
 pub mod search;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod search;
 pub(crate) mod state;
 pub mod stats;
 pub mod sudoku9;

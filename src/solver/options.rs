@@ -179,19 +179,25 @@ pub struct SolveOptions {
     pub grade: GradeMode,
 }
 
+impl SolveOptions {
+    /// The defaults, in one place: the command line's, the configuration file's and a
+    /// puzzle file's are these.
+    pub const DEFAULT: SolveOptions = SolveOptions {
+        algorithm: Algorithm::Mac,
+        var_order: VarOrder::FirstFail,
+        val_order: ValOrder::Min,
+        mode: Mode::Unique,
+        count_limit: None,
+        threads: 1,
+        timeout: None,
+        node_limit: None,
+        grade: GradeMode::Auto,
+    };
+}
+
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions {
-            algorithm: Algorithm::Mac,
-            var_order: VarOrder::FirstFail,
-            val_order: ValOrder::Min,
-            mode: Mode::Unique,
-            count_limit: None,
-            threads: 1,
-            timeout: None,
-            node_limit: None,
-            grade: GradeMode::Auto,
-        }
+        SolveOptions::DEFAULT
     }
 }
 

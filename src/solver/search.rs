@@ -15,9 +15,7 @@ use super::stats::Stats;
 use super::technique::Propagation;
 use super::termination::{Stop, Termination};
 use super::{Control, Outcome, StopReason};
-use crate::model::{Domain, Model, VarId};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use crate::model::{Domain, Model};
 use std::time::Instant;
 
 /// How often (in nodes) the driver is polled.
@@ -117,12 +115,16 @@ impl<'m> Search<'m> {
         }
     }
 
+    // Tests and benchmarks split the search by hand with these; the portfolio splits its own way.
+    #[cfg(any(test, feature = "testing"))]
     /// The variable the variable order branches on in `sub`, with its domain; `None` when
     /// every variable is fixed (then `sub` is a solution).
-    pub fn branching(&self, sub: &Subproblem) -> Option<(VarId, Domain)> {
+    pub fn branching(&self, sub: &Subproblem) -> Option<(crate::model::VarId, Domain)> {
         select_var(self.var_order, &sub.domains).map(|v| (v, sub.domains[v]))
     }
 
+    // Tests and benchmarks split the search by hand with these; the portfolio splits its own way.
+    #[cfg(any(test, feature = "testing"))]
     /// Splits `sub` at its branching variable: one propagated child per value, in value
     /// order; children that fail at once are dropped (and counted as failures).
     pub fn split(&mut self, sub: &Subproblem) -> Vec<Subproblem> {
@@ -135,9 +137,16 @@ impl<'m> Search<'m> {
         children
     }
 
+    // Tests and benchmarks split the search by hand with these; the portfolio splits its own way.
+    #[cfg(any(test, feature = "testing"))]
     /// The child of `sub` where `var` takes `value`, propagated; `None` (a counted failure)
     /// when that decision fails at once.
-    pub fn decide(&mut self, sub: &Subproblem, var: VarId, value: u32) -> Option<Subproblem> {
+    pub fn decide(
+        &mut self,
+        sub: &Subproblem,
+        var: crate::model::VarId,
+        value: u32,
+    ) -> Option<Subproblem> {
         self.props.load(&mut self.state, &sub.domains);
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(sub.depth + 1);
@@ -338,8 +347,14 @@ impl Driver for Collector<'_> {
     }
 }
 
-/// Sequential depth-first search of `model`.
-pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&Arc<AtomicBool>>) -> Outcome {
+/// Sequential depth-first search of `model`: the baseline the tests and benchmarks hold
+/// the portfolio to.
+#[cfg(any(test, feature = "testing"))]
+pub fn solve(
+    model: &Model,
+    options: &SolveOptions,
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Outcome {
     solve_with(model, options, Control::from(cancel))
 }
 

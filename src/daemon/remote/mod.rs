@@ -10,26 +10,27 @@
 //! queue unreachable: said once, and once when it is back) or that the queue no longer
 //! holds with no answer either (acknowledged but not yet on the server's disk when it
 //! crashed) is sent again by the reconciler.
+//!
+//! Here: [`Remote`], what the daemon knows of its jobs on the queue; `answers`, the thread
+//! that writes the answers; `reconcile`, the periodic check of the claims in flight;
+//! `parts`, the start and stop of it all.
+
+pub(crate) mod answers;
+pub(crate) mod parts;
+pub(crate) mod reconcile;
 
 use super::claim::{ClaimId, Claimed};
-use super::commit::Committer;
-use super::job::{self, Context, Job, Outcome};
-use super::lifecycle::{self, Counters};
-use crate::queue::wire::{self, Answer, JobHeader};
+use super::job::{self, Context, Job};
+use crate::queue::wire::{self, JobHeader};
 use crate::queue::{Queue, redacted};
 use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
 use crate::work::generate_job;
-use async_nats::jetstream::{self, AckKind};
 use crossbeam_channel::Sender;
-use futures_util::StreamExt;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// How long a failed write waits before the answer comes again.
-const WRITE_RETRY: Duration = Duration::from_secs(2);
+use std::time::Instant;
 
 /// A claimed input sent (or to be sent) to the queue.
 #[derive(Debug)]
@@ -196,155 +197,6 @@ impl Remote {
         if let Some(name) = next {
             let _ = self.jobs.send(Job { name, source: job::Source::Inbox });
         }
-    }
-}
-
-/// The answers thread and what it needs.
-pub struct Answers {
-    pub(super) remote: Arc<Remote>,
-    pub(super) ctx: Arc<Context>,
-    pub(super) committer: Committer,
-    pub(super) counters: Arc<Counters>,
-    pub(super) stop: Arc<AtomicBool>,
-}
-
-impl Answers {
-    /// Takes answers until stopped, and reconciles the claims now and then.
-    pub fn run(self) {
-        let queue = Arc::clone(&self.remote.queue);
-        let names = &queue.names;
-        let consumer = loop {
-            let found = queue.block_on(
-                queue.js.get_consumer_from_stream::<jetstream::consumer::pull::Config, _, _>(
-                    names.daemon_consumer(),
-                    names.answers_stream(),
-                ),
-            );
-            match found {
-                Ok(consumer) => break consumer,
-                Err(error) => tracing::debug!(%error, "waiting for the answers' consumer"),
-            }
-            if self.stop.load(Ordering::SeqCst) {
-                return;
-            }
-            std::thread::sleep(Duration::from_secs(1));
-        };
-        let period = queue.settings.reconcile / 2;
-        let mut next_check = Instant::now() + period;
-        loop {
-            // After the stop, one more fetch takes the answers of the last jobs.
-            let last = self.stop.load(Ordering::SeqCst);
-            let batch = queue.block_on(async {
-                let fetched =
-                    consumer.fetch().max_messages(256).expires(Duration::from_millis(500));
-                match fetched.messages().await {
-                    Ok(batch) => batch.filter_map(|m| async { m.ok() }).collect::<Vec<_>>().await,
-                    Err(_) => Vec::new(),
-                }
-            });
-            for message in batch {
-                self.take(message);
-            }
-            if last {
-                return;
-            }
-            if Instant::now() >= next_check {
-                super::reconcile::run(&self.remote, &self.ctx);
-                next_check = Instant::now() + period;
-            }
-        }
-    }
-
-    /// One answer: written when its claim is still held and not being written.
-    fn take(&self, message: jetstream::Message) {
-        let handle = self.remote.queue.handle().clone();
-        let (message, acker) = message.split();
-        let answer = match Answer::decode(&message.payload) {
-            Ok(answer) => answer,
-            Err(error) => {
-                tracing::error!(%error, "an answer this daemon cannot read; dropped");
-                handle.spawn(async move { acker.ack_with(AckKind::Term).await });
-                return;
-            }
-        };
-        let Some(id) = ClaimId::parse(&answer.claim) else {
-            handle.spawn(async move { acker.ack_with(AckKind::Term).await });
-            return;
-        };
-        let claimed = Claimed { id, name: answer.name.clone() };
-        let path = claimed.path(&self.ctx.settings.folders.claim);
-        let fresh = self.remote.writing.lock().is_ok_and(|mut w| w.insert(id));
-        if !fresh || path.symlink_metadata().is_err() {
-            if fresh {
-                self.done_writing(id);
-                self.remote.landed(id);
-            }
-            tracing::debug!(file = %answer.name, claim = %answer.claim,
-                "an answer to a claim no longer held (answered already, or withdrawn)");
-            handle.spawn(async move { acker.ack().await });
-            return;
-        }
-        let reserved = match &answer.stem {
-            None => None,
-            Some(stem) => match self.ctx.outbox.reserve_exact(stem) {
-                Ok(Some(reservation)) => Some((stem.clone(), reservation)),
-                outcome => {
-                    // Taken meanwhile: the job is made again for a free name.
-                    tracing::info!(file = %answer.name, stem = %stem, ?outcome,
-                        "the result name of a generation job was taken meanwhile; made again");
-                    self.done_writing(id);
-                    handle.spawn(async move { acker.ack().await });
-                    super::reconcile::resend(&self.remote, &self.ctx, &claimed);
-                    return;
-                }
-            },
-        };
-        let prepared = self.ctx.outbox.prepare_rendered(&answer.name, answer.files, reserved);
-        let prepared = match prepared {
-            Ok(prepared) => prepared,
-            Err(error) => {
-                tracing::warn!(file = %answer.name, %error, "cannot write the answer; it comes again");
-                self.done_writing(id);
-                handle.spawn(async move { acker.ack_with(AckKind::Nak(Some(WRITE_RETRY))).await });
-                return;
-            }
-        };
-        let done = lifecycle::Answer::new(claimed, path, answer.rejected, answer.line);
-        let (remote, ctx, counters) =
-            (Arc::clone(&self.remote), Arc::clone(&self.ctx), Arc::clone(&self.counters));
-        self.committer.submit(
-            prepared,
-            Box::new(move |written| {
-                match lifecycle::committed(&ctx, done, written) {
-                    Ok(outcome) => {
-                        count(&counters, outcome);
-                        handle.spawn(async move { acker.ack().await });
-                        remote.landed(id);
-                    }
-                    Err(error) => {
-                        tracing::warn!(%error, "cannot write the answer; it comes again");
-                        handle.spawn(async move {
-                            acker.ack_with(AckKind::Nak(Some(WRITE_RETRY))).await
-                        });
-                    }
-                }
-                if let Ok(mut writing) = remote.writing.lock() {
-                    writing.remove(&id);
-                }
-            }),
-        );
-    }
-
-    fn done_writing(&self, id: ClaimId) {
-        if let Ok(mut writing) = self.remote.writing.lock() {
-            writing.remove(&id);
-        }
-    }
-}
-
-fn count(counters: &Counters, outcome: Outcome) {
-    if let Outcome::Answered { rejected } = outcome {
-        counters.count_answer(rejected);
     }
 }
 

@@ -1,10 +1,11 @@
 //! Start and stop of `serve --queue`: the connection and the queue's streams, the daemon's
 //! own worker slots on the queue, and the answers thread (see `remote`).
 
-use super::dispatch::Dispatcher;
-use super::error::DaemonError;
-use super::job::Context;
-use super::remote::{Answers, Remote};
+use super::Remote;
+use super::answers::Answers;
+use crate::daemon::dispatch::Dispatcher;
+use crate::daemon::error::DaemonError;
+use crate::daemon::job::Context;
 use crate::queue::worker::Worker;
 use crate::queue::{Queue, QueueSettings, redacted};
 use std::sync::Arc;
@@ -33,12 +34,10 @@ pub fn connect(settings: &QueueSettings) -> Result<Arc<Queue>, DaemonError> {
 pub fn start(
     ctx: &Arc<Context>,
     dispatcher: &Dispatcher,
-    queue: Arc<Queue>,
+    remote: Arc<Remote>,
 ) -> Result<QueueParts, DaemonError> {
     let io = |about| move |source| DaemonError::Io { about, source };
-    let remote = Arc::new(Remote::new(Arc::clone(&queue), dispatcher.sender()));
-    let _ = ctx.remote.set(Arc::clone(&remote));
-    let worker = Worker::start(Arc::clone(&queue), ctx.settings.workers)
+    let worker = Worker::start(Arc::clone(&remote.queue), ctx.settings.workers)
         .map_err(io("cannot start the queue's workers"))?;
     let stop_answers = Arc::new(AtomicBool::new(false));
     let answers = Answers {

@@ -5,9 +5,9 @@
 //! neither as a job nor as an answer is sent again: a server acknowledges a message before
 //! its disk has it, and one that crashes in between loses it.
 
-use super::claim::Claimed;
-use super::job::Context;
-use super::remote::Remote;
+use super::Remote;
+use crate::daemon::claim::Claimed;
+use crate::daemon::job::Context;
 use crate::pipeline;
 use std::time::Instant;
 
