@@ -2,7 +2,8 @@
 
 use crate::cli::WorkerArgs;
 use crate::queue::worker::Worker;
-use crate::queue::{Queue, QueueSettings, invalid_prefix, redacted};
+use crate::queue::{Queue, redacted};
+use crate::settings::{QueueSettings, invalid_prefix};
 use crate::{logging, signals};
 use std::process::ExitCode;
 use std::sync::Arc;

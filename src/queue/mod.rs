@@ -21,8 +21,8 @@ mod setup;
 pub(crate) mod wire;
 pub mod worker;
 
+use crate::settings::QueueSettings;
 use async_nats::jetstream;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -30,40 +30,6 @@ use std::time::Duration;
 /// The oldest server version the queue runs on: per-subject discard (2.9.0); Debian
 /// bookworm ships 2.9.10.
 pub const MIN_SERVER: (u32, u32) = (2, 9);
-
-/// The queue's resolved settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QueueSettings {
-    /// Server URLs, comma-separated.
-    pub urls: String,
-    /// Prefix of subjects, streams and buckets.
-    pub prefix: String,
-    /// A `.creds` file.
-    pub creds_file: Option<PathBuf>,
-    /// Certificate authorities for TLS.
-    pub ca_file: Option<PathBuf>,
-    /// The consumer's ack wait: a silent worker loses its job after it.
-    pub ack_wait: Duration,
-    /// Most inputs claimed and not answered.
-    pub max_in_flight: usize,
-    /// Crashes after which an input is answered as failed.
-    pub max_crashes: u32,
-    /// Stream replicas.
-    pub replicas: usize,
-    /// The server's duplicate window.
-    pub duplicate_window: Duration,
-    /// When a claim with no job and no answer gets its job again.
-    pub reconcile: Duration,
-    /// Inputs of at least this many bytes are large (0: none is).
-    pub large_input_bytes: u64,
-}
-
-/// Why `prefix` cannot prefix subjects and stream names, if it cannot.
-pub fn invalid_prefix(prefix: &str) -> Option<String> {
-    let fine = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    (prefix.is_empty() || prefix.len() > 32 || !prefix.chars().all(fine))
-        .then(|| format!("'{prefix}' must be 1 to 32 letters, digits, '_' or '-'"))
-}
 
 /// The names on the server of one inbox's queue.
 #[derive(Clone, Debug)]
@@ -367,8 +333,11 @@ mod tests {
         assert!(version_at_least("2.9.10", (2, 9)));
         assert!(version_at_least("v2.12.1", (2, 9)));
         assert!(!version_at_least("2.8.4", (2, 9)));
-        assert!(invalid_prefix("kakurod-a_1").is_none());
-        assert!(invalid_prefix("a.b").is_some() && invalid_prefix("").is_some());
+        assert!(crate::settings::invalid_prefix("kakurod-a_1").is_none());
+        assert!(
+            crate::settings::invalid_prefix("a.b").is_some()
+                && crate::settings::invalid_prefix("").is_some()
+        );
         assert_eq!(redacted("nats://u:p@h:4222,tls://h2:4222"), "nats://***@h:4222,tls://h2:4222");
     }
 }

@@ -4,7 +4,8 @@
 //! that times out or is told "temporarily unavailable" meanwhile is tried again for a
 //! while rather than stopping the daemon.
 
-use super::{Queue, QueueError, QueueSettings, crashes, presence, setup};
+use super::{Queue, QueueError, crashes, presence, setup};
+use crate::settings::QueueSettings;
 use async_nats::jetstream::{self, consumer, context, stream};
 use std::time::{Duration, Instant};
 

@@ -23,7 +23,7 @@ mod queue;
 pub use generate::{GenerateConfig, GenerateSettings};
 pub use metrics::{MetricsConfig, MetricsSettings};
 pub use overrides::ServeOverrides;
-pub use queue::{JobSettings, QueueConfig};
+pub use queue::{JobSettings, QueueConfig, QueueSettings, invalid_prefix};
 
 /// The configuration file, as written. Every key has a default (see `config.toml`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -276,7 +276,7 @@ pub struct Settings {
     /// The settings every job is solved with, as sent to queue workers.
     pub job: JobSettings,
     /// The shared queue (`None`: the in-process queue).
-    pub queue: Option<crate::queue::QueueSettings>,
+    pub queue: Option<QueueSettings>,
     /// Where the metrics go.
     pub metrics: MetricsSettings,
 }

@@ -7,10 +7,43 @@ use super::{
     generate, pipeline_options, setting,
 };
 use crate::pipeline::PipelineOptions;
-use crate::queue::{QueueSettings, invalid_prefix};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// The queue's resolved settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueSettings {
+    /// Server URLs, comma-separated.
+    pub urls: String,
+    /// Prefix of subjects, streams and buckets.
+    pub prefix: String,
+    /// A `.creds` file.
+    pub creds_file: Option<PathBuf>,
+    /// Certificate authorities for TLS.
+    pub ca_file: Option<PathBuf>,
+    /// The consumer's ack wait: a silent worker loses its job after it.
+    pub ack_wait: Duration,
+    /// Most inputs claimed and not answered.
+    pub max_in_flight: usize,
+    /// Crashes after which an input is answered as failed.
+    pub max_crashes: u32,
+    /// Stream replicas.
+    pub replicas: usize,
+    /// The server's duplicate window.
+    pub duplicate_window: Duration,
+    /// When a claim with no job and no answer gets its job again.
+    pub reconcile: Duration,
+    /// Inputs of at least this many bytes are large (0: none is).
+    pub large_input_bytes: u64,
+}
+
+/// Why `prefix` cannot prefix subjects and stream names, if it cannot.
+pub fn invalid_prefix(prefix: &str) -> Option<String> {
+    let fine = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    (prefix.is_empty() || prefix.len() > 32 || !prefix.chars().all(fine))
+        .then(|| format!("'{prefix}' must be 1 to 32 letters, digits, '_' or '-'"))
+}
 
 /// What a worker needs to answer a job exactly as the daemon would: the sections of the
 /// configuration that decide an answer, after the command-line overrides. A queue worker

@@ -6,10 +6,10 @@
 //! Brief overview, in layers: [`solve`] takes a [`Model`] and [`SolveOptions`] and returns
 //! an owned [`Outcome`]; [`SolveOverrides`] are the settings given or not that the command
 //! line, the configuration and puzzle files set over the options. [`solve`] hands the
-//! work to the [`portfolio`], or for a plain search straight to the depth-first engine.
+//! work to the `portfolio`, or for a plain search straight to the depth-first engine.
 //! The portfolio runs the engines, alone or side by
 //! side, splits the work over threads and restarts; each engine works toward a `goal`
-//! until its `termination` says stop and knows nothing of the other: [`search`] (the
+//! until its `termination` says stop and knows nothing of the other: `search` (the
 //! depth-first loop over `state`, the domains and the trail, `propagators`, the constraint
 //! algorithms, and `branching`, the variable and value orders) and `sat` (a CNF encoding
 //! solved by CaDiCaL). `technique` splits an [`Algorithm`] into the engines it runs and the

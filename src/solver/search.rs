@@ -3,7 +3,8 @@
 //! [`Search`] owns the propagators and the state of one search thread. It runs a
 //! [`Subproblem`] (a set of domains) to exhaustion or until its [`Driver`] says stop; the
 //! driver receives the solutions, decides when to stop, and can ask for work to be split
-//! off (the portfolio uses that). [`solve`] is the plain sequential search.
+//! off (the portfolio uses that). `solve`, for tests and benchmarks, is the plain sequential
+//! search.
 
 use super::branching::{select_value, select_var};
 use super::goal::solution_target;
@@ -358,7 +359,7 @@ pub fn solve(
     solve_with(model, options, Control::from(cancel))
 }
 
-/// [`solve`], told from outside what [`Control`] carries (the queue it does not use).
+/// The plain sequential search, told from outside what [`Control`] carries (the queue it does not use).
 pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -> Outcome {
     let started = Instant::now();
     let mut collector = Collector {
