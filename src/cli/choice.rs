@@ -49,6 +49,25 @@ impl Choice for Format {
             Format::Killer => "Killer Sudoku: sums grid, then cage-id grid",
             Format::Dzn => "MiniZinc data: `initial_values = [| ... |];`",
             Format::Json => "kakurod's JSON schema",
+            Format::Puzzlink => "puzz.link URLs of Kakuro and Sudoku, one per line",
+        }
+    }
+}
+
+impl Choice for super::Target {
+    const ALL: &'static [Self] = &super::Target::ALL;
+
+    fn name(self) -> &'static str {
+        super::Target::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            super::Target::Janko => "a Kakuro as a janko grid (one per file)",
+            super::Target::Sudoku => "a Sudoku as an `N N` grid (one per file)",
+            super::Target::Killer => "a Killer Sudoku as its sums and cages grids (one per file)",
+            super::Target::Lines => "Sudoku, one line of N*N characters each",
+            super::Target::Puzzlink => "Kakuro and Sudoku as puzz.link URLs, one per line",
         }
     }
 }

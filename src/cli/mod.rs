@@ -72,6 +72,15 @@ pub enum Command {
     /// name: it was answered first); 3 when no daemon answered within --wait seconds (the
     /// request stays and is acted on when one runs); 2 on an error.
     Cancel(CancelArgs),
+    /// Convert puzzle files to another format: every puzzle of every input (a batch gives
+    /// many), read as `solve` reads them, written in the format --to names.
+    ///
+    /// `puzzlink` and `lines` take many puzzles, one per line; `janko`, `sudoku` and `killer`
+    /// hold one puzzle each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link
+    /// URL, a Kakuro as Sudoku lines) is refused with the reason. Exit status: 0 when every
+    /// puzzle was converted; 1 when an input or puzzle could not be (each said on standard
+    /// error as FILE:LINE:COLUMN); 2 on a usage error.
+    Convert(ConvertArgs),
     /// Write kakurod's manual pages into a folder: kakurod.1 and one page per command
     /// (kakurod-serve.1, kakurod-solve.1, ...), made from these very definitions.
     ///
@@ -83,6 +92,60 @@ pub enum Command {
     /// `kakurod completions zsh > ~/.zfunc/_kakurod`, or
     /// `kakurod completions fish > ~/.config/fish/completions/kakurod.fish`.
     Completions(CompletionsArgs),
+}
+
+/// `kakurod convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Puzzle files; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The format to write.
+    #[arg(long, value_parser = choice::<Target>(), value_name = "FORMAT")]
+    pub to: Target,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
+    pub format: Option<Format>,
+    /// Write here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The formats `convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A Kakuro as a janko grid.
+    Janko,
+    /// A Sudoku as an `N N` grid.
+    Sudoku,
+    /// A Killer Sudoku as its sums grid and cage grid.
+    Killer,
+    /// Sudoku, one line of N*N characters each.
+    Lines,
+    /// Kakuro and Sudoku as puzz.link URLs, one per line.
+    Puzzlink,
+}
+
+impl Target {
+    /// Every target, in the order `--help` lists them.
+    pub const ALL: [Target; 5] =
+        [Target::Janko, Target::Sudoku, Target::Killer, Target::Lines, Target::Puzzlink];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Janko => "janko",
+            Target::Sudoku => "sudoku",
+            Target::Killer => "killer",
+            Target::Lines => "lines",
+            Target::Puzzlink => "puzzlink",
+        }
+    }
+
+    /// True when a file of this format holds many puzzles, one per line.
+    pub fn many_per_file(self) -> bool {
+        matches!(self, Target::Lines | Target::Puzzlink)
+    }
 }
 
 /// `kakurod man`.

@@ -5,8 +5,9 @@
 
 use super::progress_bar;
 use crate::cli::GenerateArgs;
+use crate::format::puzzlink;
 use crate::generate::{self, GenError, GenOptions, GridKind, GridOptions, Proof};
-use crate::puzzle::Kind;
+use crate::puzzle::{Kind, Puzzle};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -38,6 +39,9 @@ struct Made<'a> {
     )]
     black_percent: Option<f64>,
     proof: Option<&'a Proof>,
+    /// The puzzle's puzz.link URL (Kakuro and Sudoku): one click from being played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    play_url: Option<&'a str>,
     /// Whole generation time.
     #[serde(serialize_with = "crate::report::pretty::seconds")]
     seconds: f64,
@@ -54,6 +58,7 @@ struct Output {
     proof: Option<Proof>,
     difficulty: Option<&'static str>,
     black_percent: Option<f64>,
+    play_url: Option<String>,
     seconds: f64,
 }
 
@@ -190,6 +195,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
             proof: made.proof,
             difficulty: made.difficulty.map(|d| d.name()),
             black_percent: Some(black),
+            play_url: puzzlink::play_url(&Puzzle::Kakuro(made.puzzle.clone())),
             seconds: made.seconds,
         });
     }
@@ -217,6 +223,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         proof: Some(made.proof),
         difficulty: made.difficulty.map(|d| d.name()),
         black_percent: None,
+        play_url: puzzlink::play_url(&made.puzzle),
         seconds: made.seconds,
     })
 }
@@ -292,6 +299,7 @@ fn json(output: &Output, files: Files<'_>) -> anyhow::Result<String> {
         difficulty: output.difficulty,
         black_percent: output.black_percent,
         proof: output.proof.as_ref(),
+        play_url: output.play_url.as_deref(),
         seconds: output.seconds,
     };
     Ok(serde_json::to_string(&made)?)

@@ -5,6 +5,7 @@
 
 mod bench;
 mod cancel;
+mod convert;
 mod generate;
 mod live;
 mod manual;
@@ -32,6 +33,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Worker(args) => worker::run(args),
         Command::Status(args) => status::run(args),
         Command::Cancel(args) => cancel::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Man(args) => manual::man(args),
         Command::Completions(args) => manual::completions(args),
     };

@@ -10,7 +10,8 @@
 //!    Sudoku grid when square, and a janko grid (which will say what is wrong) when not;
 //! 4. MiniZinc data: the text holds a 2-D array literal `[|` or names `initial_values`;
 //! 5. two matrices again when a line reads `Horizontal` (the size lines missing);
-//! 6. Sudoku lines: the first line that is not a `#` comment is a single token.
+//! 6. puzz.link URLs: the first line that is not a `#` comment is one, of a type read;
+//! 7. Sudoku lines: the first line that is not a `#` comment is a single token.
 
 use super::Format;
 use super::text::{self, Line};
@@ -34,6 +35,9 @@ pub fn detect(text: &str) -> Option<Format> {
     }
     if text::lines(text).any(|l| l.text.trim().eq_ignore_ascii_case("horizontal")) {
         return Some(Format::Matrices);
+    }
+    if super::puzzlink::looks_like(text) {
+        return Some(Format::Puzzlink);
     }
     let first_puzzle = text::lines(text)
         .find(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))?;

@@ -6,7 +6,8 @@
 //! `puzzle::validate`, so an error always names a line and a column of the file.
 //!
 //! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
-//! `lines`, `killer`, `dzn`, `json` (schema in its module doc); `detect` tells them apart,
+//! `lines`, `killer`, `dzn`, `json` (schema in its module doc), `puzzlink` (URLs, read and
+//! written); `detect` tells them apart,
 //! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
 //! [`generation`] reads the one JSON input that is not a puzzle: a generation job.
 //!
@@ -28,6 +29,7 @@ mod json_path;
 mod killer;
 pub(crate) mod lines;
 mod matrices;
+pub mod puzzlink;
 pub mod solution;
 mod sudoku;
 mod text;
@@ -59,11 +61,13 @@ pub enum Format {
     Dzn,
     /// kakurod's JSON schema.
     Json,
+    /// puzz.link (pzprjs) URLs, one per line: `https://puzz.link/p?kakuro/…`, `…?sudoku/…`.
+    Puzzlink,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Janko,
         Format::Backslash,
         Format::Matrices,
@@ -72,6 +76,7 @@ impl Format {
         Format::Killer,
         Format::Dzn,
         Format::Json,
+        Format::Puzzlink,
     ];
 
     /// The format called `name`, in any letter case.
@@ -90,6 +95,7 @@ impl Format {
             Format::Killer => "killer",
             Format::Dzn => "dzn",
             Format::Json => "json",
+            Format::Puzzlink => "puzzlink",
         }
     }
 }
@@ -170,6 +176,7 @@ pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> 
         Format::Killer => killer::read(text),
         Format::Dzn => dzn::read(text),
         Format::Json => json::read(text),
+        Format::Puzzlink => puzzlink::read(text),
     }
 }
 
@@ -186,7 +193,7 @@ fn unknown_format(text: &str) -> InputError {
         offset,
         message,
         "a janko, backslash or matrices Kakuro, a Sudoku grid or lines, a Killer grid, \
-         MiniZinc data or JSON (or name the format explicitly)",
+         MiniZinc data, JSON or puzz.link URLs (or name the format explicitly)",
     )
 }
 

@@ -4,6 +4,7 @@
 //! picks; it fills them in ([`GeneratedPuzzle::files`]) before the document is written.
 
 use crate::format::generation::Job;
+use crate::format::puzzlink;
 use crate::generate::{Generated, GridGenerated, Proof};
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Puzzle};
@@ -74,6 +75,9 @@ pub struct GeneratedPuzzle {
     pub unique: bool,
     /// How uniqueness was proved.
     pub proof: Option<Proof>,
+    /// Its puzz.link URL (Kakuro and Sudoku): one click from being played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play_url: Option<String>,
     /// Seconds this puzzle took.
     #[serde(serialize_with = "super::pretty::seconds")]
     pub seconds: f64,
@@ -88,15 +92,18 @@ pub struct GeneratedPuzzle {
 impl GeneratedPuzzle {
     /// The entry of a puzzle made from `seed`.
     pub fn new(seed: u64, generated: Generated) -> GeneratedPuzzle {
+        let black_percent = Some(generated.black_percent());
+        let puzzle = Puzzle::Kakuro(generated.puzzle);
         GeneratedPuzzle {
             files: None,
             seed,
             difficulty: generated.difficulty,
-            black_percent: Some(generated.black_percent()),
+            black_percent,
             unique: generated.proof.is_some(),
             proof: generated.proof,
             seconds: generated.seconds,
-            puzzle: Puzzle::Kakuro(generated.puzzle),
+            play_url: puzzlink::play_url(&puzzle),
+            puzzle,
             filling: generated.filling,
         }
     }
@@ -111,6 +118,7 @@ impl GeneratedPuzzle {
             unique: true,
             proof: Some(generated.proof),
             seconds: generated.seconds,
+            play_url: puzzlink::play_url(&generated.puzzle),
             puzzle: generated.puzzle,
             filling: generated.solution,
         }

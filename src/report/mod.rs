@@ -126,9 +126,24 @@ pub struct PuzzleReport {
     pub statistics: Statistics,
     /// Solver settings used (the threads are in the statistics).
     pub settings: Option<SolveOptions>,
-    /// The puzzle, for the picture output.
-    #[serde(skip)]
+    /// The puzzle of a file of one puzzle (none in a batch, or when the search broke a
+    /// rule), for the picture output; written as its puzz.link URL, `play_url`, where
+    /// pzprjs has its kind (Kakuro and Sudoku), so that it is one click from being played.
+    #[serde(rename = "play_url", serialize_with = "play_url", skip_serializing_if = "unplayable")]
     pub puzzle: Option<Puzzle>,
+}
+
+/// Writes a puzzle as its puzz.link URL.
+fn play_url<S: serde::Serializer>(
+    puzzle: &Option<Puzzle>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_some(&puzzle.as_ref().and_then(crate::format::puzzlink::play_url))
+}
+
+/// True when there is no puzzle, or no URL for it.
+fn unplayable(puzzle: &Option<Puzzle>) -> bool {
+    !puzzle.as_ref().is_some_and(|p| !matches!(p, Puzzle::Killer(_)))
 }
 
 /// Writes a grid as its rows, straight from its cells.

@@ -884,8 +884,18 @@ fn man_writes_a_page_per_command_and_completions_cover_every_command() {
     let dir = tempfile::tempdir().unwrap();
     let out = kakurod(&["man", path_str(dir.path())], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let commands =
-        ["serve", "solve", "bench", "generate", "worker", "status", "cancel", "man", "completions"];
+    let commands = [
+        "serve",
+        "solve",
+        "bench",
+        "generate",
+        "worker",
+        "status",
+        "cancel",
+        "convert",
+        "man",
+        "completions",
+    ];
     let mut expected: Vec<String> = commands.iter().map(|c| format!("kakurod-{c}.1")).collect();
     expected.push("kakurod.1".into());
     expected.sort();
@@ -909,4 +919,48 @@ fn man_writes_a_page_per_command_and_completions_cover_every_command() {
     let checked = Command::new("bash").arg("-n").arg(&script).output().unwrap();
     assert!(checked.status.success(), "{}", text(&checked.stderr));
     assert_eq!(kakurod(&["completions", "tcsh"], None).status.code(), Some(2));
+}
+
+#[test]
+fn convert_writes_what_each_format_holds_and_refuses_the_rest_with_the_reason() {
+    let kakuro = fixture("kakuro/1_10x12.txt");
+    let killer = fixture("killer/101_4x4.txt");
+    let sudoku = fixture("sudoku/generated_4x4.txt");
+    let url = kakurod(&["convert", "--to", "puzzlink", kakuro.to_str().unwrap()], None);
+    assert!(url.status.success());
+    let url = String::from_utf8(url.stdout).unwrap();
+    assert!(url.starts_with("https://puzz.link/p?kakuro/11/9/"), "{url}");
+    // Back from the URL (on standard input) to the janko grid it came from.
+    let janko = kakurod(&["convert", "--to", "janko", "-"], Some(url.as_bytes()));
+    let direct = kakurod(&["convert", "--to", "janko", kakuro.to_str().unwrap()], None);
+    assert!(janko.status.success() && direct.status.success());
+    assert_eq!(janko.stdout, direct.stdout);
+    // A Sudoku as a line that `solve` reads as one.
+    let line = kakurod(&["convert", "--to", "lines", sudoku.to_str().unwrap()], None);
+    assert_eq!(String::from_utf8(line.stdout).unwrap().trim().len(), 16);
+    // Refused, with the reason, exit 1; the other inputs are still written.
+    let both = [killer.to_str().unwrap(), sudoku.to_str().unwrap()];
+    let refused = kakurod(&["convert", "--to", "puzzlink", both[0], both[1]], None);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("101_4x4.txt:1: a killer cannot be written as puzzlink"), "{stderr}");
+    assert!(
+        String::from_utf8(refused.stdout).unwrap().starts_with("https://puzz.link/p?sudoku/4/4/")
+    );
+    let many = kakurod(&["convert", "--to", "sudoku", both[1], both[1]], None);
+    assert_eq!(many.status.code(), Some(2));
+}
+
+#[test]
+fn a_malformed_puzzlink_url_is_answered_with_its_line_and_column() {
+    let text = b"# from puzz.link\nhttps://puzz.link/p?kakuro/3/3/.l.m..03\n";
+    let output = kakurod(&["solve", "-"], Some(text));
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains(":2:40: the data ends where a clue was due"), "{stderr}");
+    let truncated = b"https://puzz.link/p?sudoku/9/9/1g2";
+    let output = kakurod(&["solve", "--json", "-"], Some(truncated));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["format"], "puzzlink");
+    assert_eq!(report["error"]["column"], 35, "{report}");
 }

@@ -60,6 +60,7 @@ fn format_of_name(path: &Path) -> Format {
         _ if name.ends_with(".dzn") => Format::Dzn,
         _ if name.contains(".backslash.") => Format::Backslash,
         _ if name.contains(".matrices.") => Format::Matrices,
+        _ if name.contains(".puzzlink.") => Format::Puzzlink,
         _ if name.contains(".lines.") || name.starts_with("top1465-first") => Format::Lines,
         _ if dir == "kakuro" => Format::Janko,
         _ if dir == "killer" => Format::Killer,
@@ -109,8 +110,9 @@ fn formats_match_janko(formats_dir: &Path, janko_dir: &Path) -> usize {
 #[test]
 fn fixture_formats_are_the_same_kakuro_as_janko() {
     let compared = formats_match_janko(&fixtures().join("formats"), &fixtures().join("kakuro"));
-    // backslash, matrices, 2 JSON for 1_10x12; backslash, matrices for 960_31x46.
-    assert_eq!(compared, 6);
+    // backslash, matrices, puzzlink, 2 JSON for 1_10x12; backslash, matrices, puzzlink for
+    // 960_31x46.
+    assert_eq!(compared, 8);
 }
 
 #[test]
@@ -249,6 +251,7 @@ fn seeds() -> Vec<String> {
         "killer/101_4x4.txt",
         "killer/101_4x4.json",
         "sudoku/top1465-first20.txt",
+        "sudoku/four-sizes.puzzlink.txt",
     ]
     .iter()
     .map(|f| text(&fixtures().join(f)))
@@ -265,7 +268,7 @@ proptest! {
 
     #[test]
     fn mutated_puzzles_never_panic(
-        seed in 0usize..9,
+        seed in 0usize..10,
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..8),
     ) {
         let mut bytes = seeds()[seed].clone().into_bytes();

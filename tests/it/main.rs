@@ -26,6 +26,7 @@ mod grade;
 mod outbox_leftovers;
 mod parallel;
 mod planted;
+mod pzpr;
 mod queue_chaos;
 mod queue_credentials;
 mod sudoku9;

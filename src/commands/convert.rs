@@ -1,0 +1,122 @@
+//! `kakurod convert --to FORMAT FILE...`: every puzzle of every input, read as `solve`
+//! reads it, written in another format. The readers are the solver's own, so a file that
+//! converts is a file the daemon answers; the writers are the generator's native grids,
+//! Sudoku lines and puzz.link URLs.
+
+use crate::cli::{ConvertArgs, Target};
+use crate::format::{self, InputError, puzzlink};
+use crate::generate;
+use crate::puzzle::{Kind, Puzzle, Sudoku};
+use crate::report::value_char;
+use anyhow::{Context, bail};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Converts the files; exit 1 when any input or puzzle could not be converted.
+pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
+    let mut written = Vec::new();
+    let mut failed = false;
+    for path in &args.files {
+        let name = path.display().to_string();
+        let text = match read(path) {
+            Ok(text) => text,
+            Err(error) => {
+                eprintln!("{name}: {error}");
+                failed = true;
+                continue;
+            }
+        };
+        let document = match format::read(&text, args.format) {
+            Ok(document) => document,
+            Err(error) => {
+                eprintln!("{}", located(&name, &error));
+                failed = true;
+                continue;
+            }
+        };
+        for entry in document.entries {
+            let converted = entry.map_err(|error| located(&name, &error)).and_then(|parsed| {
+                write(&parsed.puzzle, args.to)
+                    .map_err(|why| format!("{name}:{}: {why}", parsed.line))
+            });
+            match converted {
+                Ok(text) => written.push(text),
+                Err(message) => {
+                    eprintln!("{message}");
+                    failed = true;
+                }
+            }
+        }
+    }
+    if written.len() > 1 && !args.to.many_per_file() {
+        bail!(
+            "{} puzzles to write, but a {} file holds one puzzle: convert one at a time, or \
+             to lines or puzzlink",
+            written.len(),
+            args.to.name()
+        );
+    }
+    let output = written.concat();
+    match &args.out {
+        Some(out) => std::fs::write(out, output)
+            .with_context(|| format!("cannot write {}", out.display()))?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(output.as_bytes())?;
+            stdout.flush()?;
+        }
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A file's text (`-`: standard input).
+fn read(path: &Path) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().lock().read_to_end(&mut bytes)?;
+    } else {
+        bytes = std::fs::read(path).context("cannot read the file")?;
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not UTF-8 text"))
+}
+
+/// `FILE:LINE:COLUMN: message (expected …)`.
+fn located(name: &str, error: &InputError) -> String {
+    format!(
+        "{name}:{}:{}: {} (expected {})",
+        error.line, error.column, error.message, error.expected
+    )
+}
+
+/// One puzzle in the target format, ending with a newline; the reason when the target
+/// cannot hold it.
+fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
+    let kind = puzzle.kind();
+    let refuse =
+        |holds: &str| Err(format!("a {} cannot be written as {}: {holds}", kind.name(), to.name()));
+    match (to, puzzle) {
+        (Target::Janko, Puzzle::Kakuro(_))
+        | (Target::Sudoku, Puzzle::Sudoku(_))
+        | (Target::Killer, Puzzle::Killer(_)) => Ok(generate::to_text(puzzle)),
+        (Target::Janko, _) => refuse("janko grids hold Kakuro"),
+        (Target::Sudoku, _) => refuse("Sudoku grids hold plain Sudoku"),
+        (Target::Killer, _) => refuse("killer grids hold Killer Sudoku"),
+        (Target::Lines, Puzzle::Sudoku(sudoku)) => Ok(line(sudoku)),
+        (Target::Lines, _) => refuse("lines hold plain Sudoku"),
+        (Target::Puzzlink, _) if kind == Kind::Killer => {
+            refuse("puzz.link (pzprjs) has no Killer Sudoku")
+        }
+        (Target::Puzzlink, _) => match puzzlink::play_url(puzzle) {
+            Some(url) => Ok(format!("{url}\n")),
+            None => refuse("its border holds clues a puzz.link board cannot"),
+        },
+    }
+}
+
+/// A Sudoku as one line: `.` for a blank, `1`-`9`, then `A` for 10 and up.
+fn line(sudoku: &Sudoku) -> String {
+    let mut text: String = sudoku.givens.iter().map(|&v| value_char(v)).collect();
+    text.push('\n');
+    text
+}
