@@ -50,6 +50,7 @@ impl Choice for Format {
             Format::Dzn => "MiniZinc data: `initial_values = [| ... |];`",
             Format::Json => "kakurod's JSON schema",
             Format::Puzzlink => "puzz.link URLs of Kakuro and Sudoku, one per line",
+            Format::Sdk => "Sudoku rows as people keep them: `53..7....`, spaced, boxed, SadMan",
         }
     }
 }
@@ -67,6 +68,7 @@ impl Choice for super::Target {
             super::Target::Sudoku => "a Sudoku as an `N N` grid (one per file)",
             super::Target::Killer => "a Killer Sudoku as its sums and cages grids (one per file)",
             super::Target::Lines => "Sudoku, one line of N*N characters each",
+            super::Target::Sdk => "a Sudoku as N rows of N characters, `.` blank (one per file)",
             super::Target::Puzzlink => "Kakuro and Sudoku as puzz.link URLs, one per line",
         }
     }

@@ -1,7 +1,7 @@
 //! `kakurod convert --to FORMAT FILE...`: every puzzle of every input, read as `solve`
 //! reads it, written in another format. The readers are the solver's own, so a file that
 //! converts is a file the daemon answers; the writers are the generator's native grids,
-//! Sudoku lines and puzz.link URLs.
+//! Sudoku lines and rows (`sdk`) and puzz.link URLs.
 
 use crate::cli::{ConvertArgs, Target};
 use crate::format::{self, InputError, puzzlink};
@@ -104,6 +104,8 @@ fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
         (Target::Killer, _) => refuse("killer grids hold Killer Sudoku"),
         (Target::Lines, Puzzle::Sudoku(sudoku)) => Ok(line(sudoku)),
         (Target::Lines, _) => refuse("lines hold plain Sudoku"),
+        (Target::Sdk, Puzzle::Sudoku(sudoku)) => Ok(rows(sudoku)),
+        (Target::Sdk, _) => refuse("sdk grids hold plain Sudoku"),
         (Target::Puzzlink, _) if kind == Kind::Killer => {
             refuse("puzz.link (pzprjs) has no Killer Sudoku")
         }
@@ -112,6 +114,13 @@ fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
             None => refuse("its border holds clues a puzz.link board cannot"),
         },
     }
+}
+
+/// A Sudoku as N rows of N characters, as [`line`] writes them.
+fn rows(sudoku: &Sudoku) -> String {
+    let line = line(sudoku);
+    let cells: Vec<char> = line.trim_end().chars().collect();
+    cells.chunks(sudoku.n.max(1)).map(|row| row.iter().collect::<String>() + "\n").collect()
 }
 
 /// A Sudoku as one line: `.` for a blank, `1`-`9`, then `A` for 10 and up.

@@ -11,7 +11,9 @@
 //! 4. MiniZinc data: the text holds a 2-D array literal `[|` or names `initial_values`;
 //! 5. two matrices again when a line reads `Horizontal` (the size lines missing);
 //! 6. puzz.link URLs: the first line that is not a `#` comment is one, of a type read;
-//! 7. Sudoku lines: the first line that is not a `#` comment is a single token.
+//! 7. a Sudoku grid of rows as people keep it (`sdk`): a `[Puzzle]` section, a box
+//!    separator, or a first row of a Sudoku's side in cells (see `sdk`);
+//! 8. Sudoku lines: the first line that is not a `#` comment is a single token.
 
 use super::Format;
 use super::text::{self, Line};
@@ -38,6 +40,9 @@ pub fn detect(text: &str) -> Option<Format> {
     }
     if super::puzzlink::looks_like(text) {
         return Some(Format::Puzzlink);
+    }
+    if super::sdk::looks_like(text) {
+        return Some(Format::Sdk);
     }
     let first_puzzle = text::lines(text)
         .find(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))?;
@@ -77,17 +82,18 @@ fn grid_format<'a>(
     (rows, cols): (usize, usize),
     body_lines: impl Iterator<Item = Line<'a>>,
 ) -> Format {
+    let mut body_lines = body_lines.peekable();
     let body = text.get(header.start + header.text.len()..).unwrap_or("").as_bytes();
     if body.contains(&b'\\') {
         Format::Backslash
-    } else if body.contains(&b',') {
+    } else if body.contains(&b',') || rows != cols {
         Format::Janko
-    } else if rows == cols && body_lines.count() == rows.saturating_mul(2) {
+    } else if body_lines.peek().is_some_and(|l| super::sdk::rows_after_header(l.text, rows)) {
+        Format::Sdk
+    } else if body_lines.count() == rows.saturating_mul(2) {
         Format::Killer
-    } else if rows == cols {
-        Format::Sudoku
     } else {
-        Format::Janko
+        Format::Sudoku
     }
 }
 
@@ -107,8 +113,17 @@ mod tests {
         let killer =
             "4 4\n3 - - -\n- - - -\n- - - -\n- - - -\n1 1 2 2\n1 1 2 2\n3 3 4 4\n3 3 4 4\n";
         assert_eq!(detect(killer), Some(Format::Killer));
-        assert_eq!(detect("# c\n\n1...\n"), Some(Format::Lines));
+        assert_eq!(detect("# c\n\n1...\n"), Some(Format::Sdk));
         assert_eq!(detect("...\n"), Some(Format::Lines));
+        assert_eq!(detect(&format!("# c\n{}\n", ".".repeat(81))), Some(Format::Lines));
+        assert_eq!(detect("53..7....\n6..195...\n"), Some(Format::Sdk));
+        assert_eq!(detect("5 3 . . 7 . . . .\n"), Some(Format::Sdk));
+        assert_eq!(detect("+---+---+\n|12|34|\n"), Some(Format::Sdk));
+        assert_eq!(detect("[Puzzle]\n1234\n"), Some(Format::Sdk));
+        assert_eq!(detect("4 4\n1...\n.2..\n..3.\n...4\n"), Some(Format::Sdk));
+        // 16 characters alone: a 4x4 Sudoku line, unless the grid has 16 such rows.
+        assert_eq!(detect(&".".repeat(16)), Some(Format::Lines));
+        assert_eq!(detect(&format!("{}\n", ".".repeat(16)).repeat(16)), Some(Format::Sdk));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!
 //! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
 //! `lines`, `killer`, `dzn`, `json` (schema in its module doc), `puzzlink` (URLs, read and
-//! written); `detect` tells them apart,
+//! written), `sdk` (Sudoku rows as people keep them); `detect` tells them apart,
 //! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
 //! [`generation`] reads the one JSON input that is not a puzzle: a generation job.
 //!
@@ -30,6 +30,7 @@ mod killer;
 pub(crate) mod lines;
 mod matrices;
 pub mod puzzlink;
+mod sdk;
 pub mod solution;
 mod sudoku;
 mod text;
@@ -63,11 +64,13 @@ pub enum Format {
     Json,
     /// puzz.link (pzprjs) URLs, one per line: `https://puzz.link/p?kakuro/…`, `…?sudoku/…`.
     Puzzlink,
+    /// Sudoku rows as people keep them: `53..7....`, spaced, boxed, SadMan `[Puzzle]`.
+    Sdk,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Janko,
         Format::Backslash,
         Format::Matrices,
@@ -77,6 +80,7 @@ impl Format {
         Format::Dzn,
         Format::Json,
         Format::Puzzlink,
+        Format::Sdk,
     ];
 
     /// The format called `name`, in any letter case.
@@ -96,6 +100,7 @@ impl Format {
             Format::Dzn => "dzn",
             Format::Json => "json",
             Format::Puzzlink => "puzzlink",
+            Format::Sdk => "sdk",
         }
     }
 }
@@ -177,6 +182,7 @@ pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> 
         Format::Dzn => dzn::read(text),
         Format::Json => json::read(text),
         Format::Puzzlink => puzzlink::read(text),
+        Format::Sdk => sdk::read(text),
     }
 }
 

@@ -964,3 +964,25 @@ fn a_malformed_puzzlink_url_is_answered_with_its_line_and_column() {
     assert_eq!(report["format"], "puzzlink");
     assert_eq!(report["error"]["column"], 35, "{report}");
 }
+
+#[test]
+fn sudoku_grids_as_people_keep_them_are_solved_and_their_errors_placed() {
+    let rows = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79\n";
+    let spaced: String = rows
+        .lines()
+        .map(|r| format!("{}\n", r.chars().map(String::from).collect::<Vec<_>>().join(" ")))
+        .collect();
+    let sadman = format!("[Puzzle]\n{}[Solution]\n", rows.replace('.', "0"));
+    for text in [rows.to_string(), format!("9 9\n{rows}"), spaced, sadman] {
+        let output = kakurod(&["solve", "--json", "-"], Some(text.as_bytes()));
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["format"], "sdk", "{text}");
+        assert_eq!(report["status"], "solved", "{text}");
+        assert_eq!(report["solution"][0][0], 5);
+    }
+    let short = rows.replacen("6..195...", "6..195..", 1);
+    let output = kakurod(&["solve", "-"], Some(short.as_bytes()));
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains(":2:1: a row of 8 cells, where the first has 9"), "{stderr}");
+}

@@ -61,6 +61,7 @@ fn format_of_name(path: &Path) -> Format {
         _ if name.contains(".backslash.") => Format::Backslash,
         _ if name.contains(".matrices.") => Format::Matrices,
         _ if name.contains(".puzzlink.") => Format::Puzzlink,
+        _ if name.ends_with(".sdk") || name.contains(".boxed.") => Format::Sdk,
         _ if name.contains(".lines.") || name.starts_with("top1465-first") => Format::Lines,
         _ if dir == "kakuro" => Format::Janko,
         _ if dir == "killer" => Format::Killer,
