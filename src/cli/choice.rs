@@ -51,6 +51,7 @@ impl Choice for Format {
             Format::Json => "kakurod's JSON schema",
             Format::Puzzlink => "puzz.link URLs of Kakuro and Sudoku, one per line",
             Format::Sdk => "Sudoku rows as people keep them: `53..7....`, spaced, boxed, SadMan",
+            Format::Ipuz => "ipuz Sudoku (JSON, `http://ipuz.org/sudoku`)",
         }
     }
 }
@@ -69,6 +70,7 @@ impl Choice for super::Target {
             super::Target::Killer => "a Killer Sudoku as its sums and cages grids (one per file)",
             super::Target::Lines => "Sudoku, one line of N*N characters each",
             super::Target::Sdk => "a Sudoku as N rows of N characters, `.` blank (one per file)",
+            super::Target::Ipuz => "a Sudoku as an ipuz document (one per file)",
             super::Target::Puzzlink => "Kakuro and Sudoku as puzz.link URLs, one per line",
         }
     }

@@ -75,8 +75,8 @@ pub enum Command {
     /// Convert puzzle files to another format: every puzzle of every input (a batch gives
     /// many), read as `solve` reads them, written in the format --to names.
     ///
-    /// `puzzlink` and `lines` take many puzzles, one per line; `janko`, `sudoku`, `sdk` and
-    /// `killer` hold one puzzle each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link
+    /// `puzzlink` and `lines` take many puzzles, one per line; `janko`, `sudoku`, `sdk`,
+    /// `ipuz` and `killer` hold one puzzle each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link
     /// URL, a Kakuro as Sudoku lines) is refused with the reason. Exit status: 0 when every
     /// puzzle was converted; 1 when an input or puzzle could not be (each said on standard
     /// error as FILE:LINE:COLUMN); 2 on a usage error.
@@ -124,18 +124,21 @@ pub enum Target {
     Lines,
     /// A Sudoku as N rows of N characters (the `.sdk` layout).
     Sdk,
+    /// A Sudoku as an ipuz document.
+    Ipuz,
     /// Kakuro and Sudoku as puzz.link URLs, one per line.
     Puzzlink,
 }
 
 impl Target {
     /// Every target, in the order `--help` lists them.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Janko,
         Target::Sudoku,
         Target::Killer,
         Target::Lines,
         Target::Sdk,
+        Target::Ipuz,
         Target::Puzzlink,
     ];
 
@@ -147,6 +150,7 @@ impl Target {
             Target::Killer => "killer",
             Target::Lines => "lines",
             Target::Sdk => "sdk",
+            Target::Ipuz => "ipuz",
             Target::Puzzlink => "puzzlink",
         }
     }

@@ -106,6 +106,8 @@ fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
         (Target::Lines, _) => refuse("lines hold plain Sudoku"),
         (Target::Sdk, Puzzle::Sudoku(sudoku)) => Ok(rows(sudoku)),
         (Target::Sdk, _) => refuse("sdk grids hold plain Sudoku"),
+        (Target::Ipuz, Puzzle::Sudoku(sudoku)) => Ok(format::ipuz::write(sudoku)),
+        (Target::Ipuz, _) => refuse("kakurod writes ipuz for plain Sudoku"),
         (Target::Puzzlink, _) if kind == Kind::Killer => {
             refuse("puzz.link (pzprjs) has no Killer Sudoku")
         }

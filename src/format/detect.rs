@@ -3,7 +3,8 @@
 //!
 //! The checks go from the most distinctive mark to the least, each looking only at the
 //! start of the text or at single bytes, so detection costs one pass at most:
-//! 1. JSON: the first non-blank character is `{`;
+//! 1. ipuz, then JSON: the first non-blank character is `{` (or `ipuz(`), and ipuz when
+//!    the text names an `http://ipuz.org/` version or kind;
 //! 2. two matrices: the first content line is `rows=` / `columns=`;
 //! 3. an `R C` header: a Kakuro grid when the body has `\` (backslash) or `,` (janko)
 //!    tokens, otherwise a Killer grid when a square header is followed by `2R` lines, a
@@ -21,6 +22,9 @@ use super::text::{self, Line};
 /// The format of `text`, or `None` when no format fits.
 pub fn detect(text: &str) -> Option<Format> {
     let trimmed = text.trim_start();
+    if super::ipuz::looks_like(text) {
+        return Some(Format::Ipuz);
+    }
     if trimmed.starts_with('{') {
         return Some(Format::Json);
     }

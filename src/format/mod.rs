@@ -7,7 +7,7 @@
 //!
 //! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
 //! `lines`, `killer`, `dzn`, `json` (schema in its module doc), `puzzlink` (URLs, read and
-//! written), `sdk` (Sudoku rows as people keep them); `detect` tells them apart,
+//! written), `sdk` (Sudoku rows as people keep them), `ipuz` (Sudoku, read and written); `detect` tells them apart,
 //! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
 //! [`generation`] reads the one JSON input that is not a puzzle: a generation job.
 //!
@@ -22,6 +22,7 @@
 mod detect;
 mod dzn;
 pub mod generation;
+pub mod ipuz;
 mod janko;
 mod json;
 mod json_grid;
@@ -66,11 +67,13 @@ pub enum Format {
     Puzzlink,
     /// Sudoku rows as people keep them: `53..7....`, spaced, boxed, SadMan `[Puzzle]`.
     Sdk,
+    /// ipuz (<http://ipuz.org>) Sudoku: JSON whose `kind` is `http://ipuz.org/sudoku`.
+    Ipuz,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Janko,
         Format::Backslash,
         Format::Matrices,
@@ -81,6 +84,7 @@ impl Format {
         Format::Json,
         Format::Puzzlink,
         Format::Sdk,
+        Format::Ipuz,
     ];
 
     /// The format called `name`, in any letter case.
@@ -101,6 +105,7 @@ impl Format {
             Format::Json => "json",
             Format::Puzzlink => "puzzlink",
             Format::Sdk => "sdk",
+            Format::Ipuz => "ipuz",
         }
     }
 }
@@ -183,6 +188,7 @@ pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> 
         Format::Json => json::read(text),
         Format::Puzzlink => puzzlink::read(text),
         Format::Sdk => sdk::read(text),
+        Format::Ipuz => ipuz::read(text),
     }
 }
 
@@ -199,7 +205,8 @@ fn unknown_format(text: &str) -> InputError {
         offset,
         message,
         "a janko, backslash or matrices Kakuro, a Sudoku grid or lines, a Killer grid, \
-         MiniZinc data, JSON or puzz.link URLs (or name the format explicitly)",
+         MiniZinc data, JSON, ipuz, puzz.link URLs or Sudoku rows (or name the format \
+         explicitly)",
     )
 }
 

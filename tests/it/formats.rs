@@ -56,6 +56,7 @@ fn format_of_name(path: &Path) -> Format {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let dir = path.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
     match () {
+        _ if name.ends_with(".ipuz") => Format::Ipuz,
         _ if name.ends_with(".json") => Format::Json,
         _ if name.ends_with(".dzn") => Format::Dzn,
         _ if name.contains(".backslash.") => Format::Backslash,

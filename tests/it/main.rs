@@ -23,6 +23,7 @@ mod deploy;
 mod formats;
 mod generate;
 mod grade;
+mod ipuz;
 mod outbox_leftovers;
 mod parallel;
 mod planted;
