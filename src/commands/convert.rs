@@ -118,7 +118,7 @@ fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
     }
 }
 
-/// A Sudoku as N rows of N characters, as [`line`] writes them.
+/// A Sudoku as N rows of N characters, as [`line()`] writes them.
 fn rows(sudoku: &Sudoku) -> String {
     let line = line(sudoku);
     let cells: Vec<char> = line.trim_end().chars().collect();
