@@ -235,8 +235,10 @@ pub struct SolverArgs {
     /// cores, one per puzzle otherwise; always 1 for `bench`.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Give up on a puzzle's search after this many seconds (0: no limit, as leaving it out).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    /// Give up on a puzzle's search after this many seconds (0: no limit, as leaving it out);
+    /// the `timeout_seconds` of config.toml and puzzle files, which `--timeout-seconds`
+    /// also names.
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Give up on a puzzle's search after this many search nodes (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

@@ -986,3 +986,12 @@ fn sudoku_grids_as_people_keep_them_are_solved_and_their_errors_placed() {
     let stderr = text(&output.stderr);
     assert!(stderr.contains(":2:1: a row of 8 cells, where the first has 9"), "{stderr}");
 }
+
+#[test]
+fn the_time_limit_takes_the_name_of_the_configuration_file_too() {
+    let puzzle = fixture("kakuro/1_10x12.txt");
+    let output =
+        kakurod(&["solve", "--json", "--timeout-seconds", "7", puzzle.to_str().unwrap()], None);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["settings"]["timeout_seconds"], 7.0, "{report}");
+}
