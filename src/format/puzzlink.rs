@@ -80,7 +80,7 @@ fn url(line: Line<'_>) -> Result<Parsed, InputError> {
             let message = if other.is_empty() {
                 "no puzzle type in the URL".to_string()
             } else {
-                format!("puz.link type `{other}` is not one kakurod solves")
+                format!("puzz.link type `{other}` is not one kakurod solves")
             };
             return Err(line.error_at(kind.at, message, "kakuro or sudoku"));
         }
