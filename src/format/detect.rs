@@ -124,6 +124,9 @@ mod tests {
         assert_eq!(detect("5 3 . . 7 . . . .\n"), Some(Format::Sdk));
         assert_eq!(detect("+---+---+\n|12|34|\n"), Some(Format::Sdk));
         assert_eq!(detect("[Puzzle]\n1234\n"), Some(Format::Sdk));
+        // Rows of other characters are no grid: junk goes to the lines reader, which
+        // rejects it whole.
+        assert_eq!(detect("q0/+\nq1/+\n"), Some(Format::Lines));
         assert_eq!(detect("4 4\n1...\n.2..\n..3.\n...4\n"), Some(Format::Sdk));
         // 16 characters alone: a 4x4 Sudoku line, unless the grid has 16 such rows.
         assert_eq!(detect(&".".repeat(16)), Some(Format::Lines));

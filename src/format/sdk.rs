@@ -114,6 +114,10 @@ pub(crate) fn looks_like(text: &str) -> bool {
         .split(|c: char| c.is_whitespace() || c == '|')
         .filter(|w| !w.is_empty())
         .collect();
+    // Only cells: a line of other characters (junk, prose, another format) is no row.
+    if !words.iter().all(|w| w.chars().all(|c| value(c).is_some())) {
+        return false;
+    }
     let sides = [4, 9, 16, 25];
     match words.as_slice() {
         [one] if !first.text.contains('|') => {
