@@ -3,13 +3,14 @@
 //! converts is a file the daemon answers; the writers are the generator's native grids,
 //! Sudoku lines and rows (`sdk`) and puzz.link URLs.
 
+use super::{located, read_input};
 use crate::cli::{ConvertArgs, Target};
-use crate::format::{self, InputError, puzzlink};
+use crate::format::{self, puzzlink};
 use crate::generate;
 use crate::puzzle::{Kind, Puzzle, Sudoku};
 use crate::report::value_char;
 use anyhow::{Context, bail};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -72,21 +73,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
 
 /// A file's text (`-`: standard input).
 fn read(path: &Path) -> anyhow::Result<String> {
-    let mut bytes = Vec::new();
-    if path.as_os_str() == "-" {
-        std::io::stdin().lock().read_to_end(&mut bytes)?;
-    } else {
-        bytes = std::fs::read(path).context("cannot read the file")?;
-    }
+    let bytes = read_input(path).context("cannot read the file")?;
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not UTF-8 text"))
-}
-
-/// `FILE:LINE:COLUMN: message (expected …)`.
-fn located(name: &str, error: &InputError) -> String {
-    format!(
-        "{name}:{}:{}: {} (expected {})",
-        error.line, error.column, error.message, error.expected
-    )
 }
 
 /// One puzzle in the target format, ending with a newline; the reason when the target

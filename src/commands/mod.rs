@@ -18,9 +18,30 @@ use anyhow::{Context, bail};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs;
-use std::io::{self, IsTerminal};
-use std::path::PathBuf;
+use std::io::{self, IsTerminal, Read};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// True for `-`, which names standard input.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The bytes of an input file, or of standard input for `-`.
+fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    if is_stdin(path) {
+        let mut bytes = Vec::new();
+        io::stdin().lock().read_to_end(&mut bytes)?;
+        Ok(bytes)
+    } else {
+        fs::read(path)
+    }
+}
+
+/// An input error as `FILE:LINE:COLUMN: message (expected ...)`.
+fn located(file: &str, e: &crate::format::InputError) -> String {
+    format!("{file}:{}:{}: {} (expected {})", e.line, e.column, e.message, e.expected)
+}
 
 /// Parses the command line and runs the command it names; the exit status to end with.
 pub(crate) fn run() -> ExitCode {

@@ -48,8 +48,7 @@ pub fn detect(text: &str) -> Option<Format> {
     if super::sdk::looks_like(text) {
         return Some(Format::Sdk);
     }
-    let first_puzzle = text::lines(text)
-        .find(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))?;
+    let first_puzzle = text::lines(text).find(Line::is_content)?;
     (first_puzzle.tokens().count() == 1).then_some(Format::Lines)
 }
 

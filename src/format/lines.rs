@@ -30,9 +30,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
 
 /// The puzzle lines of a file, each read when it is reached.
 pub(crate) fn entries(text: &str) -> impl Iterator<Item = Result<Parsed, InputError>> + '_ {
-    text::lines(text)
-        .filter(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
-        .map(puzzle)
+    text::lines(text).filter(Line::is_content).map(puzzle)
 }
 
 /// How many puzzle lines are read before a file none of whose lines can be read is

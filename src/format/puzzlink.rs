@@ -33,9 +33,7 @@ const MAX_BOARD: usize = text::MAX_SIDE - 1;
 
 /// Reads a file of puzz.link URLs.
 pub fn read(text: &str) -> Result<Document, InputError> {
-    let lines: Vec<Line<'_>> = text::lines(text)
-        .filter(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
-        .collect();
+    let lines: Vec<Line<'_>> = text::lines(text).filter(Line::is_content).collect();
     match lines.as_slice() {
         [] => Err(text::error_at(text, text.len(), "the file holds no URL", expected_url())),
         [one] => {
@@ -51,9 +49,7 @@ pub fn read(text: &str) -> Result<Document, InputError> {
 
 /// True when `text`'s first content line is a puzz.link URL of a type kakurod reads.
 pub(crate) fn looks_like(text: &str) -> bool {
-    let first = text::lines(text)
-        .find(|line| !line.is_blank() && !line.text.trim_start().starts_with('#'))
-        .map(|line| line.text.trim());
+    let first = text::lines(text).find(Line::is_content).map(|line| line.text.trim());
     first.is_some_and(|line| {
         let query = line.split_once('?').map_or(line, |(_, query)| query);
         ["kakuro/", "sudoku/"].iter().any(|kind| query.starts_with(kind))

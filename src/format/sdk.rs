@@ -140,8 +140,7 @@ pub(crate) fn rows_after_header(first_row: &str, n: usize) -> bool {
 /// The lines that may hold the puzzle: not blank, not `#` comments, and within the
 /// `[Puzzle]` section when the file has sections.
 pub(crate) fn puzzle_lines(text: &str) -> Vec<Line<'_>> {
-    let content =
-        text::lines(text).filter(|l| !l.is_blank() && !l.text.trim_start().starts_with('#'));
+    let content = text::lines(text).filter(Line::is_content);
     let mut section: Option<bool> = None;
     let mut lines = Vec::new();
     for line in content {
@@ -222,8 +221,10 @@ fn cells(line: Line<'_>) -> Result<Vec<Cell>, InputError> {
     Ok(row)
 }
 
+/// A word of one blank character.
 fn is_blank(word: &str) -> bool {
-    matches!(word, "." | "0" | "-" | "_" | "*")
+    let mut chars = word.chars();
+    matches!((chars.next().and_then(value), chars.next()), (Some(0), None))
 }
 
 /// A cell character's value: 0 for a blank.

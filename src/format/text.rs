@@ -27,6 +27,12 @@ impl<'a> Line<'a> {
         self.text.trim().is_empty()
     }
 
+    /// True when the line is neither blank nor a `#` comment (the line-per-entry formats
+    /// skip both).
+    pub fn is_content(&self) -> bool {
+        !self.is_blank() && !self.text.trim_start().starts_with('#')
+    }
+
     /// Whitespace-separated tokens with their byte offsets in the whole text.
     pub fn tokens(&self) -> impl Iterator<Item = (usize, &'a str)> + use<'a> {
         let (start, text) = (self.start, self.text);

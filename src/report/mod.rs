@@ -143,7 +143,7 @@ fn play_url<S: serde::Serializer>(
 
 /// True when there is no puzzle, or no URL for it.
 fn unplayable(puzzle: &Option<Puzzle>) -> bool {
-    !puzzle.as_ref().is_some_and(|p| !matches!(p, Puzzle::Killer(_)))
+    puzzle.as_ref().and_then(crate::format::puzzlink::play_url).is_none()
 }
 
 /// Writes a grid as its rows, straight from its cells.

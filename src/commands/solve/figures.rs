@@ -44,7 +44,7 @@ pub(super) fn diagnostics(input: &Input, report: &FileReport, statistics: bool) 
 
 /// An input error as `FILE:LINE:COLUMN: message (expected ...)`, on its own line.
 pub(super) fn error_line(input: &Input, e: &InputError) -> String {
-    format!("{}:{}:{}: {} (expected {})\n", input.shown, e.line, e.column, e.message, e.expected)
+    format!("{}\n", super::super::located(&input.shown, e))
 }
 
 /// Status, uniqueness, kind, size and search figures of one puzzle, and a Kakuro's grade,

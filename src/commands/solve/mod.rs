@@ -19,7 +19,7 @@
 //! unsatisfiable, stopped by a limit) or an output could not be written, 2 on a usage error,
 //! 130 after Ctrl-C (the searches then stop and report what they found so far).
 
-use super::live;
+use super::{is_stdin, live, read_input};
 use crate::cli::SolveArgs;
 use crate::format::{Format, InputError};
 use crate::pipeline::{self, PipelineOptions};
@@ -31,7 +31,7 @@ use anyhow::{Context, bail};
 use rayon::prelude::*;
 use signal_hook::consts::SIGINT;
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -126,20 +126,6 @@ impl Input {
             done.store(true, Ordering::Relaxed);
             result
         })
-    }
-}
-
-fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-fn read_input(path: &Path) -> io::Result<Vec<u8>> {
-    if is_stdin(path) {
-        let mut bytes = Vec::new();
-        io::stdin().lock().read_to_end(&mut bytes)?;
-        Ok(bytes)
-    } else {
-        fs::read(path)
     }
 }
 
