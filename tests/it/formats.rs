@@ -287,3 +287,36 @@ proptest! {
         reads_safely(&String::from_utf8_lossy(&bytes));
     }
 }
+
+/// Every puzzle of a corpus folder read, written by `write` and read back: the
+/// same puzzle. Returns how many went round.
+fn round_trips(dir: &Path, write: impl Fn(&Puzzle) -> Option<String>) -> usize {
+    let mut count = 0;
+    for path in puzzles_in(dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
+        let doc = format::read(&text(&path), None).unwrap();
+        for entry in doc.entries {
+            let puzzle = entry.unwrap().puzzle;
+            let written = write(&puzzle).unwrap_or_else(|| panic!("{}", path.display()));
+            let back =
+                format::read(&written, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(back.entries[0].as_ref().unwrap().puzzle, puzzle, "{}", path.display());
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn the_whole_corpus_goes_to_puzzlink_and_ipuz_and_back() {
+    let Some(data) = data() else { return };
+    let url = |p: &Puzzle| format::puzzlink::play_url(p);
+    assert_eq!(round_trips(&data.join("kakuro/janko"), url), 751);
+    assert_eq!(round_trips(&data.join("sudoku/janko"), url), 96);
+    assert_eq!(round_trips(&data.join("sudoku/lines"), url), 1465);
+    let ipuz = |p: &Puzzle| match p {
+        Puzzle::Sudoku(s) => Some(format::ipuz::write(s)),
+        _ => None,
+    };
+    assert_eq!(round_trips(&data.join("sudoku/janko"), ipuz), 96);
+    assert_eq!(round_trips(&data.join("sudoku/lines"), ipuz), 1465);
+}
