@@ -72,6 +72,23 @@ impl Choice for super::Target {
             super::Target::Sdk => "a Sudoku as N rows of N characters, `.` blank (one per file)",
             super::Target::Ipuz => "a Sudoku as an ipuz document (one per file)",
             super::Target::Puzzlink => "Kakuro and Sudoku as puzz.link URLs, one per line",
+            super::Target::Json => "any puzzle as a kakurod JSON document (one per file)",
+            super::Target::Svg => "any puzzle as a picture of its empty grid (one per file)",
+        }
+    }
+}
+
+impl Choice for crate::render::sheet::Paper {
+    const ALL: &'static [Self] = &Self::ALL;
+
+    fn name(self) -> &'static str {
+        Self::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Self::A4 => "210 x 297 mm",
+            Self::Letter => "8.5 x 11 in",
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::format::Format;
 use crate::generate::{GradeGoal, Symmetry};
 use crate::logging::{LogFormat, LogLevel};
 use crate::puzzle::Kind;
+use crate::render::sheet::Paper;
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 use choice::choice;
 use clap::{Args, Parser, Subcommand};
@@ -76,11 +77,24 @@ pub enum Command {
     /// many), read as `solve` reads them, written in the format --to names.
     ///
     /// `puzzlink` and `lines` take many puzzles, one per line; `janko`, `sudoku`, `sdk`,
-    /// `ipuz` and `killer` hold one puzzle each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link
-    /// URL, a Kakuro as Sudoku lines) is refused with the reason. Exit status: 0 when every
+    /// `ipuz`, `killer`, `json` and `svg` (the empty grid, to print or show) hold one puzzle
+    /// each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link URL, a Kakuro
+    /// as Sudoku lines) is refused with the reason. Exit status: 0 when every
     /// puzzle was converted; 1 when an input or puzzle could not be (each said on standard
     /// error as FILE:LINE:COLUMN); 2 on a usage error.
     Convert(ConvertArgs),
+    /// Print puzzles on paper: a PDF with each puzzle empty on a page of its own, under its
+    /// title and grade, then the solutions.
+    ///
+    /// Every puzzle of every input (a batch gives many) is solved first, so that its
+    /// solution can be printed and only verified solutions are. Grids are scaled to the
+    /// page (landscape where that gives larger cells); one whose cells would come out
+    /// under 4.5 mm (on A4, more than about 40 columns by 54 rows) is refused. With
+    /// --svg, the same pages are written as SVG files, NAME-1.svg, NAME-2.svg, ...
+    /// (NAME.svg for one page). Exit status: 0 when every puzzle was printed with its
+    /// solution; 1 when an input or puzzle could not be read, or a puzzle has no solution
+    /// (it is printed, marked so); 2 on a usage error or a puzzle too large to print.
+    Print(PrintArgs),
     /// Write kakurod's manual pages into a folder: kakurod.1 and one page per command
     /// (kakurod-serve.1, kakurod-solve.1, ...), made from these very definitions.
     ///
@@ -111,6 +125,30 @@ pub struct ConvertArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `kakurod print`.
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// Puzzle files; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The PDF file to write (with --svg, the SVG file, numbered when there are more pages).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The paper size.
+    #[arg(long, value_parser = choice::<Paper>(), default_value = Paper::A4.name())]
+    pub paper: Paper,
+    /// Write the pages as SVG instead of PDF.
+    #[arg(long)]
+    pub svg: bool,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
+    pub format: Option<Format>,
+    /// Stop the search for one puzzle's solution after this many seconds (it is then
+    /// printed without one).
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+}
+
 /// The formats `convert` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -128,11 +166,15 @@ pub enum Target {
     Ipuz,
     /// Kakuro and Sudoku as puzz.link URLs, one per line.
     Puzzlink,
+    /// Any puzzle as a kakurod JSON document.
+    Json,
+    /// Any puzzle as an SVG picture of its empty grid.
+    Svg,
 }
 
 impl Target {
     /// Every target, in the order `--help` lists them.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 9] = [
         Target::Janko,
         Target::Sudoku,
         Target::Killer,
@@ -140,6 +182,8 @@ impl Target {
         Target::Sdk,
         Target::Ipuz,
         Target::Puzzlink,
+        Target::Json,
+        Target::Svg,
     ];
 
     /// The name on the command line.
@@ -152,6 +196,19 @@ impl Target {
             Target::Sdk => "sdk",
             Target::Ipuz => "ipuz",
             Target::Puzzlink => "puzzlink",
+            Target::Json => "json",
+            Target::Svg => "svg",
+        }
+    }
+
+    /// The file extension of this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Target::Sdk => "sdk",
+            Target::Ipuz => "ipuz",
+            Target::Json => "json",
+            Target::Svg => "svg",
+            _ => "txt",
         }
     }
 
@@ -311,6 +368,9 @@ pub struct SolveArgs {
     /// files have no picture.
     #[arg(long)]
     pub svg: bool,
+    /// Draw the puzzle empty, as it is given, not solved (with --svg).
+    #[arg(long, requires = "svg")]
+    pub blank: bool,
 }
 
 /// `kakurod bench`.
@@ -392,6 +452,10 @@ pub struct GenerateArgs {
     /// without --out the line carries the puzzle's text.
     #[arg(long)]
     pub json: bool,
+    /// Write the puzzle in this format (the names `convert --to` takes) instead of its
+    /// kind's own grid.
+    #[arg(long, value_parser = choice::<Target>(), value_name = "FORMAT")]
+    pub format: Option<Target>,
 }
 
 #[cfg(test)]

@@ -1,17 +1,18 @@
 //! `kakurod convert --to FORMAT FILE...`: every puzzle of every input, read as `solve`
 //! reads it, written in another format. The readers are the solver's own, so a file that
 //! converts is a file the daemon answers; the writers are the generator's native grids,
-//! Sudoku lines and rows (`sdk`) and puzz.link URLs.
+//! Sudoku lines and rows (`sdk`), ipuz, puzz.link URLs, kakurod's JSON, and the empty grid
+//! as SVG.
 
-use super::{located, read_input};
+use super::{located, read_text};
 use crate::cli::{ConvertArgs, Target};
 use crate::format::{self, puzzlink};
 use crate::generate;
 use crate::puzzle::{Kind, Puzzle, Sudoku};
+use crate::render;
 use crate::report::value_char;
 use anyhow::{Context, bail};
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 /// Converts the files; exit 1 when any input or puzzle could not be converted.
@@ -20,7 +21,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     for path in &args.files {
         let name = path.display().to_string();
-        let text = match read(path) {
+        let text = match read_text(path) {
             Ok(text) => text,
             Err(error) => {
                 eprintln!("{name}: {error}");
@@ -71,38 +72,49 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// A file's text (`-`: standard input).
-fn read(path: &Path) -> anyhow::Result<String> {
-    let bytes = read_input(path).context("cannot read the file")?;
-    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not UTF-8 text"))
-}
-
 /// One puzzle in the target format, ending with a newline; the reason when the target
 /// cannot hold it.
-fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
+pub(super) fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
     let kind = puzzle.kind();
-    let refuse =
-        |holds: &str| Err(format!("a {} cannot be written as {}: {holds}", kind.name(), to.name()));
+    if let Some(holds) = refusal(kind, to) {
+        return Err(format!("a {} cannot be written as {}: {holds}", kind.name(), to.name()));
+    }
     match (to, puzzle) {
-        (Target::Janko, Puzzle::Kakuro(_))
-        | (Target::Sudoku, Puzzle::Sudoku(_))
-        | (Target::Killer, Puzzle::Killer(_)) => Ok(generate::to_text(puzzle)),
-        (Target::Janko, _) => refuse("janko grids hold Kakuro"),
-        (Target::Sudoku, _) => refuse("Sudoku grids hold plain Sudoku"),
-        (Target::Killer, _) => refuse("killer grids hold Killer Sudoku"),
+        (Target::Janko | Target::Sudoku | Target::Killer, _) => Ok(generate::to_text(puzzle)),
         (Target::Lines, Puzzle::Sudoku(sudoku)) => Ok(line(sudoku)),
-        (Target::Lines, _) => refuse("lines hold plain Sudoku"),
         (Target::Sdk, Puzzle::Sudoku(sudoku)) => Ok(rows(sudoku)),
-        (Target::Sdk, _) => refuse("sdk grids hold plain Sudoku"),
         (Target::Ipuz, Puzzle::Sudoku(sudoku)) => Ok(format::ipuz::write(sudoku)),
-        (Target::Ipuz, _) => refuse("kakurod writes ipuz for plain Sudoku"),
-        (Target::Puzzlink, _) if kind == Kind::Killer => {
-            refuse("puzz.link (pzprjs) has no Killer Sudoku")
-        }
+        (Target::Json, _) => Ok(format::json::write(puzzle)),
+        (Target::Svg, _) => Ok(render::svg(puzzle, None)),
         (Target::Puzzlink, _) => match puzzlink::play_url(puzzle) {
             Some(url) => Ok(format!("{url}\n")),
-            None => refuse("its border holds clues a puzz.link board cannot"),
+            None => Err(format!(
+                "a {} cannot be written as puzzlink: its border holds clues a puzz.link board \
+                 cannot",
+                kind.name()
+            )),
         },
+        (Target::Lines | Target::Sdk | Target::Ipuz, _) => {
+            Err(format!("a {} cannot be written as {}", kind.name(), to.name()))
+        }
+    }
+}
+
+/// What the target holds, when it cannot hold a puzzle of `kind`.
+pub(super) fn refusal(kind: Kind, to: Target) -> Option<&'static str> {
+    match (to, kind) {
+        (Target::Janko, Kind::Kakuro)
+        | (Target::Sudoku | Target::Lines | Target::Sdk | Target::Ipuz, Kind::Sudoku)
+        | (Target::Killer, Kind::Killer)
+        | (Target::Puzzlink, Kind::Kakuro | Kind::Sudoku)
+        | (Target::Json | Target::Svg, _) => None,
+        (Target::Janko, _) => Some("janko grids hold Kakuro"),
+        (Target::Sudoku, _) => Some("Sudoku grids hold plain Sudoku"),
+        (Target::Killer, _) => Some("killer grids hold Killer Sudoku"),
+        (Target::Lines, _) => Some("lines hold plain Sudoku"),
+        (Target::Sdk, _) => Some("sdk grids hold plain Sudoku"),
+        (Target::Ipuz, _) => Some("kakurod writes ipuz for plain Sudoku"),
+        (Target::Puzzlink, _) => Some("puzz.link (pzprjs) has no Killer Sudoku"),
     }
 }
 

@@ -3,7 +3,7 @@
 //! solution in their own formats, to standard output or into files, with their solutions
 //! as `.sol` on request. Many puzzles are made at once on every core.
 
-use super::progress_bar;
+use super::{convert, progress_bar};
 use crate::cli::GenerateArgs;
 use crate::format::puzzlink;
 use crate::generate::{self, GenError, GenOptions, GridKind, GridOptions, Proof};
@@ -76,6 +76,9 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         bail!("--count above 1 needs --out DIR");
     }
     check_kind_options(&args)?;
+    if let Some(why) = args.format.and_then(|to| convert::refusal(args.kind, to)) {
+        bail!("--format {}: {why}", args.format.map_or("", |to| to.name()));
+    }
     let seeds = (0..args.count)
         .map(|i| args.seed.checked_add(i))
         .collect::<Option<Vec<u64>>>()
@@ -190,7 +193,11 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
             rows: options.rows,
             cols: options.cols,
             seed,
-            text: generate::to_janko(&made.puzzle),
+            text: text_of(
+                args,
+                &Puzzle::Kakuro(made.puzzle.clone()),
+                generate::to_janko(&made.puzzle),
+            )?,
             solution: made.filling.to_string(),
             proof: made.proof,
             difficulty: made.difficulty.map(|d| d.name()),
@@ -218,7 +225,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         rows: size,
         cols: size,
         seed,
-        text: made.text,
+        text: text_of(args, &made.puzzle, made.text.clone())?,
         solution: made.solution.to_string(),
         proof: Some(made.proof),
         difficulty: made.difficulty.map(|d| d.name()),
@@ -226,6 +233,14 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         play_url: puzzlink::play_url(&made.puzzle),
         seconds: made.seconds,
     })
+}
+
+/// The puzzle as `--format` asks, or its `native` text.
+fn text_of(args: &GenerateArgs, puzzle: &Puzzle, native: String) -> anyhow::Result<String> {
+    match args.format {
+        Some(to) => convert::write(puzzle, to).map_err(anyhow::Error::msg),
+        None => Ok(native),
+    }
 }
 
 /// Warns on standard error when a Kakuro's black share ended more than
@@ -306,15 +321,16 @@ fn json(output: &Output, files: Files<'_>) -> anyhow::Result<String> {
 }
 
 /// `gen_<rows>x<cols>_b<black>_s<seed>.txt` for a Kakuro, `gen_<kind><size>_s<seed>.txt`
-/// for the others.
+/// for the others (with the extension of the `--format`, if one is asked).
 fn file_name(args: &GenerateArgs, output: &Output) -> PathBuf {
     let (rows, cols, seed) = (output.rows, output.cols, output.seed);
+    let extension = args.format.map_or("txt", |to| to.extension());
     PathBuf::from(match output.kind {
         Kind::Kakuro => format!(
-            "gen_{rows}x{cols}_b{}_s{seed}.txt",
+            "gen_{rows}x{cols}_b{}_s{seed}.{extension}",
             args.black.unwrap_or(generate::DEFAULT_BLACK)
         ),
-        kind => format!("gen_{}{rows}_s{seed}.txt", kind.name()),
+        kind => format!("gen_{}{rows}_s{seed}.{extension}", kind.name()),
     })
 }
 

@@ -9,6 +9,7 @@ mod convert;
 mod generate;
 mod live;
 mod manual;
+mod print;
 mod solve;
 mod status;
 mod worker;
@@ -38,6 +39,12 @@ fn read_input(path: &Path) -> io::Result<Vec<u8>> {
     }
 }
 
+/// The text of an input file (`-`: standard input), which must be UTF-8.
+fn read_text(path: &Path) -> anyhow::Result<String> {
+    let bytes = read_input(path).context("cannot read the file")?;
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not UTF-8 text"))
+}
+
 /// An input error as `FILE:LINE:COLUMN: message (expected ...)`.
 fn located(file: &str, e: &crate::format::InputError) -> String {
     format!("{file}:{}:{}: {} (expected {})", e.line, e.column, e.message, e.expected)
@@ -55,6 +62,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Status(args) => status::run(args),
         Command::Cancel(args) => cancel::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Print(args) => print::run(args),
         Command::Man(args) => manual::man(args),
         Command::Completions(args) => manual::completions(args),
     };

@@ -50,14 +50,14 @@
 //! ```
 //!
 //! Syntax errors carry serde_json's line and column; rule errors (an unreachable clue, a
-//! cage in two pieces) are placed on the offending value with [`super::json_path`].
+//! cage in two pieces) are placed on the offending value with `json_path`.
 
 use super::json_grid::{self as grid, Item, Row};
 use super::json_path::{self, Step};
 use super::text;
 use super::{Document, Format, InputError, Parsed};
 use crate::puzzle::validate::{self, Aspect, Invalid};
-use crate::puzzle::{Cage, Killer, Kind, Puzzle, Sudoku};
+use crate::puzzle::{Cage, KakuroCell, Killer, Kind, Puzzle, Sudoku};
 use crate::solver::SolveOverrides;
 use serde::Deserialize;
 
@@ -296,6 +296,52 @@ impl Reader<'_> {
         killer.cages.iter_mut().for_each(|cage| cage.cells.sort_unstable());
         Ok(Puzzle::Killer(killer))
     }
+}
+
+/// `puzzle` in this format, one grid row a line: what `kakurod convert --to json` writes.
+pub fn write(puzzle: &Puzzle) -> String {
+    let rows = |rows: Vec<String>| format!("[\n    {}\n  ]", rows.join(",\n    "));
+    let numbers = |values: &[u32], n: usize| {
+        rows(values.chunks(n.max(1)).map(|row| serde_json::json!(row).to_string()).collect())
+    };
+    let fields = match puzzle {
+        Puzzle::Kakuro(k) => {
+            let token = |cell: &KakuroCell| match *cell {
+                KakuroCell::White => "0".to_string(),
+                KakuroCell::Black { down: None, right: None } => "-".to_string(),
+                KakuroCell::Black { down, right } => {
+                    let clue = |c: Option<u32>| c.map_or_else(String::new, |v| v.to_string());
+                    format!("{},{}", clue(down), clue(right))
+                }
+            };
+            let grid = k.cells.chunks(k.cols.max(1)).map(|row| {
+                serde_json::json!(row.iter().map(token).collect::<Vec<_>>().join(" ")).to_string()
+            });
+            vec![("kind", "\"kakuro\"".to_string()), ("grid", rows(grid.collect()))]
+        }
+        Puzzle::Sudoku(s) => {
+            vec![("kind", "\"sudoku\"".to_string()), ("givens", numbers(&s.givens, s.n))]
+        }
+        Puzzle::Killer(k) => {
+            let cage = |cage: &Cage| {
+                let cells: Vec<[usize; 2]> =
+                    cage.cells.iter().map(|&c| [c / k.n.max(1), c % k.n.max(1)]).collect();
+                format!("{{\"sum\": {}, \"cells\": {}}}", cage.total, serde_json::json!(cells))
+            };
+            let mut fields = vec![
+                ("kind", "\"killer\"".to_string()),
+                ("size", k.n.to_string()),
+                ("cages", rows(k.cages.iter().map(cage).collect())),
+            ];
+            if k.givens.iter().any(|&g| g != 0) {
+                fields.push(("givens", numbers(&k.givens, k.n)));
+            }
+            fields
+        }
+    };
+    let fields: Vec<String> =
+        fields.iter().map(|(key, value)| format!("  \"{key}\": {value}")).collect();
+    format!("{{\n{}\n}}\n", fields.join(",\n"))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ mod dzn;
 pub mod generation;
 pub mod ipuz;
 mod janko;
-mod json;
+pub mod json;
 mod json_grid;
 mod json_path;
 mod killer;

@@ -101,6 +101,16 @@ pub(crate) fn process_with(
     }
 }
 
+/// Solves, verifies and grades one puzzle already read (`kakurod print` reads its files
+/// itself, to keep every puzzle of a batch).
+pub(crate) fn solve_parsed(
+    parsed: Parsed,
+    options: &PipelineOptions,
+    control: Control<'_>,
+) -> PuzzleReport {
+    solve_one(parsed, options, control, Duration::ZERO)
+}
+
 /// Compiles, solves and verifies one puzzle.
 fn solve_one(
     parsed: Parsed,

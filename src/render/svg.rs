@@ -1,26 +1,34 @@
-//! SVG pictures of a puzzle, solved or not: the `NAME.svg` output of `kakurod solve --svg`
-//! and of the daemon's outbox.
+//! Pictures of a puzzle, solved or not: the `NAME.svg` output of `kakurod solve --svg` and
+//! of the daemon's outbox, and the grids of `kakurod print`'s sheets.
 //!
 //! Kakuro clue cells are dark, split by a diagonal, with the down sum in the lower-left
 //! half and the right sum in the upper-right half; white cells hold their digit, centred.
 //! Sudoku and Killer grids have thin cell lines and thick box lines; givens are bold and
 //! solved digits lighter; killer cages are dashed outlines set inside their cells, with the
-//! cage sum small in the cage's top-left corner. Only numbers from the puzzle are printed,
-//! so nothing needs escaping.
+//! cage sum small in the cage's top-left corner.
 
+use super::drawing::{Color, Drawing, Font, Shape, Stroke};
 use crate::puzzle::{Grid, Kakuro, KakuroCell, Killer, Puzzle, Sudoku};
-use std::fmt::Write;
 
 /// Side of one cell, in SVG user units.
-const CELL: f64 = 40.0;
+pub const CELL: f64 = 40.0;
 /// Blank border around the grid.
 const MARGIN: f64 = 4.0;
 /// How far a killer cage's outline sits inside its cells.
 const CAGE_INSET: f64 = 4.0;
 
+const CLUE_CELL: Color = Color(0x2b, 0x2b, 0x2b);
+const CELL_LINE: Color = Color(0x55, 0x55, 0x55);
+const SOLVED_DIGIT: Color = Color(0x2f, 0x6d, 0xb5);
+
+/// Draws `puzzle` as SVG, with the digits of `grid` when given ([`drawing`]).
+pub fn svg(puzzle: &Puzzle, grid: Option<&Grid>) -> String {
+    drawing(puzzle, grid).to_svg()
+}
+
 /// Draws `puzzle`, with the digits of `grid` when given (a grid of another size than the
 /// puzzle's is ignored, and the puzzle is drawn unsolved).
-pub fn svg(puzzle: &Puzzle, grid: Option<&Grid>) -> String {
+pub fn drawing(puzzle: &Puzzle, grid: Option<&Grid>) -> Drawing {
     let (rows, cols) = puzzle.size();
     let grid = grid.filter(|g| g.rows == rows && g.cols == cols && g.cells.len() == rows * cols);
     let mut canvas = Canvas::new(rows, cols);
@@ -29,12 +37,12 @@ pub fn svg(puzzle: &Puzzle, grid: Option<&Grid>) -> String {
         Puzzle::Sudoku(s) => draw_sudoku(&mut canvas, s, grid),
         Puzzle::Killer(k) => draw_killer(&mut canvas, k, grid),
     }
-    canvas.finish()
+    canvas.drawing
 }
 
-/// The SVG text being written, and the grid's geometry.
+/// The drawing being made, and the grid's geometry.
 struct Canvas {
-    out: String,
+    drawing: Drawing,
     rows: usize,
     cols: usize,
 }
@@ -43,14 +51,7 @@ impl Canvas {
     fn new(rows: usize, cols: usize) -> Canvas {
         let width = cols as f64 * CELL + 2.0 * MARGIN;
         let height = rows as f64 * CELL + 2.0 * MARGIN;
-        let mut out = String::with_capacity(rows * cols * 160 + 512);
-        let _ = writeln!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-             viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans, Arial, Helvetica, \
-             sans-serif\">"
-        );
-        Canvas { out, rows, cols }
+        Canvas { drawing: Drawing::new(width, height), rows, cols }
     }
 
     /// Top-left corner of cell `index`.
@@ -59,46 +60,40 @@ impl Canvas {
         (MARGIN + (index % cols) as f64 * CELL, MARGIN + (index / cols) as f64 * CELL)
     }
 
-    fn cell(&mut self, index: usize, fill: &str, stroke: &str) {
+    fn cell(&mut self, index: usize, fill: Color, lines: Color) {
         let (x, y) = self.corner(index);
-        let _ = writeln!(
-            self.out,
-            "<rect class=\"cell\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" \
-             fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1\"/>"
-        );
+        self.drawing.push(Shape::Rect {
+            class: "cell",
+            x,
+            y,
+            width: CELL,
+            height: CELL,
+            fill: Some(fill),
+            stroke: Some(Stroke::solid(lines, 1.0)),
+        });
     }
 
     /// A digit centred in cell `index`.
-    fn digit(&mut self, index: usize, value: u32, size: f64, style: &str) {
+    fn digit(&mut self, index: usize, value: u32, font: Font) {
         let (x, y) = self.corner(index);
-        let (cx, cy) = (x + CELL / 2.0, y + CELL / 2.0);
-        let _ = writeln!(
-            self.out,
-            "<text x=\"{cx}\" y=\"{cy}\" dy=\"0.35em\" text-anchor=\"middle\" \
-             font-size=\"{size}\" {style}>{value}</text>"
-        );
+        self.drawing.centred_text((x + CELL / 2.0, y + CELL / 2.0), font, value.to_string());
     }
 
-    fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), attributes: &str) {
-        let _ = writeln!(
-            self.out,
-            "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" {attributes}/>"
-        );
+    fn line(&mut self, from: (f64, f64), to: (f64, f64), stroke: Stroke) {
+        self.drawing.push(Shape::Line { from, to, stroke });
     }
 
     /// A frame around the whole grid.
     fn border(&mut self, width: f64) {
-        let (w, h) = (self.cols as f64 * CELL, self.rows as f64 * CELL);
-        let _ = writeln!(
-            self.out,
-            "<rect class=\"border\" x=\"{MARGIN}\" y=\"{MARGIN}\" width=\"{w}\" height=\"{h}\" \
-             fill=\"none\" stroke=\"#000\" stroke-width=\"{width}\"/>"
-        );
-    }
-
-    fn finish(mut self) -> String {
-        self.out.push_str("</svg>\n");
-        self.out
+        self.drawing.push(Shape::Rect {
+            class: "border",
+            x: MARGIN,
+            y: MARGIN,
+            width: self.cols as f64 * CELL,
+            height: self.rows as f64 * CELL,
+            fill: None,
+            stroke: Some(Stroke::solid(Color::BLACK, width)),
+        });
     }
 }
 
@@ -106,28 +101,29 @@ fn draw_kakuro(canvas: &mut Canvas, kakuro: &Kakuro, grid: Option<&Grid>) {
     for (index, cell) in kakuro.cells.iter().enumerate() {
         match *cell {
             KakuroCell::White => {
-                canvas.cell(index, "#fff", "#555");
+                canvas.cell(index, Color::WHITE, CELL_LINE);
                 if let Some(value) = grid.and_then(|g| g.cells[index]) {
-                    canvas.digit(index, value, 24.0, "fill=\"#111\"");
+                    canvas.digit(
+                        index,
+                        value,
+                        Font { color: Color(0x11, 0x11, 0x11), ..Font::plain(24.0) },
+                    );
                 }
             }
             KakuroCell::Black { down, right } => {
-                canvas.cell(index, "#2b2b2b", "#555");
+                canvas.cell(index, CLUE_CELL, CELL_LINE);
                 if down.is_none() && right.is_none() {
                     continue;
                 }
                 let (x, y) = canvas.corner(index);
-                canvas.line((x, y), (x + CELL, y + CELL), "stroke=\"#ccc\" stroke-width=\"1\"");
+                let diagonal = Stroke::solid(Color(0xcc, 0xcc, 0xcc), 1.0);
+                canvas.line((x, y), (x + CELL, y + CELL), diagonal);
                 let clues = [(down, 0.3, 0.78), (right, 0.7, 0.36)];
                 for (clue, fx, fy) in clues {
                     if let Some(total) = clue {
-                        let _ = writeln!(
-                            canvas.out,
-                            "<text x=\"{}\" y=\"{}\" dy=\"0.35em\" text-anchor=\"middle\" \
-                             font-size=\"13\" fill=\"#fff\">{total}</text>",
-                            x + fx * CELL,
-                            y + fy * CELL
-                        );
+                        let font = Font { color: Color::WHITE, ..Font::plain(13.0) };
+                        let centre = (x + fx * CELL, y + fy * CELL);
+                        canvas.drawing.centred_text(centre, font, total.to_string());
                     }
                 }
             }
@@ -137,28 +133,30 @@ fn draw_kakuro(canvas: &mut Canvas, kakuro: &Kakuro, grid: Option<&Grid>) {
 }
 
 fn draw_sudoku(canvas: &mut Canvas, sudoku: &Sudoku, grid: Option<&Grid>) {
-    sudoku_cells(canvas, sudoku.n, &sudoku.givens, grid, "#aaa");
+    sudoku_cells(canvas, sudoku.n, &sudoku.givens, grid, Color(0xaa, 0xaa, 0xaa));
     box_lines(canvas, sudoku.n, sudoku.box_size);
 }
 
 fn draw_killer(canvas: &mut Canvas, killer: &Killer, grid: Option<&Grid>) {
     // Fainter cell lines, so the cage outlines stand out.
-    sudoku_cells(canvas, killer.n, &killer.givens, grid, "#d0d0d0");
+    sudoku_cells(canvas, killer.n, &killer.givens, grid, Color(0xd0, 0xd0, 0xd0));
     cages(canvas, killer);
     box_lines(canvas, killer.n, killer.box_size);
 }
 
 /// Cell squares and digits of a Sudoku-like grid: givens bold, solved digits lighter.
-fn sudoku_cells(canvas: &mut Canvas, n: usize, givens: &[u32], grid: Option<&Grid>, lines: &str) {
+fn sudoku_cells(canvas: &mut Canvas, n: usize, givens: &[u32], grid: Option<&Grid>, lines: Color) {
     let size = if n <= 9 { 22.0 } else { 16.0 };
     for index in 0..n * n {
-        canvas.cell(index, "#fff", lines);
+        canvas.cell(index, Color::WHITE, lines);
         let given = givens.get(index).copied().filter(|&v| v != 0);
         match (given, grid.and_then(|g| g.cells[index])) {
             (Some(value), _) => {
-                canvas.digit(index, value, size, "font-weight=\"bold\" fill=\"#000\"")
+                canvas.digit(index, value, Font { bold: true, ..Font::plain(size) })
             }
-            (None, Some(value)) => canvas.digit(index, value, size, "fill=\"#2f6db5\""),
+            (None, Some(value)) => {
+                canvas.digit(index, value, Font { color: SOLVED_DIGIT, ..Font::plain(size) })
+            }
             (None, None) => {}
         }
     }
@@ -169,14 +167,14 @@ fn sudoku_cells(canvas: &mut Canvas, n: usize, givens: &[u32], grid: Option<&Gri
 fn box_lines(canvas: &mut Canvas, n: usize, box_rows: usize) {
     let (height, width) = (box_rows.max(1), n / box_rows.max(1));
     let span = n as f64 * CELL;
-    let style = "stroke=\"#000\" stroke-width=\"2.5\"";
+    let thick = Stroke::solid(Color::BLACK, 2.5);
     for row in (height..n).step_by(height) {
         let at = MARGIN + row as f64 * CELL;
-        canvas.line((MARGIN, at), (MARGIN + span, at), style);
+        canvas.line((MARGIN, at), (MARGIN + span, at), thick);
     }
     for col in (width..n).step_by(width.max(1)) {
         let at = MARGIN + col as f64 * CELL;
-        canvas.line((at, MARGIN), (at, MARGIN + span), style);
+        canvas.line((at, MARGIN), (at, MARGIN + span), thick);
     }
     canvas.border(3.0);
 }
@@ -190,7 +188,7 @@ fn cages(canvas: &mut Canvas, killer: &Killer) {
             cage_of[cell] = Some(k);
         }
     }
-    let style = "stroke=\"#333\" stroke-width=\"1\" stroke-dasharray=\"4 3\"";
+    let dashed = Stroke { color: Color(0x33, 0x33, 0x33), width: 1.0, dash: Some((4.0, 3.0)) };
     for index in 0..n * n {
         let Some(cage) = cage_of[index] else { continue };
         let (row, col) = ((index / n) as isize, (index % n) as isize);
@@ -229,27 +227,23 @@ fn cages(canvas: &mut Canvas, killer: &Killer) {
                 )
             };
             let (a, b) = (point(-1, extent(-1)), point(1, extent(1)));
-            canvas.line(a, b, style);
+            canvas.line(a, b, dashed);
         }
     }
     for cage in &killer.cages {
         let Some(&first) = cage.cells.iter().filter(|&&c| c < n * n).min() else { continue };
         let (x, y) = canvas.corner(first);
         let digits = cage.total.to_string().len() as f64;
-        let _ = writeln!(
-            canvas.out,
-            "<rect class=\"label\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"11\" fill=\"#fff\"/>",
-            x + 2.0,
-            y + 2.0,
-            digits * 6.0 + 2.0
-        );
-        let _ = writeln!(
-            canvas.out,
-            "<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#000\">{}</text>",
-            x + 3.0,
-            y + 11.0,
-            cage.total
-        );
+        canvas.drawing.push(Shape::Rect {
+            class: "label",
+            x: x + 2.0,
+            y: y + 2.0,
+            width: digits * 6.0 + 2.0,
+            height: 11.0,
+            fill: Some(Color::WHITE),
+            stroke: None,
+        });
+        canvas.drawing.text((x + 3.0, y + 11.0), Font::plain(10.0), cage.total.to_string());
     }
 }
 

@@ -893,6 +893,7 @@ fn man_writes_a_page_per_command_and_completions_cover_every_command() {
         "status",
         "cancel",
         "convert",
+        "print",
         "man",
         "completions",
     ];
@@ -949,6 +950,105 @@ fn convert_writes_what_each_format_holds_and_refuses_the_rest_with_the_reason() 
     );
     let many = kakurod(&["convert", "--to", "sudoku", both[1], both[1]], None);
     assert_eq!(many.status.code(), Some(2));
+}
+
+/// `convert --to` names, and the kinds each holds: every pair is tried below.
+const TARGETS: [(&str, &[&str]); 8] = [
+    ("janko", &["kakuro"]),
+    ("sudoku", &["sudoku"]),
+    ("killer", &["killer"]),
+    ("lines", &["sudoku"]),
+    ("sdk", &["sudoku"]),
+    ("ipuz", &["sudoku"]),
+    ("puzzlink", &["kakuro", "sudoku"]),
+    ("json", &["kakuro", "sudoku", "killer"]),
+];
+
+#[test]
+fn every_fixture_goes_through_every_format_that_holds_it_and_back_to_the_same_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let as_json = |path: &Path| {
+        let out = kakurod(&["convert", "--to", "json", path_str(path)], None);
+        assert!(out.status.success(), "{}: {}", path.display(), text(&out.stderr));
+        out.stdout
+    };
+    let mut trips = 0;
+    for kind in ["kakuro", "sudoku", "killer"] {
+        let mut files = common::puzzles_in(&fixture(kind));
+        files.retain(|p| {
+            p.extension().is_some_and(|e| e == "txt") && !p.to_str().unwrap().contains("lines")
+        });
+        files.retain(|p| {
+            !p.to_str().unwrap().contains("first20") && !p.to_str().unwrap().contains("puzzlink")
+        });
+        for path in files {
+            let original = as_json(&path);
+            for (target, holds) in TARGETS {
+                let out = kakurod(&["convert", "--to", target, path_str(&path)], None);
+                if !holds.contains(&kind) {
+                    assert_eq!(out.status.code(), Some(1), "{target} took a {kind}");
+                    assert!(text(&out.stderr).contains("cannot be written as"), "{target}");
+                    continue;
+                }
+                assert!(
+                    out.status.success(),
+                    "{} to {target}: {}",
+                    path.display(),
+                    text(&out.stderr)
+                );
+                let written = dir.path().join(format!("written.{target}"));
+                fs::write(&written, &out.stdout).unwrap();
+                assert_eq!(as_json(&written), original, "{} through {target}", path.display());
+                trips += 1;
+            }
+        }
+    }
+    assert!(trips >= 20, "{trips}");
+}
+
+#[test]
+fn an_empty_picture_comes_from_solve_blank_and_from_convert_to_svg() {
+    let kakuro = fixture("kakuro/1_10x12.txt");
+    let solved = text(&kakurod(&["solve", "--svg", path_str(&kakuro)], None).stdout);
+    let blank = kakurod(&["solve", "--svg", "--blank", path_str(&kakuro)], None);
+    assert!(blank.status.success());
+    let blank = text(&blank.stdout);
+    let converted = text(&kakurod(&["convert", "--to", "svg", path_str(&kakuro)], None).stdout);
+    assert_eq!(blank, converted);
+    // Its 48 clue numbers, and no digit in its 69 white cells.
+    assert_eq!(blank.matches("<text").count(), 48);
+    assert_eq!(solved.matches("<text").count(), 48 + 69);
+    let refused = kakurod(&["solve", "--svg", "--blank", "--out", "x", path_str(&kakuro)], None);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("convert --to svg"));
+    assert_eq!(kakurod(&["solve", "--blank", path_str(&kakuro)], None).status.code(), Some(2));
+}
+
+#[test]
+fn generate_writes_the_format_asked_and_refuses_one_that_cannot_hold_the_kind_at_once() {
+    let url = kakurod(
+        &["generate", "--kind", "sudoku", "--size", "4", "--seed", "7", "--format", "puzzlink"],
+        None,
+    );
+    assert!(url.status.success(), "{}", text(&url.stderr));
+    let url = text(&url.stdout);
+    assert!(url.starts_with("https://puzz.link/p?sudoku/4/4/"), "{url}");
+    let native = kakurod(&["generate", "--kind", "sudoku", "--size", "4", "--seed", "7"], None);
+    let back = kakurod(&["convert", "--to", "sudoku", "-"], Some(url.as_bytes()));
+    assert_eq!(back.stdout, native.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("made");
+    let args =
+        ["generate", "--rows", "6", "--cols", "6", "--count", "2", "--format", "json", "--out"];
+    let made = kakurod(&[&args[..], &[path_str(&out)]].concat(), None);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let names = listing(&out);
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".json")), "{names:?}");
+    let refused =
+        kakurod(&["generate", "--kind", "killer", "--size", "4", "--format", "puzzlink"], None);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("no Killer Sudoku"), "{}", text(&refused.stderr));
 }
 
 #[test]

@@ -307,7 +307,7 @@ fn round_trips(dir: &Path, write: impl Fn(&Puzzle) -> Option<String>) -> usize {
 }
 
 #[test]
-fn the_whole_corpus_goes_to_puzzlink_and_ipuz_and_back() {
+fn the_whole_corpus_goes_to_puzzlink_ipuz_and_json_and_back() {
     let Some(data) = data() else { return };
     let url = |p: &Puzzle| format::puzzlink::play_url(p);
     assert_eq!(round_trips(&data.join("kakuro/janko"), url), 751);
@@ -319,4 +319,8 @@ fn the_whole_corpus_goes_to_puzzlink_and_ipuz_and_back() {
     };
     assert_eq!(round_trips(&data.join("sudoku/janko"), ipuz), 96);
     assert_eq!(round_trips(&data.join("sudoku/lines"), ipuz), 1465);
+    let json = |p: &Puzzle| Some(format::json::write(p));
+    assert_eq!(round_trips(&data.join("kakuro/janko"), json), 751);
+    assert_eq!(round_trips(&data.join("sudoku/janko"), json), 96);
+    assert_eq!(round_trips(&data.join("killer-sudoku/janko"), json), 608);
 }

@@ -27,6 +27,7 @@ mod ipuz;
 mod outbox_leftovers;
 mod parallel;
 mod planted;
+mod print;
 mod pzpr;
 mod queue_chaos;
 mod queue_credentials;

@@ -145,6 +145,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.out.is_none() && args.svg && (args.json || inputs.len() > 1) {
         bail!("without --out, --svg prints one picture: give one file and no --json");
     }
+    if args.blank && args.out.is_some() {
+        bail!(
+            "--blank draws one picture on standard output; to draw files empty, use `kakurod convert --to svg`"
+        );
+    }
     let drawn = args.svg && args.out.is_none();
     if let Some(batch) = inputs.iter().find(|i| drawn && reads_as_batch(i, args.solver.format)) {
         bail!(
@@ -163,7 +168,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan { inputs: &inputs, options: &options, parallel, interrupted: &interrupted };
     let ok = match &args.out {
         Some(dir) => to_folder(&plan, dir, args.svg)?,
-        None => to_stdout(&plan, Printed::from_flags(args.json, args.svg))?,
+        None => to_stdout(&plan, Printed::from_flags(args.json, args.svg, args.blank))?,
     };
     Ok(if interrupted.load(Ordering::Relaxed) {
         ExitCode::from(130)
@@ -224,14 +229,17 @@ impl Plan<'_> {
 enum Printed {
     Solution,
     Json,
-    Svg,
+    /// The picture, solved or (`blank`) empty.
+    Svg {
+        blank: bool,
+    },
 }
 
 impl Printed {
-    fn from_flags(json: bool, svg: bool) -> Printed {
+    fn from_flags(json: bool, svg: bool, blank: bool) -> Printed {
         match (json, svg) {
             (true, _) => Printed::Json,
-            (false, true) => Printed::Svg,
+            (false, true) => Printed::Svg { blank },
             (false, false) => Printed::Solution,
         }
     }
@@ -243,8 +251,8 @@ impl Printed {
 /// a `lines` batch as its puzzles are ([`stream`]). Returns whether every puzzle was solved
 /// (and, with `--svg`, drawn).
 fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
-    if printed == Printed::Svg {
-        return picture_to_stdout(plan);
+    if let Printed::Svg { blank } = printed {
+        return picture_to_stdout(plan, blank);
     }
     let json = printed == Printed::Json;
     let several = plan.inputs.len() > 1;
@@ -313,15 +321,16 @@ fn to_stdout(plan: &Plan, printed: Printed) -> anyhow::Result<bool> {
 }
 
 /// Prints the picture of the file named (`--svg` without `--out` takes one) on standard
-/// output and its statistics on standard error. Returns whether it was solved and drawn.
-fn picture_to_stdout(plan: &Plan) -> anyhow::Result<bool> {
+/// output (empty with `blank`) and its statistics on standard error. Returns whether it was
+/// solved and drawn.
+fn picture_to_stdout(plan: &Plan, blank: bool) -> anyhow::Result<bool> {
     let reports = plan.for_each(|_, report| report);
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::default();
     let mut undrawn = false;
     for (input, report) in plan.inputs.iter().zip(&reports) {
         summary.merge(&report.summary());
-        match single_picture(report) {
+        match single_picture(report, blank) {
             Some(svg) => stdout.write_all(svg.as_bytes())?,
             None => {
                 undrawn = true;
@@ -340,11 +349,12 @@ fn picture_to_stdout(plan: &Plan) -> anyhow::Result<bool> {
     Ok(summary.all_solved() && !undrawn)
 }
 
-/// The picture of a single-puzzle file (solved or not); `None` for a batch or a rejected
-/// input.
-fn single_picture(report: &FileReport) -> Option<String> {
+/// The picture of a single-puzzle file (solved or not; empty with `blank`); `None` for a
+/// batch or a rejected input.
+fn single_picture(report: &FileReport, blank: bool) -> Option<String> {
+    let grid = |r: &crate::report::PuzzleReport| r.grid.clone().filter(|_| !blank);
     match &report.body {
-        Body::Single(r) => r.puzzle.as_ref().map(|p| render::svg(p, r.grid.as_ref())),
+        Body::Single(r) => r.puzzle.as_ref().map(|p| render::svg(p, grid(r).as_ref())),
         _ => None,
     }
 }
