@@ -53,8 +53,9 @@ pub(crate) fn stream_lines(
 /// gain nothing from splitting one search. While other work waits for a thread (a
 /// daemon's queue), the batch goes on on the caller's thread alone, a chunk at a time, as
 /// a hard puzzle gives its helpers back. A single puzzle, a lone last line, or one thread
-/// is answered on the caller's thread with every search thread. Only a file of one puzzle
-/// is drawn, so the reports of a `batch` do not keep their puzzles. `parse_time` is each
+/// is answered on the caller's thread with every search thread. Every report keeps its
+/// puzzle, which its JSON writes as its `play_url` (only a file of one puzzle is drawn).
+/// `parse_time` is each
 /// entry's share of reading them, or `None` when `entries` reads them as it goes (its
 /// time is then measured here).
 fn answer_entries(
@@ -67,10 +68,7 @@ fn answer_entries(
 ) {
     let answer =
         |entry: Result<Parsed, InputError>, options: &PipelineOptions, parse_time| match entry {
-            Ok(parsed) => {
-                let report = solve_one(parsed, options, control, parse_time);
-                PuzzleReport { puzzle: if batch { None } else { report.puzzle }, ..report }
-            }
+            Ok(parsed) => solve_one(parsed, options, control, parse_time),
             Err(error) => invalid(error.line, error),
         };
     let threads = solver::effective_threads(options.solve.threads);

@@ -126,9 +126,9 @@ pub struct PuzzleReport {
     pub statistics: Statistics,
     /// Solver settings used (the threads are in the statistics).
     pub settings: Option<SolveOptions>,
-    /// The puzzle of a file of one puzzle (none in a batch, or when the search broke a
-    /// rule), for the picture output; written as its puzz.link URL, `play_url`, where
-    /// pzprjs has its kind (Kakuro and Sudoku), so that it is one click from being played.
+    /// The puzzle (none when the search broke a rule), for the picture of a file of one
+    /// puzzle; written as its puzz.link URL, `play_url`, where pzprjs has its kind (Kakuro
+    /// and Sudoku), so that it is one click from being played, in a batch's entries too.
     #[serde(rename = "play_url", serialize_with = "play_url", skip_serializing_if = "unplayable")]
     pub puzzle: Option<Puzzle>,
 }

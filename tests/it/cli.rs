@@ -1095,3 +1095,25 @@ fn the_time_limit_takes_the_name_of_the_configuration_file_too() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["settings"]["timeout_seconds"], 7.0, "{report}");
 }
+
+#[test]
+fn each_puzzle_of_a_batch_carries_its_play_url() {
+    let batch = fixture("daemon/lines-top3.txt");
+    let out = kakurod(&["solve", "--json", path_str(&batch)], None);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let urls: Vec<String> = report["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["play_url"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(urls.len(), 3);
+    let back = kakurod(&["convert", "--to", "lines", "-"], Some(urls.join("\n").as_bytes()));
+    let lines_of = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.replace('0', "."))
+            .collect()
+    };
+    assert_eq!(lines_of(&text(&back.stdout)), lines_of(&fs::read_to_string(&batch).unwrap()));
+}
