@@ -31,6 +31,7 @@
 mod cli;
 mod commands;
 mod daemon;
+pub mod explain;
 pub mod format;
 pub mod generate;
 pub mod grade;

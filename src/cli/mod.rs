@@ -95,6 +95,22 @@ pub enum Command {
     /// solution; 1 when an input or puzzle could not be read, or a puzzle has no solution
     /// (it is printed, marked so); 2 on a usage error or a puzzle too large to print.
     Print(PrintArgs),
+    /// Show the path a person takes through a Kakuro or Sudoku: one numbered step per
+    /// deduction, from the givens to the solution, each with its technique, what it places
+    /// and eliminates, and why.
+    ///
+    /// The puzzle is solved first, so the path ends at its verified solution; its hardest
+    /// technique is the puzzle's grade. Where logic gets stuck, a last `search` step says
+    /// so and places the rest. Rows and columns count from 0. Exit status: 0 with a path;
+    /// 1 when the file cannot be read or the puzzle has no solution; 2 on a usage error (a
+    /// batch, a Killer Sudoku).
+    Explain(ExplainArgs),
+    /// Show the next step of a puzzle's path, from its givens or from a player's progress.
+    ///
+    /// --progress takes a partly filled grid in the layout of a solution (`R C`, then rows
+    /// of digits and `-`); a wrong digit in it is named with its line, column and cell.
+    /// Exit status as for explain.
+    Hint(HintArgs),
     /// Write kakurod's manual pages into a folder: kakurod.1 and one page per command
     /// (kakurod-serve.1, kakurod-solve.1, ...), made from these very definitions.
     ///
@@ -147,6 +163,37 @@ pub struct PrintArgs {
     /// printed without one).
     #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+}
+
+/// `kakurod explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A file of one Kakuro or Sudoku; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print the path as JSON: {"steps": [...], "difficulty": ..., "solved": ...}.
+    #[arg(long)]
+    pub json: bool,
+    /// Read the file as this format instead of detecting it.
+    #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
+    pub format: Option<Format>,
+}
+
+/// `kakurod hint`.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// A file of one Kakuro or Sudoku; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The player's grid so far: `R C`, then rows of digits and `-` (a solution's layout).
+    #[arg(long, value_name = "PARTIAL")]
+    pub progress: Option<PathBuf>,
+    /// Print the step as JSON: {"step": {...}, "steps_left": N}.
+    #[arg(long)]
+    pub json: bool,
+    /// Read the file as this format instead of detecting it.
+    #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
+    pub format: Option<Format>,
 }
 
 /// The formats `convert` writes.

@@ -6,6 +6,7 @@
 mod bench;
 mod cancel;
 mod convert;
+mod explain;
 mod generate;
 mod live;
 mod manual;
@@ -63,6 +64,8 @@ pub(crate) fn run() -> ExitCode {
         Command::Cancel(args) => cancel::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Print(args) => print::run(args),
+        Command::Explain(args) => explain::run_explain(args),
+        Command::Hint(args) => explain::run_hint(args),
         Command::Man(args) => manual::man(args),
         Command::Completions(args) => manual::completions(args),
     };

@@ -3,6 +3,7 @@
 //! more often than the others, and most visits change little or nothing, so a visit reads
 //! the run's tally and goes over its cells only to change them.
 
+use super::journal::Journal;
 use super::layout::RunSpec;
 use super::lists::WorkLists;
 use super::logic::Solver;
@@ -84,6 +85,8 @@ struct Easy<'a> {
     open: usize,
     uses: Uses,
     empty_at_start: bool,
+    /// The steps, when an explanation asks for them (not under a trial's assumption).
+    journal: Option<Box<Journal>>,
 }
 
 impl Solver<'_> {
@@ -104,6 +107,7 @@ impl Solver<'_> {
             open: self.open,
             uses: self.uses,
             empty_at_start: self.empty_at_start,
+            journal: if self.trailing { None } else { self.journal.take() },
         };
         let (mut progress, mut consistent) = (false, true);
         while consistent {
@@ -114,6 +118,9 @@ impl Solver<'_> {
         self.contradiction |= !consistent;
         (self.cand, self.tallies, self.lists, self.trail) =
             (easy.cand, easy.tallies, easy.lists, easy.trail);
+        if easy.journal.is_some() {
+            self.journal = easy.journal;
+        }
         (self.open, self.uses) = (easy.open, easy.uses);
         progress
     }
@@ -192,6 +199,15 @@ impl Easy<'_> {
                 }
             }
         }
+        let unique = ones(envelope) == tally.open_cells;
+        if let Some(journal) = &mut self.journal {
+            let technique = match (narrowed, unique) {
+                (false, _) => Technique::NakedSingle,
+                (true, true) => Technique::UniqueCombination,
+                (true, false) => Technique::Crossing,
+            };
+            journal.close(technique, Some(r as u32), &self.cand);
+        }
         // Clearing takes no needed digit from an open cell: the tally's holders stand.
         if required & !union != 0 {
             return None;
@@ -209,7 +225,9 @@ impl Easy<'_> {
                 hidden = true;
             }
         }
-        let unique = ones(envelope) == tally.open_cells;
+        if let Some(journal) = &mut self.journal {
+            journal.close(Technique::HiddenSingle, Some(r as u32), &self.cand);
+        }
         *used |= u8::from(naked)
             | u8::from(narrowed && unique) << 1
             | u8::from(narrowed && !unique) << 2
@@ -232,6 +250,8 @@ impl Easy<'_> {
         *changes |= 1 << k;
         if self.trailing {
             self.trail.push((cell, old));
+        } else if let Some(journal) = &mut self.journal {
+            journal.change(cell, old);
         }
         self.open -= usize::from(several(old) && !several(new));
         for r in runs {

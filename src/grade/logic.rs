@@ -2,6 +2,7 @@
 //! work lists of runs, and trial with an undo trail. The techniques themselves live in
 //! `easy` and `techniques`.
 
+use super::journal::Journal;
 use super::layout::{Layout, RunSpec};
 use super::lists::WorkLists;
 use super::masks::{ALL_DIGITS, ones, several};
@@ -50,6 +51,8 @@ pub(super) struct Solver<'a> {
     steps: u64,
     /// The budget ran out: the solve stopped before it finished or got stuck.
     pub(super) out_of_budget: bool,
+    /// The steps, when an explanation asks for them.
+    pub(super) journal: Option<Box<Journal>>,
 }
 
 /// Steps between two looks at the budget: a step is one level's pass over the runs waiting
@@ -127,6 +130,7 @@ impl<'a> Solver<'a> {
             budget: Budget::default(),
             steps: 0,
             out_of_budget: false,
+            journal: None,
         }
     }
 
@@ -186,6 +190,9 @@ impl<'a> Solver<'a> {
             }
             // First in, first out: a run waits while its cells gather more changes.
             while let Some(r) = self.lists.pop(l) {
+                if let Some(journal) = &mut self.journal {
+                    journal.focus = Some(r as u32);
+                }
                 let progress = if l == 1 { self.medium(r) } else { self.hard(r) };
                 if progress || self.contradiction {
                     return Some(level);
@@ -224,6 +231,8 @@ impl<'a> Solver<'a> {
     pub(super) fn changed(&mut self, cell: u32, old: u16) {
         if self.trailing {
             self.trail.push((cell, old));
+        } else if let Some(journal) = &mut self.journal {
+            journal.change(cell, old);
         }
         let new = self.cand[cell as usize];
         self.open -= usize::from(several(old) && !several(new));
@@ -237,6 +246,10 @@ impl<'a> Solver<'a> {
     pub(super) fn note(&mut self, technique: Technique, progress: bool) -> bool {
         if progress {
             self.uses.add(technique);
+            if let Some(journal) = self.journal.as_mut().filter(|_| !self.trailing) {
+                let run = if technique == Technique::Trial { None } else { journal.focus };
+                journal.close(technique, run, &self.cand);
+            }
         }
         progress
     }

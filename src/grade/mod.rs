@@ -53,6 +53,7 @@
 //! not assume). None of it changes a deduction or a count of techniques.
 
 mod easy;
+mod journal;
 mod layout;
 mod lists;
 mod logic;
@@ -64,11 +65,12 @@ mod techniques;
 pub(crate) mod tests;
 
 use crate::puzzle::{Kakuro, RunTable};
+pub use journal::KakuroEntry;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-pub use sudoku::{SudokuLogic, grade_sudoku, solve_sudoku};
+pub use sudoku::{Entry as SudokuEntry, SudokuLogic, grade_sudoku, journal_sudoku, solve_sudoku};
 
 /// How hard a puzzle is for a person: the hardest level of technique its solution needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -283,6 +285,27 @@ pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logi
     let mut solver = logic::Solver::new(&layout, &[]);
     solver.run(ceiling);
     solver.into_logic()
+}
+
+/// Solves `puzzle` by logic up to expert as [`grade`] does, keeping each step
+/// ([`crate::explain`] tells them). The candidates the solve starts from, every white
+/// cell kept to the digits of its two runs' combinations, are not in the journal: they
+/// follow from the runs alone. `placed` holds a digit per white cell (0: none) that the
+/// solve starts from, a player's progress.
+pub fn journal_kakuro(
+    puzzle: &Kakuro,
+    runs: &RunTable,
+    placed: &[u32],
+) -> (Logic, Vec<KakuroEntry>) {
+    let layout = layout::Layout::new(runs, puzzle.cells.len());
+    let mut solver = logic::Solver::new(&layout, &[]);
+    for (cell, &digit) in placed.iter().enumerate().filter(|&(_, &d)| (1..=9).contains(&d)) {
+        solver.set(cell as u32, 1 << digit);
+    }
+    solver.journal = Some(Box::default());
+    solver.run(Difficulty::Expert);
+    let entries = solver.journal.take().map(|j| j.entries).unwrap_or_default();
+    (solver.into_logic(), entries)
 }
 
 /// A puzzle's grade.

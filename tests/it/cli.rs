@@ -894,6 +894,8 @@ fn man_writes_a_page_per_command_and_completions_cover_every_command() {
         "cancel",
         "convert",
         "print",
+        "explain",
+        "hint",
         "man",
         "completions",
     ];

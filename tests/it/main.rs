@@ -20,6 +20,7 @@ mod daemon_inputs;
 mod daemon_ops;
 mod daemon_queue;
 mod deploy;
+mod explain;
 mod formats;
 mod generate;
 mod grade;

@@ -59,6 +59,38 @@ pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
     state.logic
 }
 
+/// Solves `sudoku` by logic up to expert as [`grade_sudoku`] does, keeping each step
+/// ([`crate::explain`] tells them).
+pub fn journal_sudoku(sudoku: &Sudoku) -> (SudokuLogic, Vec<Entry>) {
+    let shape = Shape::new(sudoku);
+    let mut state = State::new(&shape, &sudoku.givens);
+    state.journal = Some(Journal::default());
+    state.run(&shape, Difficulty::Expert);
+    let steps = state.journal.map(|j| j.steps).unwrap_or_default();
+    (state.logic, steps)
+}
+
+/// One use of a technique in a journaled solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The technique.
+    pub technique: Technique,
+    /// The units it reasoned on: rows `0..n`, columns `n..2n`, boxes `2n..3n`.
+    pub units: Vec<usize>,
+    /// The cells it reasoned from (the single, the subset, the digit's places).
+    pub cells: Vec<usize>,
+    /// What it removed: per cell, the digits as a bit set.
+    pub removed: Vec<(usize, u32)>,
+}
+
+/// The steps of a solve, kept only when asked for (an answer never pays for them).
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    steps: Vec<Entry>,
+    /// Removals since the last step.
+    pending: Vec<(usize, u32)>,
+}
+
 /// Grades `sudoku`: the hardest level a complete logic solve needs; expert also when logic
 /// up to trial gets stuck.
 pub fn grade_sudoku(sudoku: &Sudoku) -> Grading {
@@ -99,6 +131,8 @@ struct State {
     logic: SudokuLogic,
     /// Cells whose single digit has already left their peers.
     placed: Vec<bool>,
+    /// The steps, when they are kept.
+    journal: Option<Journal>,
 }
 
 impl State {
@@ -114,7 +148,7 @@ impl State {
             .collect::<Vec<_>>();
         let contradiction = candidates.contains(&0) || givens.len() != shape.n * shape.n;
         let logic = SudokuLogic { candidates, contradiction, hardest: None, uses: Uses::default() };
-        State { logic, placed: vec![false; shape.n * shape.n] }
+        State { logic, placed: vec![false; shape.n * shape.n], journal: None }
     }
 
     /// Applies the techniques up to `ceiling`, cheapest first, until solved, stuck or
@@ -135,11 +169,17 @@ impl State {
         }
     }
 
-    /// Counts a use of `technique`.
-    fn used(&mut self, technique: Technique) {
+    /// Counts a use of `technique`, on `units` from `cells`, which removed what was removed
+    /// since the last use.
+    fn used(&mut self, technique: Technique, units: &[usize], cells: &[usize]) {
         self.logic.uses.add(technique);
         let level = technique.level();
         self.logic.hardest = self.logic.hardest.max(Some(level));
+        if let Some(journal) = &mut self.journal {
+            let removed = std::mem::take(&mut journal.pending);
+            let (units, cells) = (units.to_vec(), cells.to_vec());
+            journal.steps.push(Entry { technique, units, cells, removed });
+        }
     }
 
     /// Removes `digits` from `cell`; true when something was removed.
@@ -147,6 +187,9 @@ impl State {
         let mask = &mut self.logic.candidates[cell];
         if *mask & digits == 0 {
             return false;
+        }
+        if let Some(journal) = &mut self.journal {
+            journal.pending.push((cell, *mask & digits));
         }
         *mask &= !digits;
         if *mask == 0 {
@@ -172,7 +215,7 @@ impl State {
                 }
             }
             if removed {
-                self.used(Technique::NakedSingle);
+                self.used(Technique::NakedSingle, &shape.cell_units[cell], &[cell]);
             }
         }
         progress
@@ -186,7 +229,7 @@ impl State {
 
     /// A digit with one place left in a unit goes there.
     fn hidden_singles(&mut self, shape: &Shape) -> bool {
-        for unit in &shape.units {
+        for (u, unit) in shape.units.iter().enumerate() {
             for d in 1..=shape.n {
                 let places = self.places(unit, 1 << d);
                 if places == 0 {
@@ -195,7 +238,7 @@ impl State {
                 }
                 let cell = unit[places.trailing_zeros() as usize];
                 if places.is_power_of_two() && self.remove(cell, !(1 << d)) {
-                    self.used(Technique::HiddenSingle);
+                    self.used(Technique::HiddenSingle, &[u], &[cell]);
                     return true;
                 }
             }
@@ -209,7 +252,7 @@ impl State {
         for d in 1..=shape.n {
             let digit = 1 << d;
             for (from, to) in [(2, 0), (2, 1), (0, 2), (1, 2)] {
-                for unit in shape.kind(from) {
+                for (i, unit) in shape.kind(from).iter().enumerate() {
                     let cells: Vec<usize> = unit
                         .iter()
                         .copied()
@@ -225,7 +268,8 @@ impl State {
                         removed |= !unit.contains(&cell) && self.remove(cell, digit);
                     }
                     if removed {
-                        self.used(Technique::LockedCandidates);
+                        let units = [from * shape.n + i, target];
+                        self.used(Technique::LockedCandidates, &units, &cells);
                         return true;
                     }
                 }
@@ -237,7 +281,7 @@ impl State {
     /// `k` open cells of a unit holding only `k` digits between them: those digits leave
     /// the unit's other cells.
     fn naked_subsets(&mut self, shape: &Shape, k: usize) -> bool {
-        for unit in &shape.units {
+        for (u, unit) in shape.units.iter().enumerate() {
             let open: Vec<usize> = unit
                 .iter()
                 .copied()
@@ -257,7 +301,7 @@ impl State {
                     removed |= !cells.contains(&cell) && self.remove(cell, union);
                 }
                 if removed {
-                    self.used(Technique::NakedSubset);
+                    self.used(Technique::NakedSubset, &[u], &cells);
                     return true;
                 }
             }
@@ -268,7 +312,7 @@ impl State {
     /// `k` digits of a unit that only `k` of its cells can hold: those cells keep no other
     /// digit.
     fn hidden_subsets(&mut self, shape: &Shape, k: usize) -> bool {
-        for unit in &shape.units {
+        for (u, unit) in shape.units.iter().enumerate() {
             let digits: Vec<(u32, u32)> = (1..=shape.n)
                 .map(|d| (1u32 << d, self.places(unit, 1 << d)))
                 .filter(|&(_, p)| (2..=k as u32).contains(&p.count_ones()))
@@ -284,7 +328,13 @@ impl State {
                     removed |= places & 1 << i != 0 && self.remove(cell, !keep);
                 }
                 if removed {
-                    self.used(Technique::HiddenSubset);
+                    let cells: Vec<usize> = unit
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| places & 1 << i != 0)
+                        .map(|(_, &c)| c)
+                        .collect();
+                    self.used(Technique::HiddenSubset, &[u], &cells);
                     return true;
                 }
             }
@@ -321,7 +371,26 @@ impl State {
                         }
                     }
                     if removed {
-                        self.used(Technique::Fish);
+                        let n = shape.n;
+                        let mut units: Vec<usize> =
+                            subset.iter().map(|&i| base * n + lines[i].0).collect();
+                        units.extend(
+                            (0..n)
+                                .filter(|line| covered & 1 << line != 0)
+                                .map(|line| cover * n + line),
+                        );
+                        let cells: Vec<usize> = subset
+                            .iter()
+                            .flat_map(|&i| {
+                                let (line, places) = lines[i];
+                                let unit = &shape.kind(base)[line];
+                                unit.iter()
+                                    .enumerate()
+                                    .filter(move |&(p, _)| places & 1 << p != 0)
+                                    .map(|(_, &c)| c)
+                            })
+                            .collect();
+                        self.used(Technique::Fish, &units, &cells);
                         return true;
                     }
                 }
@@ -344,11 +413,12 @@ impl State {
                     let digit = rest & rest.wrapping_neg();
                     rest &= rest - 1;
                     let mut assumed = self.clone();
+                    assumed.journal = None;
                     assumed.logic.candidates[cell] = digit;
                     assumed.run(shape, Difficulty::Hard);
                     if assumed.logic.contradiction {
                         self.remove(cell, digit);
-                        self.used(Technique::Trial);
+                        self.used(Technique::Trial, &[], &[cell]);
                         return true;
                     }
                 }

@@ -1,0 +1,148 @@
+//! `kakurod explain FILE` and `kakurod hint FILE [--progress PARTIAL]`: the human solving
+//! path of one puzzle ([`crate::explain`]), or its next step. The puzzle is solved first
+//! by the pipeline, so that the path ends at its verified solution and a player's progress
+//! is checked against it.
+
+use super::{located, read_text};
+use crate::cli::{ExplainArgs, HintArgs};
+use crate::explain::{self, Path, Step, progress};
+use crate::format::{self, Format};
+use crate::pipeline::{self, PipelineOptions};
+use crate::puzzle::{Grid, Puzzle};
+use crate::report::{Status, Uniqueness};
+use crate::solver::{Control, Mode};
+use anyhow::bail;
+use serde::Serialize;
+use std::path::Path as FilePath;
+use std::process::ExitCode;
+
+/// Runs `kakurod explain`.
+pub fn run_explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    let Some((puzzle, solution)) = solved(&args.file, args.format)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let path = explain::explain(&puzzle, &solution, None)?;
+    if args.json {
+        print!("{}", json(&path)?);
+    } else {
+        print!("{}", text(&path));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `kakurod hint`.
+pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
+    let Some((puzzle, solution)) = solved(&args.file, args.format)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let progress = match &args.progress {
+        Some(file) => {
+            let shown = file.display().to_string();
+            let text = read_text(file)?;
+            match progress::read(&text, &puzzle, &solution) {
+                Ok(grid) => Some(grid),
+                Err(error) => {
+                    eprintln!("{}", located(&shown, &error));
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        None => None,
+    };
+    let path = explain::explain(&puzzle, &solution, progress.as_ref())?;
+    // A digit already in the grid leaving its peers is what a player takes for granted.
+    let implied = |s: &Step| s.technique == "naked_single" && s.place.is_empty();
+    let next = path.steps.iter().position(|s| !implied(s));
+    let hint = Hint {
+        step: next.map(|k| &path.steps[k]),
+        steps_left: next.map_or(0, |k| path.steps.len() - k),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&hint)?);
+    } else {
+        match hint.step {
+            Some(step) => println!("{}", line(1, step)),
+            None => println!("every cell is filled: nothing is left to find"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kakurod hint --json`: the next step (`null` when the grid is full) and how many steps
+/// the path from here has.
+#[derive(Serialize)]
+struct Hint<'a> {
+    step: Option<&'a Step>,
+    steps_left: usize,
+}
+
+/// The one puzzle of `file` and its verified solution; `None` (said on standard error)
+/// when the file cannot be read or the puzzle has no solution.
+fn solved(file: &FilePath, forced: Option<Format>) -> anyhow::Result<Option<(Puzzle, Grid)>> {
+    let shown = file.display().to_string();
+    let text = read_text(file)?;
+    let mut document = match format::read(&text, forced) {
+        Ok(document) => document,
+        Err(error) => {
+            eprintln!("{}", located(&shown, &error));
+            return Ok(None);
+        }
+    };
+    if document.entries.len() != 1 {
+        bail!("{shown} holds {} puzzles: give a file of one puzzle", document.entries.len());
+    }
+    let parsed = match document.entries.remove(0) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("{}", located(&shown, &error));
+            return Ok(None);
+        }
+    };
+    let puzzle = parsed.puzzle.clone();
+    let mut options = PipelineOptions { format: forced, ..PipelineOptions::default() };
+    options.solve.mode = Mode::Unique;
+    let report = pipeline::solve_parsed(parsed, &options, Control::default());
+    match (report.status, report.grid) {
+        (Status::Solved, Some(grid)) => {
+            if report.uniqueness == Uniqueness::Multiple {
+                eprintln!(
+                    "{shown}: the puzzle has more than one solution: logic cannot finish it, \
+                     and the path ends with a search for one of them"
+                );
+            }
+            Ok(Some((puzzle, grid)))
+        }
+        (status, _) => {
+            eprintln!("{shown}: no path: the puzzle is {}", status.name());
+            Ok(None)
+        }
+    }
+}
+
+/// The path as JSON, one step a line.
+fn json(path: &Path) -> anyhow::Result<String> {
+    let steps: Vec<String> =
+        path.steps.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
+    Ok(format!(
+        "{{\"steps\": [\n  {}\n], \"difficulty\": {}, \"solved\": {}}}\n",
+        steps.join(",\n  "),
+        serde_json::to_string(&path.difficulty)?,
+        path.solved
+    ))
+}
+
+/// The path as numbered lines and a closing line.
+fn text(path: &Path) -> String {
+    let mut out: String =
+        path.steps.iter().enumerate().map(|(k, step)| format!("{}\n", line(k + 1, step))).collect();
+    let difficulty = path.difficulty.map_or("none", |d| d.name());
+    let how = if path.solved { "logic alone finishes the grid" } else { "logic needs a search" };
+    out.push_str(&format!("difficulty: {difficulty}; {how}; {} steps\n", path.steps.len()));
+    out
+}
+
+/// `  3. [medium] bounds: ...`.
+fn line(number: usize, step: &Step) -> String {
+    let level = step.level.map_or("search", |l| l.name());
+    format!("{number:>4}. [{level}] {}: {}", step.technique, step.text)
+}

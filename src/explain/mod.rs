@@ -1,0 +1,171 @@
+//! The path a person takes through a puzzle, step by step: `kakurod explain` and `kakurod
+//! hint`. The steps are the grader's own deductions (`grade`), kept in a journal that
+//! only an explanation asks for, so that the answer of a puzzle never pays for them, and
+//! told here in the grid's terms: what each step places and eliminates, the cells and
+//! houses (or runs) it reasons from, and a line of English.
+//!
+//! Rows and columns count from 0 in the file's own grid, in the JSON and in the text alike
+//! (`r0c0` is the top-left cell; a janko Kakuro's border is row 0 and column 0). A cell is
+//! placed by the step that leaves it one candidate. Where logic gets stuck, one last
+//! `search` step places the rest from the verified solution and says so; `solved` tells
+//! whether logic alone finished the grid. The path's hardest level is the grade the
+//! grader gives.
+
+mod kakuro;
+pub mod progress;
+mod sudoku;
+
+use crate::grade::Difficulty;
+use crate::puzzle::{Grid, Puzzle};
+use serde::Serialize;
+
+/// One deduction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// A stable name (listed in docs/explain.md).
+    pub technique: &'static str,
+    /// The grader's level of the technique.
+    pub level: Option<Difficulty>,
+    /// `[row, column, digit]` of every cell this step leaves one digit.
+    pub place: Vec<[usize; 3]>,
+    /// `[row, column, digit]` of every candidate it removes.
+    pub eliminate: Vec<[usize; 3]>,
+    /// What it reasons from.
+    pub because: Because,
+    /// The step in one line of English.
+    pub text: String,
+}
+
+/// The houses, runs and cells a step reasons from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Because {
+    /// Sudoku rows, columns and boxes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub houses: Vec<House>,
+    /// Kakuro runs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Run>,
+    /// `[row, column]` of the cells.
+    pub cells: Vec<[usize; 2]>,
+}
+
+/// A row, column or box of a Sudoku, counted from 0 (boxes row by row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct House {
+    /// Row, column or box.
+    pub kind: HouseKind,
+    /// Which one, from 0.
+    pub index: usize,
+}
+
+/// The kinds of Sudoku house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HouseKind {
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+    /// A box.
+    Box,
+}
+
+impl std::fmt::Display for House {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            HouseKind::Row => "row",
+            HouseKind::Column => "column",
+            HouseKind::Box => "box",
+        };
+        write!(f, "{kind} {}", self.index)
+    }
+}
+
+/// A Kakuro run: its clue cell, direction, sum and length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Run {
+    /// `[row, column]` of the clue cell.
+    pub clue: [usize; 2],
+    /// `across` or `down`.
+    pub direction: &'static str,
+    /// The clue.
+    pub sum: u32,
+    /// How many cells it has.
+    pub cells: usize,
+}
+
+/// The whole path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Path {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// The hardest level of the path's logic: the puzzle's grade.
+    pub difficulty: Option<Difficulty>,
+    /// True when logic alone finished the grid (no `search` step).
+    pub solved: bool,
+}
+
+/// Why a puzzle has no path.
+#[derive(Debug, thiserror::Error)]
+pub enum Unexplained {
+    /// A kind without a grader.
+    #[error("kakurod explains Kakuro and Sudoku; Killer Sudoku have no grader yet")]
+    Kind,
+}
+
+/// The path from `puzzle`'s givens (and the digits of `progress`, a partly filled grid of
+/// the same size) to `solution`, its verified solution.
+pub fn explain(
+    puzzle: &Puzzle,
+    solution: &Grid,
+    progress: Option<&Grid>,
+) -> Result<Path, Unexplained> {
+    match puzzle {
+        Puzzle::Sudoku(s) => Ok(sudoku::explain(s, solution, progress)),
+        Puzzle::Kakuro(k) => Ok(kakuro::explain(k, solution, progress)),
+        Puzzle::Killer(_) => Err(Unexplained::Kind),
+    }
+}
+
+/// The cell `index` of a grid `cols` wide as `rNcM`.
+fn cell_name(index: usize, cols: usize) -> String {
+    format!("r{}c{}", index / cols.max(1), index % cols.max(1))
+}
+
+/// Digits of a bit set (bit `d` for digit `d`), ascending.
+fn digits(mask: u32) -> impl Iterator<Item = usize> {
+    (1..32).filter(move |d| mask & 1 << d != 0)
+}
+
+/// `{1,2}`.
+fn digit_set(mask: u32) -> String {
+    let list: Vec<String> = digits(mask).map(|d| d.to_string()).collect();
+    format!("{{{}}}", list.join(","))
+}
+
+/// Cells as `r0c1, r0c2`.
+fn cell_list(cells: &[usize], cols: usize) -> String {
+    cells.iter().map(|&c| cell_name(c, cols)).collect::<Vec<_>>().join(", ")
+}
+
+/// The last step, when logic is stuck: the rest of `solution`, found by search.
+fn search_step(open: &[usize], solution: &Grid) -> Step {
+    let cols = solution.cols;
+    let place: Vec<[usize; 3]> = open
+        .iter()
+        .filter_map(|&c| solution.cells.get(c).copied().flatten().map(|d| (c, d)))
+        .map(|(c, d)| [c / cols.max(1), c % cols.max(1), d as usize])
+        .collect();
+    let text = format!(
+        "logic is stuck with {} cells open: a search (guess and backtrack) finds the rest",
+        place.len()
+    );
+    Step {
+        technique: "search",
+        level: None,
+        place,
+        eliminate: Vec::new(),
+        because: Because::default(),
+        text,
+    }
+}

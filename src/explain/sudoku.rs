@@ -1,0 +1,208 @@
+//! A Sudoku's path, from the journal of its grader (`grade::journal_sudoku`). The
+//! grader's technique families are told by their usual names: locked candidates as
+//! `pointing` (from a box) or `claiming` (from a row or column), subsets as pairs and
+//! triples, fish as `x_wing` and `swordfish`.
+
+use super::{Because, House, HouseKind, Path, Step, cell_list, cell_name, digit_set, digits};
+use crate::grade::{self, SudokuEntry, Technique};
+use crate::puzzle::{Grid, Sudoku};
+
+/// The path of `sudoku` from its givens and the digits of `progress`.
+pub(super) fn explain(sudoku: &Sudoku, solution: &Grid, progress: Option<&Grid>) -> Path {
+    let mut start = sudoku.clone();
+    if let Some(progress) = progress {
+        for (given, digit) in start.givens.iter_mut().zip(&progress.cells) {
+            if let (0, Some(digit)) = (*given, *digit) {
+                *given = digit;
+            }
+        }
+    }
+    let (logic, entries) = grade::journal_sudoku(&start);
+    let n = start.n;
+    let all = ((1u64 << (n + 1)) - 2) as u32;
+    let mut candidates: Vec<u32> =
+        start.givens.iter().map(|&g| if g == 0 { all } else { 1 << g }).collect();
+    let mut steps: Vec<Step> =
+        entries.iter().map(|entry| step(entry, n, &mut candidates)).collect();
+    let solved = logic.solved();
+    if !solved {
+        let open: Vec<usize> = (0..n * n).filter(|&c| !candidates[c].is_power_of_two()).collect();
+        steps.push(super::search_step(&open, solution));
+    }
+    Path { steps, difficulty: logic.hardest, solved }
+}
+
+/// One journal entry as a step, applied to `candidates`.
+fn step(entry: &SudokuEntry, n: usize, candidates: &mut [u32]) -> Step {
+    let at = |cell: usize| (cell / n, cell % n);
+    let (mut place, mut eliminate) = (Vec::new(), Vec::new());
+    let mut removed_digits = 0;
+    for &(cell, mask) in &entry.removed {
+        let (row, col) = at(cell);
+        let was = candidates[cell];
+        candidates[cell] &= !mask;
+        removed_digits |= mask;
+        eliminate.extend(digits(mask).map(|d| [row, col, d]));
+        let now = candidates[cell];
+        if !was.is_power_of_two() && now.is_power_of_two() {
+            place.push([row, col, now.trailing_zeros() as usize]);
+        }
+    }
+    let houses: Vec<House> = entry.units.iter().map(|&u| house(u, n)).collect();
+    let cells = &entry.cells;
+    let held = cells.iter().fold(0, |u, &c| u | candidates[c]);
+    let named = |list: &[House]| list.iter().map(House::to_string).collect::<Vec<_>>().join(", ");
+    let first = houses.first().map(House::to_string).unwrap_or_default();
+    let (technique, mut text) = match entry.technique {
+        Technique::NakedSingle => {
+            let digit = digit_set(held);
+            let cell = cell_list(cells, n);
+            (
+                "naked_single",
+                format!("{cell} holds only {digit}: it leaves its row, column and box"),
+            )
+        }
+        Technique::HiddenSingle => {
+            let digit = digit_set(held);
+            let cell = cell_list(cells, n);
+            ("hidden_single", format!("{digit} has one place left in {first}: {cell}"))
+        }
+        Technique::LockedCandidates => {
+            let name = match houses.first().map(|h| h.kind) {
+                Some(HouseKind::Box) => "pointing",
+                _ => "claiming",
+            };
+            let target = houses.get(1).map(House::to_string).unwrap_or_default();
+            let digit = digit_set(removed_digits);
+            (
+                name,
+                format!(
+                    "in {first}, {digit} lies only in {target}: it leaves the rest of {target}"
+                ),
+            )
+        }
+        Technique::NakedSubset => {
+            let name = if cells.len() == 2 { "naked_pair" } else { "naked_triple" };
+            let (list, set) = (cell_list(cells, n), digit_set(held));
+            (name, format!("{list} hold only {set} between them: those leave the rest of {first}"))
+        }
+        Technique::HiddenSubset => {
+            let name = if cells.len() == 2 { "hidden_pair" } else { "hidden_triple" };
+            let (list, set) = (cell_list(cells, n), digit_set(held));
+            (name, format!("{set} fit only {list} in {first}: those cells keep no other digit"))
+        }
+        Technique::Fish => {
+            let lines = houses.len() / 2;
+            let name = if lines == 2 { "x_wing" } else { "swordfish" };
+            let (base, cover) = houses.split_at(lines);
+            let digit = digit_set(removed_digits);
+            let (base, cover) = (named(base), named(cover));
+            (name, format!("in {base}, {digit} lies only in {cover}: it leaves the rest of them"))
+        }
+        Technique::Trial => {
+            let cell = cell_list(cells, n);
+            let digit = digit_set(removed_digits);
+            ("trial", format!("{cell} = {digit} leads to a contradiction: {digit} goes"))
+        }
+        other => (other.name(), other.name().replace('_', " ")),
+    };
+    if !place.is_empty() {
+        let placed: Vec<String> =
+            place.iter().map(|&[r, c, d]| format!("{}={d}", cell_name(r * n + c, n))).collect();
+        text.push_str(&format!("; places {}", placed.join(", ")));
+    }
+    let because = Because {
+        houses,
+        runs: Vec::new(),
+        cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
+    };
+    Step { technique, level: Some(entry.technique.level()), place, eliminate, because, text }
+}
+
+/// Unit `u` of the grader (rows, then columns, then boxes) as a house.
+fn house(u: usize, n: usize) -> House {
+    let kind = match u / n.max(1) {
+        0 => HouseKind::Row,
+        1 => HouseKind::Column,
+        _ => HouseKind::Box,
+    };
+    House { kind, index: u % n.max(1) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format;
+    use crate::puzzle::Puzzle;
+
+    /// Replays `path` from the givens: no step removes the solution's digit, every
+    /// placement is the solution's, and at the end every cell is placed.
+    fn check(sudoku: &Sudoku, solution: &[u32], path: &Path) {
+        let n = sudoku.n;
+        let mut placed: Vec<bool> = sudoku.givens.iter().map(|&g| g != 0).collect();
+        for step in &path.steps {
+            for &[r, c, d] in &step.eliminate {
+                assert_ne!(solution[r * n + c] as usize, d, "{}", step.text);
+            }
+            for &[r, c, d] in &step.place {
+                assert_eq!(solution[r * n + c] as usize, d, "{}", step.text);
+                assert!(!placed[r * n + c], "placed twice: {}", step.text);
+                placed[r * n + c] = true;
+            }
+        }
+        assert!(placed.iter().all(|&p| p), "cells left open");
+    }
+
+    fn sudoku_of(text: &str) -> Sudoku {
+        match format::read(text, None).unwrap().entries.remove(0).unwrap().puzzle {
+            Puzzle::Sudoku(s) => s,
+            other => panic!("not a Sudoku: {other:?}"),
+        }
+    }
+
+    /// The verified solution, from the solver.
+    fn solved(text: &str) -> Grid {
+        let options = crate::pipeline::PipelineOptions::default();
+        let report = crate::pipeline::process("x", text.as_bytes(), &options, None);
+        match report.body {
+            crate::report::Body::Single(r) => r.grid.unwrap(),
+            crate::report::Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn digits_of(grid: &Grid) -> Vec<u32> {
+        grid.cells.iter().map(|c| c.unwrap()).collect()
+    }
+
+    #[test]
+    fn an_easy_sudoku_is_explained_by_singles_and_its_grade() {
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let sudoku = sudoku_of(line);
+        let grid = solved(line);
+        let solution = digits_of(&grid);
+        let path = explain(&sudoku, &grid, None);
+        assert!(path.solved);
+        assert_eq!(path.difficulty, Some(grade::grade_sudoku(&sudoku).difficulty));
+        check(&sudoku, &solution, &path);
+        assert!(path.steps.iter().all(|s| s.technique.ends_with("single")));
+        let first = &path.steps[0];
+        assert!(!first.text.is_empty() && !first.because.cells.is_empty());
+    }
+
+    #[test]
+    fn a_hard_line_needs_more_than_singles_and_stays_sound() {
+        // The first puzzle of top1465.
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let sudoku = sudoku_of(line);
+        let grid = solved(line);
+        let solution = digits_of(&grid);
+        let path = explain(&sudoku, &grid, None);
+        check(&sudoku, &solution, &path);
+        let hardest = path.steps.iter().filter_map(|s| s.level).max();
+        assert_eq!(hardest, path.difficulty);
+        assert!(hardest > Some(grade::Difficulty::Easy), "{hardest:?}");
+    }
+}

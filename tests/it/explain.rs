@@ -1,0 +1,202 @@
+//! `kakurod explain` and `kakurod hint`: every path is sound (replayed from the givens, no
+//! elimination removes the solution's digit, every placement is the solution's, and every
+//! cell ends placed exactly once) and its hardest step is the grader's grade, on the
+//! fixtures always and on the janko Kakuro and Sudoku and top1465 when the corpus is
+//! there; the command line prints it, and a player's wrong digit is named with its place.
+
+use crate::common;
+
+use common::{data, fixtures, puzzles_in, text};
+use kakurod::explain::{self, Path};
+use kakurod::format::{self, solution::read_sol};
+use kakurod::grade;
+use kakurod::pipeline::{self, PipelineOptions};
+use kakurod::puzzle::{Grid, Puzzle};
+use kakurod::report::Body;
+use serde_json::Value;
+use std::fs;
+use std::path::Path as FilePath;
+use std::process::{Command, Output};
+
+fn kakurod(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kakurod")).args(args).output().unwrap()
+}
+
+/// Replays `path` against `solution`; panics with `name` on the first unsound step.
+fn check(name: &str, puzzle: &Puzzle, solution: &Grid, path: &Path) {
+    let cols = solution.cols;
+    let mut placed: Vec<bool> = match puzzle {
+        Puzzle::Sudoku(s) => s.givens.iter().map(|&g| g != 0).collect(),
+        Puzzle::Kakuro(k) => {
+            k.cells.iter().map(|c| !matches!(c, kakurod::puzzle::KakuroCell::White)).collect()
+        }
+        Puzzle::Killer(_) => unreachable!(),
+    };
+    for step in &path.steps {
+        for &[r, c, d] in &step.eliminate {
+            assert_ne!(solution.cells[r * cols + c], Some(d as u32), "{name}: {}", step.text);
+        }
+        for &[r, c, d] in &step.place {
+            assert_eq!(solution.cells[r * cols + c], Some(d as u32), "{name}: {}", step.text);
+            assert!(!placed[r * cols + c], "{name}: placed twice: {}", step.text);
+            placed[r * cols + c] = true;
+        }
+    }
+    assert!(placed.iter().all(|&p| p), "{name}: cells left open");
+    let hardest = path.steps.iter().filter_map(|s| s.level).max();
+    assert_eq!(hardest, path.difficulty, "{name}");
+    assert_eq!(path.solved, path.steps.last().is_none_or(|s| s.technique != "search"), "{name}");
+}
+
+/// The grade the grader gives, when its logic finishes the puzzle.
+fn grade_of(puzzle: &Puzzle) -> Option<grade::Difficulty> {
+    let grading = match puzzle {
+        Puzzle::Kakuro(k) => grade::grade(k),
+        Puzzle::Sudoku(s) => grade::grade_sudoku(s),
+        Puzzle::Killer(_) => return None,
+    };
+    grading.solved_by_logic.then_some(grading.difficulty)
+}
+
+/// The solution the solver finds for `text`'s one puzzle.
+fn solved(text: &str) -> Grid {
+    let report = pipeline::process("x", text.as_bytes(), &PipelineOptions::default(), None);
+    match report.body {
+        Body::Single(r) => r.grid.unwrap(),
+        Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Explains every puzzle of `text` (a file or a batch) and checks it; `solution` gives
+/// each one's solution. Returns how many were explained.
+fn explain_all(name: &str, text: &str, solution: impl Fn(usize, &Puzzle) -> Grid) -> usize {
+    let document = format::read(text, None).unwrap();
+    let mut count = 0;
+    for (k, entry) in document.entries.into_iter().enumerate() {
+        let puzzle = entry.unwrap().puzzle;
+        let grid = solution(k, &puzzle);
+        let path = explain::explain(&puzzle, &grid, None).unwrap();
+        check(&format!("{name} #{k}"), &puzzle, &grid, &path);
+        if let Some(grade) = grade_of(&puzzle) {
+            assert!(path.solved, "{name}: the grader finishes it, the path does not");
+            assert_eq!(path.difficulty, Some(grade), "{name}");
+        } else {
+            assert!(!path.solved, "{name}");
+        }
+        count += 1;
+    }
+    count
+}
+
+/// Every `.txt` of `dir` with a `.sol` beside it.
+fn explain_folder(dir: &FilePath) -> usize {
+    let mut count = 0;
+    for path in puzzles_in(dir) {
+        let sol = path.with_extension("sol");
+        if path.extension().is_some_and(|e| e == "txt") && sol.exists() {
+            let solution = read_sol(&text(&sol)).unwrap();
+            count +=
+                explain_all(&path.display().to_string(), &text(&path), |_, _| solution.clone());
+        }
+    }
+    count
+}
+
+#[test]
+fn fixture_paths_are_sound_and_end_at_the_grade() {
+    assert!(explain_folder(&fixtures().join("kakuro")) >= 7);
+    assert!(explain_folder(&fixtures().join("sudoku")) >= 3);
+}
+
+#[test]
+fn corpus_paths_are_sound_and_end_at_the_grade() {
+    let Some(data) = data() else { return };
+    assert_eq!(explain_folder(&data.join("kakuro/janko")), 751);
+    assert_eq!(explain_folder(&data.join("sudoku/janko")), 96);
+    let lines = text(&data.join("sudoku/lines/top1465.txt"));
+    let puzzles: Vec<&str> =
+        lines.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+    let count = explain_all("top1465", &lines, |k, _| solved(puzzles[k]));
+    assert_eq!(count, 1465);
+}
+
+fn fixture(rel: &str) -> String {
+    fixtures().join(rel).to_str().unwrap().to_string()
+}
+
+#[test]
+fn explain_prints_numbered_steps_or_json_and_refuses_what_it_cannot_explain() {
+    let kakuro = fixture("kakuro/281_6x6.txt");
+    let out = kakurod(&["explain", &kakuro]);
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let first = printed.lines().next().unwrap();
+    assert!(
+        first.starts_with("   1. [easy] unique_combination: run r1c0 across (16 in 2)"),
+        "{first}"
+    );
+    assert!(printed.trim_end().ends_with("logic alone finishes the grid; 36 steps"), "{printed}");
+
+    let out = kakurod(&["explain", "--json", &kakuro]);
+    let path: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(path["difficulty"], "easy");
+    assert_eq!(path["solved"], true);
+    assert_eq!(path["steps"].as_array().unwrap().len(), 36);
+    assert_eq!(path["steps"][0]["because"]["runs"][0]["clue"], serde_json::json!([1, 0]));
+
+    let killer = kakurod(&["explain", &fixture("killer/101_4x4.txt")]);
+    assert_eq!(killer.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&killer.stderr).contains("Killer"));
+    let batch = kakurod(&["explain", &fixture("daemon/lines-top3.txt")]);
+    assert_eq!(batch.status.code(), Some(2));
+}
+
+#[test]
+fn hint_gives_the_next_step_from_a_players_grid_and_names_a_wrong_digit() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = fixture("kakuro/281_6x6.txt");
+    let solution = fs::read_to_string(fixture("kakuro/281_6x6.sol")).unwrap();
+    // The solution with its last two rows taken out.
+    let mut rows: Vec<String> = solution.lines().map(String::from).collect();
+    rows[5] = "- - - - - -".into();
+    rows[6] = "- - - - - -".into();
+    let progress = dir.path().join("progress.txt");
+    fs::write(&progress, rows.join("\n") + "\n").unwrap();
+    let out = kakurod(&["hint", "--json", "--progress", progress.to_str().unwrap(), &puzzle]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let hint: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let eliminated = hint["step"]["eliminate"].as_array().unwrap();
+    let placed = hint["step"]["place"].as_array().unwrap();
+    assert!(!eliminated.is_empty() || !placed.is_empty());
+    for cell in eliminated.iter().chain(placed) {
+        assert!(cell[0].as_u64().unwrap() >= 4, "a step about the filled rows: {hint}");
+    }
+
+    // A wrong digit: row 1 is `- 9 7 - 6 4`; its 6 becomes a 5.
+    rows[2] = "- 9 7 - 5 4".into();
+    fs::write(&progress, rows.join("\n") + "\n").unwrap();
+    let out = kakurod(&["hint", "--progress", progress.to_str().unwrap(), &puzzle]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("progress.txt:3:9: 5 in r1c4 is wrong"), "{stderr}");
+
+    // The wrong size, a digit out of range, a digit in a clue cell.
+    for (text, expected) in [
+        ("2 2\n- -\n- -\n", ":1:1: the grid is 2x2, the puzzle 6x6"),
+        (
+            "6 6\n- - - - - -\n- 12 - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n",
+            ":3:3: 12 in r1c1 is not a digit",
+        ),
+        (
+            "6 6\n3 - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n",
+            ":2:1: r0c0 is a clue cell",
+        ),
+    ] {
+        fs::write(&progress, text).unwrap();
+        let out = kakurod(&["hint", "--progress", progress.to_str().unwrap(), &puzzle]);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+}
