@@ -128,11 +128,15 @@ pub enum Target {
     Ipuz,
     /// Kakuro and Sudoku as puzz.link URLs, one per line.
     Puzzlink,
+    /// A Kakuro as a kanpen file, as pzprjs saves one.
+    Kanpen,
+    /// Sudoku and Killer Sudoku as f-puzzles URLs, one per line.
+    Fpuzzles,
 }
 
 impl Target {
     /// Every target, in the order `--help` lists them.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 9] = [
         Target::Janko,
         Target::Sudoku,
         Target::Killer,
@@ -140,6 +144,8 @@ impl Target {
         Target::Sdk,
         Target::Ipuz,
         Target::Puzzlink,
+        Target::Kanpen,
+        Target::Fpuzzles,
     ];
 
     /// The name on the command line.
@@ -152,12 +158,14 @@ impl Target {
             Target::Sdk => "sdk",
             Target::Ipuz => "ipuz",
             Target::Puzzlink => "puzzlink",
+            Target::Kanpen => "kanpen",
+            Target::Fpuzzles => "fpuzzles",
         }
     }
 
     /// True when a file of this format holds many puzzles, one per line.
     pub fn many_per_file(self) -> bool {
-        matches!(self, Target::Lines | Target::Puzzlink)
+        matches!(self, Target::Lines | Target::Puzzlink | Target::Fpuzzles)
     }
 }
 

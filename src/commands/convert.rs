@@ -1,7 +1,7 @@
 //! `kakurod convert --to FORMAT FILE...`: every puzzle of every input, read as `solve`
 //! reads it, written in another format. The readers are the solver's own, so a file that
 //! converts is a file the daemon answers; the writers are the generator's native grids,
-//! Sudoku lines and rows (`sdk`) and puzz.link URLs.
+//! Sudoku lines and rows (`sdk`), ipuz, puzz.link and f-puzzles URLs, and kanpen files.
 
 use super::{located, read_input};
 use crate::cli::{ConvertArgs, Target};
@@ -53,7 +53,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     if written.len() > 1 && !args.to.many_per_file() {
         bail!(
             "{} puzzles to write, but a {} file holds one puzzle: convert one at a time, or \
-             to lines or puzzlink",
+             to lines, puzzlink or fpuzzles",
             written.len(),
             args.to.name()
         );
@@ -103,6 +103,11 @@ fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
             Some(url) => Ok(format!("{url}\n")),
             None => refuse("its border holds clues a puzz.link board cannot"),
         },
+        (Target::Kanpen, Puzzle::Kakuro(kakuro)) => format::kanpen::write(kakuro)
+            .ok_or_else(|| "its border holds what a kanpen border cannot".to_string())
+            .or_else(|why| refuse(&why)),
+        (Target::Kanpen, _) => refuse("kanpen files hold Kakuro"),
+        (Target::Fpuzzles, _) => format::fpuzzles::write(puzzle).or_else(|why| refuse(&why)),
     }
 }
 
