@@ -371,11 +371,12 @@ fn bench_reports_medians_and_the_slowest() {
     let out = kakurod(&["bench", "--runs", "3", "--top", "1", "--json", path_str(&dir)], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    // 101_4x4.json, 101_4x4.txt, 111_9x9.txt, 574_6x6.txt: the .sol files are skipped.
-    assert_eq!(doc["files"].as_array().unwrap().len(), 4);
+    // 101_4x4.fpuzzles.txt, 101_4x4.json, 101_4x4.txt, 111_9x9.txt, 574_6x6.txt: the .sol
+    // files are skipped.
+    assert_eq!(doc["files"].as_array().unwrap().len(), 5);
     assert_eq!(doc["threads"], 1);
     assert_eq!(doc["runs"], 3);
-    assert_eq!(doc["summary"]["solved"], 4);
+    assert_eq!(doc["summary"]["solved"], 5);
     assert_eq!(doc["slowest"].as_array().unwrap().len(), 1);
     let total = doc["total_median_ms"].as_f64().unwrap();
     let sum: f64 =
