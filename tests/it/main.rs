@@ -21,6 +21,7 @@ mod daemon_ops;
 mod daemon_queue;
 mod deploy;
 mod formats;
+mod fpuzzles;
 mod generate;
 mod grade;
 mod ipuz;
