@@ -222,11 +222,13 @@ fn invalid_at(
     text::error_at(text, offset, e.message, e.expected)
 }
 
-/// A Kakuro as a kanpen file, laid out as pzprjs saves one (so that pzprjs opens it to
-/// the same board): every outside cell's line, a line per black cell inside (`-1 -1` when
-/// it has no clue, a missing clue of a clue cell as 0), a blank line, and the empty answer
-/// grid. `None` when the first row or column is not what a kanpen border holds: black,
-/// with down clues only in the first row and right clues only in the first column.
+/// A Kakuro as a kanpen file, laid out as pzprjs saves one: every outside cell's line, a
+/// line per black cell inside, a blank line, and the empty answer grid. A black cell
+/// without clues inside the board gets `-1 -1` (pzprjs's "no number", which its URL
+/// writes as `.`), a missing clue of a clue cell 0, so that pzprjs opens the file to the
+/// board of kakurod's `play_url`. `None` when the first row or column is not what a
+/// kanpen border holds: black, with down clues only in the first row and right clues only
+/// in the first column.
 pub fn write(k: &Kakuro) -> Option<String> {
     let (rows, cols) = (k.rows, k.cols);
     if rows < 2 || cols < 2 || k.cells.len() != rows * cols {
