@@ -1,7 +1,7 @@
 //! End-to-end tests of `kakurod solve` and `kakurod bench`: the real binary on real
 //! puzzles, checking what it prints, what it writes and how it exits.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -950,6 +950,47 @@ fn convert_writes_what_each_format_holds_and_refuses_the_rest_with_the_reason() 
     );
     let many = kakurod(&["convert", "--to", "sudoku", both[1], both[1]], None);
     assert_eq!(many.status.code(), Some(2));
+}
+
+#[test]
+fn convert_writes_kanpen_and_fpuzzles_and_refuses_what_they_cannot_hold() {
+    let kakuro = fixture("kakuro/1_10x12.txt");
+    let killers = [fixture("killer/101_4x4.txt"), fixture("killer/574_6x6.txt")];
+    let big = fixture("sudoku/generated_25x25.txt");
+    let kanpen = kakurod(&["convert", "--to", "kanpen", kakuro.to_str().unwrap()], None);
+    assert!(kanpen.status.success(), "{}", text(&kanpen.stderr));
+    assert_eq!(kanpen.stdout, fs::read(fixture("formats/1_10x12.kanpen.txt")).unwrap());
+    // Back from kanpen (on standard input) to the janko grid it came from.
+    let janko = kakurod(&["convert", "--to", "janko", "-"], Some(&kanpen.stdout));
+    let direct = kakurod(&["convert", "--to", "janko", kakuro.to_str().unwrap()], None);
+    assert!(janko.status.success() && direct.status.success());
+    assert_eq!(janko.stdout, direct.stdout);
+    // f-puzzles: one URL per line, many puzzles to a file; read back as a batch.
+    let both = [killers[0].to_str().unwrap(), killers[1].to_str().unwrap()];
+    let urls = kakurod(&["convert", "--to", "fpuzzles", both[0], both[1]], None);
+    assert!(urls.status.success(), "{}", text(&urls.stderr));
+    let lines = String::from_utf8(urls.stdout.clone()).unwrap();
+    assert_eq!(lines.lines().count(), 2);
+    assert!(lines.lines().all(|l| l.starts_with("https://f-puzzles.com/?load=N4I")), "{lines}");
+    let solved = kakurod(&["solve", "-"], Some(&urls.stdout));
+    assert_eq!(solved.status.code(), Some(0), "{}", text(&solved.stderr));
+    // Refused, with the reason, exit 1.
+    let refused = kakurod(&["convert", "--to", "fpuzzles", big.to_str().unwrap()], None);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("f-puzzles grids go up to 16x16"));
+    let refused = kakurod(&["convert", "--to", "kanpen", both[0]], None);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("a killer cannot be written as kanpen"));
+}
+
+#[test]
+fn a_malformed_fpuzzles_url_is_answered_with_its_line_and_column() {
+    let input = b"# from f-puzzles\nhttps://f-puzzles.com/?load=N4Ig!x\n";
+    let output = kakurod(&["solve", "--json", "-"], Some(input));
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["format"], "fpuzzles", "{report}");
+    assert_eq!((&report["error"]["line"], &report["error"]["column"]), (&json!(2), &json!(33)));
 }
 
 #[test]
