@@ -32,9 +32,10 @@ pub const LOAD_PREFIX: &str = "https://f-puzzles.com/?load=";
 /// The largest side f-puzzles draws.
 pub const MAX_SIDE: usize = 16;
 
-/// The longest compressed string read: lz-string's output can grow with the square of its
-/// input, so the input is bounded well above any real f-puzzles grid (a few thousand).
-const MAX_DATA: usize = 16_384;
+/// The longest compressed string read. lz-string's output can grow with the square of its
+/// input (8,192 characters can ask for some 100 MB), so the bound sits at twice a large
+/// real grid: kakurod's own 16x16 Sudoku is about 900 characters, a 9x9 Killer 800.
+const MAX_DATA: usize = 4_096;
 
 /// Top-level fields read or safely ignored (metadata and the solution).
 const KNOWN: [&str; 9] = [
