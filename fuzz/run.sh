@@ -17,7 +17,7 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(detect janko backslash matrices sudoku lines puzzlink sdk ipuz killer dzn json settings generation
+    targets=(detect janko backslash matrices sudoku lines puzzlink sdk ipuz kanpen fpuzzles killer dzn json settings generation
         solution)
 fi
 

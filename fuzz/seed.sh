@@ -11,7 +11,7 @@ mkdir -p seeds
 
 # Every puzzle fixture (valid and invalid, every format) seeds detection and every
 # forced reader: a file of another format is exactly what `--format` may be handed.
-for target in detect janko backslash matrices sudoku lines puzzlink sdk ipuz killer dzn json; do
+for target in detect janko backslash matrices sudoku lines puzzlink sdk ipuz kanpen fpuzzles killer dzn json; do
     mkdir -p "seeds/$target"
     find "$fixtures" -type f ! -name '*.sol' ! -name '*.md' -exec cp {} "seeds/$target/" \;
 done

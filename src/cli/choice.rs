@@ -52,6 +52,12 @@ impl Choice for Format {
             Format::Puzzlink => "puzz.link URLs of Kakuro and Sudoku, one per line",
             Format::Sdk => "Sudoku rows as people keep them: `53..7....`, spaced, boxed, SadMan",
             Format::Ipuz => "ipuz Sudoku (JSON, `http://ipuz.org/sudoku`)",
+            Format::Kanpen => {
+                "Kanpen Kakuro file as pzprjs saves it: sides, then `ROW COL RIGHT DOWN`"
+            }
+            Format::Fpuzzles => {
+                "f-puzzles / SudokuPad Sudoku and Killer: JSON, lz-string data or URLs, one per line"
+            }
         }
     }
 }
@@ -72,6 +78,8 @@ impl Choice for super::Target {
             super::Target::Sdk => "a Sudoku as N rows of N characters, `.` blank (one per file)",
             super::Target::Ipuz => "a Sudoku as an ipuz document (one per file)",
             super::Target::Puzzlink => "Kakuro and Sudoku as puzz.link URLs, one per line",
+            super::Target::Kanpen => "a Kakuro as a kanpen file, as pzprjs saves it (one per file)",
+            super::Target::Fpuzzles => "Sudoku and Killer Sudoku as f-puzzles URLs, one per line",
             super::Target::Json => "any puzzle as a kakurod JSON document (one per file)",
             super::Target::Svg => "any puzzle as a picture of its empty grid (one per file)",
         }

@@ -213,6 +213,10 @@ pub enum Target {
     Ipuz,
     /// Kakuro and Sudoku as puzz.link URLs, one per line.
     Puzzlink,
+    /// A Kakuro as a kanpen file, as pzprjs saves one.
+    Kanpen,
+    /// Sudoku and Killer Sudoku as f-puzzles URLs, one per line.
+    Fpuzzles,
     /// Any puzzle as a kakurod JSON document.
     Json,
     /// Any puzzle as an SVG picture of its empty grid.
@@ -221,7 +225,7 @@ pub enum Target {
 
 impl Target {
     /// Every target, in the order `--help` lists them.
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 11] = [
         Target::Janko,
         Target::Sudoku,
         Target::Killer,
@@ -229,6 +233,8 @@ impl Target {
         Target::Sdk,
         Target::Ipuz,
         Target::Puzzlink,
+        Target::Kanpen,
+        Target::Fpuzzles,
         Target::Json,
         Target::Svg,
     ];
@@ -243,6 +249,8 @@ impl Target {
             Target::Sdk => "sdk",
             Target::Ipuz => "ipuz",
             Target::Puzzlink => "puzzlink",
+            Target::Kanpen => "kanpen",
+            Target::Fpuzzles => "fpuzzles",
             Target::Json => "json",
             Target::Svg => "svg",
         }
@@ -261,7 +269,7 @@ impl Target {
 
     /// True when a file of this format holds many puzzles, one per line.
     pub fn many_per_file(self) -> bool {
-        matches!(self, Target::Lines | Target::Puzzlink)
+        matches!(self, Target::Lines | Target::Puzzlink | Target::Fpuzzles)
     }
 }
 

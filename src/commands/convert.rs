@@ -1,8 +1,8 @@
 //! `kakurod convert --to FORMAT FILE...`: every puzzle of every input, read as `solve`
 //! reads it, written in another format. The readers are the solver's own, so a file that
 //! converts is a file the daemon answers; the writers are the generator's native grids,
-//! Sudoku lines and rows (`sdk`), ipuz, puzz.link URLs, kakurod's JSON, and the empty grid
-//! as SVG.
+//! Sudoku lines and rows (`sdk`), ipuz, puzz.link and f-puzzles URLs, kanpen files,
+//! kakurod's JSON, and the empty grid as SVG.
 
 use super::{located, read_text};
 use crate::cli::{ConvertArgs, Target};
@@ -54,7 +54,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     if written.len() > 1 && !args.to.many_per_file() {
         bail!(
             "{} puzzles to write, but a {} file holds one puzzle: convert one at a time, or \
-             to lines or puzzlink",
+             to lines, puzzlink or fpuzzles",
             written.len(),
             args.to.name()
         );
@@ -94,7 +94,15 @@ pub(super) fn write(puzzle: &Puzzle, to: Target) -> Result<String, String> {
                 kind.name()
             )),
         },
-        (Target::Lines | Target::Sdk | Target::Ipuz, _) => {
+        (Target::Kanpen, Puzzle::Kakuro(kakuro)) => format::kanpen::write(kakuro).ok_or_else(|| {
+            format!(
+                "a {} cannot be written as kanpen: its border holds what a kanpen border cannot",
+                kind.name()
+            )
+        }),
+        (Target::Fpuzzles, _) => format::fpuzzles::write(puzzle)
+            .map_err(|why| format!("a {} cannot be written as fpuzzles: {why}", kind.name())),
+        (Target::Lines | Target::Sdk | Target::Ipuz | Target::Kanpen, _) => {
             Err(format!("a {} cannot be written as {}", kind.name(), to.name()))
         }
     }
@@ -106,7 +114,9 @@ pub(super) fn refusal(kind: Kind, to: Target) -> Option<&'static str> {
         (Target::Janko, Kind::Kakuro)
         | (Target::Sudoku | Target::Lines | Target::Sdk | Target::Ipuz, Kind::Sudoku)
         | (Target::Killer, Kind::Killer)
-        | (Target::Puzzlink, Kind::Kakuro | Kind::Sudoku)
+        | (Target::Puzzlink | Target::Kanpen, Kind::Kakuro)
+        | (Target::Puzzlink | Target::Fpuzzles, Kind::Sudoku)
+        | (Target::Fpuzzles, Kind::Killer)
         | (Target::Json | Target::Svg, _) => None,
         (Target::Janko, _) => Some("janko grids hold Kakuro"),
         (Target::Sudoku, _) => Some("Sudoku grids hold plain Sudoku"),
@@ -115,6 +125,8 @@ pub(super) fn refusal(kind: Kind, to: Target) -> Option<&'static str> {
         (Target::Sdk, _) => Some("sdk grids hold plain Sudoku"),
         (Target::Ipuz, _) => Some("kakurod writes ipuz for plain Sudoku"),
         (Target::Puzzlink, _) => Some("puzz.link (pzprjs) has no Killer Sudoku"),
+        (Target::Kanpen, _) => Some("kanpen files hold Kakuro"),
+        (Target::Fpuzzles, _) => Some("f-puzzles holds Sudoku and Killer Sudoku"),
     }
 }
 

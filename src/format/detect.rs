@@ -3,8 +3,11 @@
 //!
 //! The checks go from the most distinctive mark to the least, each looking only at the
 //! start of the text or at single bytes, so detection costs one pass at most:
-//! 1. ipuz, then JSON: the first non-blank character is `{` (or `ipuz(`), and ipuz when
-//!    the text names an `http://ipuz.org/` version or kind;
+//! 1. ipuz, then f-puzzles, then JSON: the first non-blank character is `{` (or `ipuz(`),
+//!    ipuz when the text names an `http://ipuz.org/` version or kind, f-puzzles when its
+//!    `grid` holds rows of objects (kakurod's own JSON has numbers or strings there);
+//!    f-puzzles also when the first content line is an f-puzzles or SudokuPad URL or a
+//!    compressed f-puzzles string (`N4I…` with a character no Sudoku line holds);
 //! 2. two matrices: the first content line is `rows=` / `columns=`;
 //! 3. an `R C` header: a Kakuro grid when the body has `\` (backslash) or `,` (janko)
 //!    tokens, otherwise a Killer grid when a square header is followed by `2R` lines, a
@@ -12,6 +15,7 @@
 //! 4. MiniZinc data: the text holds a 2-D array literal `[|` or names `initial_values`;
 //! 5. two matrices again when a line reads `Horizontal` (the size lines missing);
 //! 6. puzz.link URLs: the first line that is not a `#` comment is one, of a type read;
+//!    then kanpen: two lines of one number, then a line of four;
 //! 7. a Sudoku grid of rows as people keep it (`sdk`): a `[Puzzle]` section, a box
 //!    separator, or a first row of a Sudoku's side in cells (see `sdk`);
 //! 8. Sudoku lines: the first line that is not a `#` comment is a single token.
@@ -24,6 +28,9 @@ pub fn detect(text: &str) -> Option<Format> {
     let trimmed = text.trim_start();
     if super::ipuz::looks_like(text) {
         return Some(Format::Ipuz);
+    }
+    if super::fpuzzles::looks_like(text) {
+        return Some(Format::Fpuzzles);
     }
     if trimmed.starts_with('{') {
         return Some(Format::Json);
@@ -44,6 +51,9 @@ pub fn detect(text: &str) -> Option<Format> {
     }
     if super::puzzlink::looks_like(text) {
         return Some(Format::Puzzlink);
+    }
+    if super::kanpen::looks_like(text) {
+        return Some(Format::Kanpen);
     }
     if super::sdk::looks_like(text) {
         return Some(Format::Sdk);
@@ -107,6 +117,12 @@ mod tests {
     #[test]
     fn each_format_is_told_apart() {
         assert_eq!(detect("  {\"kind\": \"sudoku\"}"), Some(Format::Json));
+        assert_eq!(detect("{\"kind\": \"sudoku\", \"grid\": [[1]]}"), Some(Format::Json));
+        assert_eq!(detect("{\"size\": 4, \"grid\": [ [ {}]]}"), Some(Format::Fpuzzles));
+        assert_eq!(detect("https://sudokupad.app/fpuzzlesN4Ig"), Some(Format::Fpuzzles));
+        assert_eq!(detect("N4IgzglgXgpiBcBOAvkA\n"), Some(Format::Fpuzzles));
+        assert_eq!(detect("3\n3\n0 0 0 0\n"), Some(Format::Kanpen));
+        assert_eq!(detect("3\n3\n"), Some(Format::Lines));
         assert_eq!(detect("rows=2\ncolumns=2\n"), Some(Format::Matrices));
         assert_eq!(detect("Rows = 2\n"), Some(Format::Matrices));
         assert_eq!(detect("% c\ninitial_values = [| 0 |];"), Some(Format::Dzn));

@@ -7,7 +7,10 @@
 //!
 //! One file per format: `janko` (janko and backslash grids), `matrices`, `sudoku` (grid),
 //! `lines`, `killer`, `dzn`, `json` (schema in its module doc), `puzzlink` (URLs, read and
-//! written), `sdk` (Sudoku rows as people keep them), `ipuz` (Sudoku, read and written); `detect` tells them apart,
+//! written), `sdk` (Sudoku rows as people keep them), `ipuz` (Sudoku, read and written),
+//! `kanpen` (pzprjs's Kakuro files, read and written), `fpuzzles` (f-puzzles / SudokuPad
+//! Sudoku and Killer: JSON, compressed strings and URLs, read and written); `detect` tells
+//! them apart,
 //! `text` holds the shared line and token scanning, and `solution` reads `.sol` files.
 //! [`generation`] reads the one JSON input that is not a puzzle: a generation job.
 //!
@@ -21,12 +24,14 @@
 
 mod detect;
 mod dzn;
+pub mod fpuzzles;
 pub mod generation;
 pub mod ipuz;
 mod janko;
 pub mod json;
 mod json_grid;
 mod json_path;
+pub mod kanpen;
 mod killer;
 pub(crate) mod lines;
 mod matrices;
@@ -69,11 +74,15 @@ pub enum Format {
     Sdk,
     /// ipuz (<http://ipuz.org>) Sudoku: JSON whose `kind` is `http://ipuz.org/sudoku`.
     Ipuz,
+    /// Kanpen (pzprjs) Kakuro file: the grid's sides, then `ROW COL RIGHT DOWN` lines.
+    Kanpen,
+    /// f-puzzles / SudokuPad Sudoku and Killer: JSON, its lz-string form, or URLs.
+    Fpuzzles,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 13] = [
         Format::Janko,
         Format::Backslash,
         Format::Matrices,
@@ -85,6 +94,8 @@ impl Format {
         Format::Puzzlink,
         Format::Sdk,
         Format::Ipuz,
+        Format::Kanpen,
+        Format::Fpuzzles,
     ];
 
     /// The format called `name`, in any letter case.
@@ -106,6 +117,8 @@ impl Format {
             Format::Puzzlink => "puzzlink",
             Format::Sdk => "sdk",
             Format::Ipuz => "ipuz",
+            Format::Kanpen => "kanpen",
+            Format::Fpuzzles => "fpuzzles",
         }
     }
 }
@@ -189,6 +202,8 @@ pub fn read(text: &str, forced: Option<Format>) -> Result<Document, InputError> 
         Format::Puzzlink => puzzlink::read(text),
         Format::Sdk => sdk::read(text),
         Format::Ipuz => ipuz::read(text),
+        Format::Kanpen => kanpen::read(text),
+        Format::Fpuzzles => fpuzzles::read(text),
     }
 }
 
@@ -205,8 +220,8 @@ fn unknown_format(text: &str) -> InputError {
         offset,
         message,
         "a janko, backslash or matrices Kakuro, a Sudoku grid or lines, a Killer grid, \
-         MiniZinc data, JSON, ipuz, puzz.link URLs or Sudoku rows (or name the format \
-         explicitly)",
+         MiniZinc data, JSON, ipuz, f-puzzles, puzz.link URLs, kanpen or Sudoku rows (or name \
+         the format explicitly)",
     )
 }
 

@@ -1,7 +1,7 @@
 //! End-to-end tests of `kakurod solve` and `kakurod bench`: the real binary on real
 //! puzzles, checking what it prints, what it writes and how it exits.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -371,11 +371,12 @@ fn bench_reports_medians_and_the_slowest() {
     let out = kakurod(&["bench", "--runs", "3", "--top", "1", "--json", path_str(&dir)], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    // 101_4x4.json, 101_4x4.txt, 111_9x9.txt, 574_6x6.txt: the .sol files are skipped.
-    assert_eq!(doc["files"].as_array().unwrap().len(), 4);
+    // 101_4x4.fpuzzles.txt, 101_4x4.json, 101_4x4.txt, 111_9x9.txt, 574_6x6.txt: the .sol
+    // files are skipped.
+    assert_eq!(doc["files"].as_array().unwrap().len(), 5);
     assert_eq!(doc["threads"], 1);
     assert_eq!(doc["runs"], 3);
-    assert_eq!(doc["summary"]["solved"], 4);
+    assert_eq!(doc["summary"]["solved"], 5);
     assert_eq!(doc["slowest"].as_array().unwrap().len(), 1);
     let total = doc["total_median_ms"].as_f64().unwrap();
     let sum: f64 =
@@ -955,7 +956,7 @@ fn convert_writes_what_each_format_holds_and_refuses_the_rest_with_the_reason() 
 }
 
 /// `convert --to` names, and the kinds each holds: every pair is tried below.
-const TARGETS: [(&str, &[&str]); 8] = [
+const TARGETS: [(&str, &[&str]); 10] = [
     ("janko", &["kakuro"]),
     ("sudoku", &["sudoku"]),
     ("killer", &["killer"]),
@@ -963,6 +964,8 @@ const TARGETS: [(&str, &[&str]); 8] = [
     ("sdk", &["sudoku"]),
     ("ipuz", &["sudoku"]),
     ("puzzlink", &["kakuro", "sudoku"]),
+    ("kanpen", &["kakuro"]),
+    ("fpuzzles", &["sudoku", "killer"]),
     ("json", &["kakuro", "sudoku", "killer"]),
 ];
 
@@ -987,7 +990,9 @@ fn every_fixture_goes_through_every_format_that_holds_it_and_back_to_the_same_pu
             let original = as_json(&path);
             for (target, holds) in TARGETS {
                 let out = kakurod(&["convert", "--to", target, path_str(&path)], None);
-                if !holds.contains(&kind) {
+                // f-puzzles grids go up to 16x16.
+                let too_large = target == "fpuzzles" && path_str(&path).contains("25x25");
+                if !holds.contains(&kind) || too_large {
                     assert_eq!(out.status.code(), Some(1), "{target} took a {kind}");
                     assert!(text(&out.stderr).contains("cannot be written as"), "{target}");
                     continue;
@@ -1051,6 +1056,47 @@ fn generate_writes_the_format_asked_and_refuses_one_that_cannot_hold_the_kind_at
         kakurod(&["generate", "--kind", "killer", "--size", "4", "--format", "puzzlink"], None);
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("no Killer Sudoku"), "{}", text(&refused.stderr));
+}
+
+#[test]
+fn convert_writes_kanpen_and_fpuzzles_and_refuses_what_they_cannot_hold() {
+    let kakuro = fixture("kakuro/1_10x12.txt");
+    let killers = [fixture("killer/101_4x4.txt"), fixture("killer/574_6x6.txt")];
+    let big = fixture("sudoku/generated_25x25.txt");
+    let kanpen = kakurod(&["convert", "--to", "kanpen", kakuro.to_str().unwrap()], None);
+    assert!(kanpen.status.success(), "{}", text(&kanpen.stderr));
+    assert_eq!(kanpen.stdout, fs::read(fixture("formats/1_10x12.kanpen.txt")).unwrap());
+    // Back from kanpen (on standard input) to the janko grid it came from.
+    let janko = kakurod(&["convert", "--to", "janko", "-"], Some(&kanpen.stdout));
+    let direct = kakurod(&["convert", "--to", "janko", kakuro.to_str().unwrap()], None);
+    assert!(janko.status.success() && direct.status.success());
+    assert_eq!(janko.stdout, direct.stdout);
+    // f-puzzles: one URL per line, many puzzles to a file; read back as a batch.
+    let both = [killers[0].to_str().unwrap(), killers[1].to_str().unwrap()];
+    let urls = kakurod(&["convert", "--to", "fpuzzles", both[0], both[1]], None);
+    assert!(urls.status.success(), "{}", text(&urls.stderr));
+    let lines = String::from_utf8(urls.stdout.clone()).unwrap();
+    assert_eq!(lines.lines().count(), 2);
+    assert!(lines.lines().all(|l| l.starts_with("https://f-puzzles.com/?load=N4I")), "{lines}");
+    let solved = kakurod(&["solve", "-"], Some(&urls.stdout));
+    assert_eq!(solved.status.code(), Some(0), "{}", text(&solved.stderr));
+    // Refused, with the reason, exit 1.
+    let refused = kakurod(&["convert", "--to", "fpuzzles", big.to_str().unwrap()], None);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("f-puzzles grids go up to 16x16"));
+    let refused = kakurod(&["convert", "--to", "kanpen", both[0]], None);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("a killer cannot be written as kanpen"));
+}
+
+#[test]
+fn a_malformed_fpuzzles_url_is_answered_with_its_line_and_column() {
+    let input = b"# from f-puzzles\nhttps://f-puzzles.com/?load=N4Ig!x\n";
+    let output = kakurod(&["solve", "--json", "-"], Some(input));
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["format"], "fpuzzles", "{report}");
+    assert_eq!((&report["error"]["line"], &report["error"]["column"]), (&json!(2), &json!(33)));
 }
 
 #[test]

@@ -62,6 +62,8 @@ fn format_of_name(path: &Path) -> Format {
         _ if name.contains(".backslash.") => Format::Backslash,
         _ if name.contains(".matrices.") => Format::Matrices,
         _ if name.contains(".puzzlink.") => Format::Puzzlink,
+        _ if name.contains(".kanpen.") => Format::Kanpen,
+        _ if name.contains(".fpuzzles.") => Format::Fpuzzles,
         _ if name.ends_with(".sdk") || name.contains(".boxed.") => Format::Sdk,
         _ if name.contains(".lines.") || name.starts_with("top1465-first") => Format::Lines,
         _ if dir == "kakuro" => Format::Janko,
@@ -112,9 +114,9 @@ fn formats_match_janko(formats_dir: &Path, janko_dir: &Path) -> usize {
 #[test]
 fn fixture_formats_are_the_same_kakuro_as_janko() {
     let compared = formats_match_janko(&fixtures().join("formats"), &fixtures().join("kakuro"));
-    // backslash, matrices, puzzlink, 2 JSON for 1_10x12; backslash, matrices, puzzlink for
-    // 960_31x46.
-    assert_eq!(compared, 8);
+    // backslash, matrices, puzzlink, kanpen, 2 JSON for 1_10x12; backslash, matrices,
+    // puzzlink for 960_31x46.
+    assert_eq!(compared, 9);
 }
 
 #[test]
@@ -291,11 +293,23 @@ proptest! {
 /// Every puzzle of a corpus folder read, written by `write` and read back: the
 /// same puzzle. Returns how many went round.
 fn round_trips(dir: &Path, write: impl Fn(&Puzzle) -> Option<String>) -> usize {
+    round_trips_where(dir, |_| true, write)
+}
+
+/// [`round_trips`] over the puzzles `take` accepts; every one of those must be written.
+fn round_trips_where(
+    dir: &Path,
+    take: impl Fn(&Puzzle) -> bool,
+    write: impl Fn(&Puzzle) -> Option<String>,
+) -> usize {
     let mut count = 0;
     for path in puzzles_in(dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "txt")) {
         let doc = format::read(&text(&path), None).unwrap();
         for entry in doc.entries {
             let puzzle = entry.unwrap().puzzle;
+            if !take(&puzzle) {
+                continue;
+            }
             let written = write(&puzzle).unwrap_or_else(|| panic!("{}", path.display()));
             let back =
                 format::read(&written, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -323,4 +337,48 @@ fn the_whole_corpus_goes_to_puzzlink_ipuz_and_json_and_back() {
     assert_eq!(round_trips(&data.join("kakuro/janko"), json), 751);
     assert_eq!(round_trips(&data.join("sudoku/janko"), json), 96);
     assert_eq!(round_trips(&data.join("killer-sudoku/janko"), json), 608);
+}
+
+/// The side of a Sudoku or Killer Sudoku (0 for a Kakuro).
+fn side(puzzle: &Puzzle) -> usize {
+    match puzzle {
+        Puzzle::Sudoku(s) => s.n,
+        Puzzle::Killer(k) => k.n,
+        Puzzle::Kakuro(_) => 0,
+    }
+}
+
+fn kanpen(puzzle: &Puzzle) -> Option<String> {
+    match puzzle {
+        Puzzle::Kakuro(k) => format::kanpen::write(k),
+        _ => None,
+    }
+}
+
+fn fpuzzles(puzzle: &Puzzle) -> Option<String> {
+    format::fpuzzles::write(puzzle).ok()
+}
+
+#[test]
+fn every_fixture_goes_to_kanpen_or_fpuzzles_and_back() {
+    let fixtures = fixtures();
+    assert_eq!(round_trips(&fixtures.join("kakuro"), kanpen), 7);
+    let small = |p: &Puzzle| side(p) <= format::fpuzzles::MAX_SIDE;
+    // 4x4, 9x9 (grid, top1465 grid and 20 lines, the puzz.link batch's three), 16x16.
+    assert_eq!(round_trips_where(&fixtures.join("sudoku"), small, fpuzzles), 28);
+    assert_eq!(round_trips(&fixtures.join("killer"), fpuzzles), 4);
+    // f-puzzles stops at 16: a 25x25 is refused with the reason.
+    let big = format::read(&text(&fixtures.join("sudoku/generated_25x25.txt")), None).unwrap();
+    let refused = format::fpuzzles::write(&big.entries[0].as_ref().unwrap().puzzle);
+    assert!(refused.unwrap_err().contains("up to 16x16"));
+}
+
+#[test]
+fn the_whole_corpus_goes_to_kanpen_and_fpuzzles_and_back() {
+    let Some(data) = data() else { return };
+    assert_eq!(round_trips(&data.join("kakuro/janko"), kanpen), 751);
+    // Every Sudoku and Killer of the corpus is 16x16 or smaller: all go to f-puzzles.
+    assert_eq!(round_trips(&data.join("sudoku/janko"), fpuzzles), 96);
+    assert_eq!(round_trips(&data.join("sudoku/lines"), fpuzzles), 1465);
+    assert_eq!(round_trips(&data.join("killer-sudoku/janko"), fpuzzles), 608);
 }

@@ -22,6 +22,7 @@ mod daemon_queue;
 mod deploy;
 mod explain;
 mod formats;
+mod fpuzzles;
 mod generate;
 mod grade;
 mod ipuz;

@@ -2,12 +2,15 @@
 //! run in node by `tests/pzpr/check.js`: every `play_url` kakurod writes must open in
 //! pzprjs, re-encode to the very same URL, and take kakurod's solution as complete by
 //! pzprjs's own answer check; a wrong digit must be caught. `convert` then reads every
-//! such URL back to the same puzzle.
+//! such URL back to the same puzzle. `tests/pzpr/kanpen.js` does the same for kanpen files:
+//! each file `convert --to kanpen` writes must open in pzprjs as the board of kakurod's
+//! `play_url`, and the kanpen files pzprjs saves must read in kakurod as the same puzzle.
 //!
 //! pzprjs comes from `KAKUROD_PZPR` (a `node_modules` folder holding `pzpr`), or
 //! `target/pzpr/node_modules`, installed there with npm when npm is on the PATH. Without
 //! node or pzprjs the test says so and passes, except under `CI=true`, where it fails.
 
+use kakurod::format::{self, Format, puzzlink};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -87,7 +90,12 @@ fn puzzles(scratch: &Path) -> Vec<PathBuf> {
 
 /// What pzprjs says of each `{url, solution}` line.
 fn pzprjs_verdicts(modules: &Path, lines: &[Value]) -> Vec<Value> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pzpr/check.js");
+    run_script(modules, "check.js", lines)
+}
+
+/// What the script of `tests/pzpr` prints for each JSON line.
+fn run_script(modules: &Path, name: &str, lines: &[Value]) -> Vec<Value> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pzpr").join(name);
     let mut child = Command::new("node")
         .arg(script)
         .env("NODE_PATH", modules)
@@ -151,4 +159,35 @@ fn pzprjs_opens_every_play_url_as_written_and_accepts_every_solution() {
     let again = kakurod(&["convert", "--to", "puzzlink", batch.to_str().unwrap()]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     assert_eq!(String::from_utf8(again.stdout).unwrap(), urls);
+}
+
+#[test]
+fn pzprjs_opens_every_kanpen_file_as_its_play_url_and_its_files_read_back() {
+    let Some(modules) = pzpr_modules() else { return };
+    let files: Vec<PathBuf> = common::puzzles_in(&common::fixtures().join("kakuro"));
+    let mut puzzles = Vec::new();
+    let lines: Vec<Value> = files
+        .iter()
+        .map(|path| {
+            let output = kakurod(&["convert", "--to", "kanpen", path.to_str().unwrap()]);
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+            let doc = format::read(&common::text(path), None).unwrap();
+            let puzzle = doc.entries.into_iter().next().unwrap().unwrap().puzzle;
+            let url = puzzlink::play_url(&puzzle).unwrap();
+            puzzles.push(puzzle);
+            json!({"kanpen": String::from_utf8(output.stdout).unwrap(), "url": url})
+        })
+        .collect();
+    let verdicts = run_script(&modules, "kanpen.js", &lines);
+    assert_eq!(verdicts.len(), files.len(), "{verdicts:?}");
+    for ((verdict, puzzle), path) in verdicts.iter().zip(&puzzles).zip(&files) {
+        let name = path.display();
+        assert_eq!(verdict["same_url"], true, "{name}: {verdict}");
+        for saved in ["from_kanpen", "from_url"] {
+            let text = verdict[saved].as_str().unwrap_or_else(|| panic!("{name}: {verdict}"));
+            let doc = format::read(text, None).unwrap_or_else(|e| panic!("{name} {saved}: {e}"));
+            assert_eq!(doc.format, Format::Kanpen, "{name} {saved}");
+            assert_eq!(&doc.entries[0].as_ref().unwrap().puzzle, puzzle, "{name} {saved}");
+        }
+    }
 }
