@@ -139,7 +139,13 @@ impl Easy<'_> {
         let cells = self.run_cells.get(start..start + len).unwrap_or_default();
         let (mut changes, mut used): (Changes, Used) = (0, 0);
         let consistent = loop {
-            match self.round((r, spec, cells), &mut changes, &mut used) {
+            let mut this_round = 0;
+            let more = self.round((r, spec, cells), &mut changes, &mut this_round);
+            used |= this_round;
+            if let Some(journal) = &mut self.journal {
+                journal.close_round(r as u32, this_round, &self.cand);
+            }
+            match more {
                 Some(true) => continue,
                 Some(false) => break true,
                 None => break false,
@@ -192,21 +198,12 @@ impl Easy<'_> {
                     continue;
                 }
                 if old & !keep != 0 {
-                    self.change(cell, k, old & keep, changes);
+                    self.change(cell, k, old & keep, changes, false);
                 }
                 if old & keep == 0 {
                     return None;
                 }
             }
-        }
-        let unique = ones(envelope) == tally.open_cells;
-        if let Some(journal) = &mut self.journal {
-            let technique = match (narrowed, unique) {
-                (false, _) => Technique::NakedSingle,
-                (true, true) => Technique::UniqueCombination,
-                (true, false) => Technique::Crossing,
-            };
-            journal.close(technique, Some(r as u32), &self.cand);
         }
         // Clearing takes no needed digit from an open cell: the tally's holders stand.
         if required & !union != 0 {
@@ -221,13 +218,11 @@ impl Easy<'_> {
             let holder = cells.iter().enumerate().find(|&(_, &c)| mask(c) & digit != 0);
             if let Some((k, &cell)) = holder.filter(|&(_, &c)| mask(c) != digit) {
                 let old = mask(cell);
-                self.change(cell, k, old & digit, changes);
+                self.change(cell, k, old & digit, changes, true);
                 hidden = true;
             }
         }
-        if let Some(journal) = &mut self.journal {
-            journal.close(Technique::HiddenSingle, Some(r as u32), &self.cand);
-        }
+        let unique = ones(envelope) == tally.open_cells;
         *used |= u8::from(naked)
             | u8::from(narrowed && unique) << 1
             | u8::from(narrowed && !unique) << 2
@@ -240,7 +235,7 @@ impl Easy<'_> {
     /// as changed and its old candidates on the trail of a trial, counts it as placed when
     /// it is, and keeps its runs' tallies up to date.
     #[inline(always)]
-    fn change(&mut self, cell: u32, k: usize, new: u16, changes: &mut Changes) {
+    fn change(&mut self, cell: u32, k: usize, new: u16, changes: &mut Changes, hidden: bool) {
         let (Some(slot), Some(&runs)) =
             (self.cand.get_mut(cell as usize), self.runs_of.get(cell as usize))
         else {
@@ -251,7 +246,7 @@ impl Easy<'_> {
         if self.trailing {
             self.trail.push((cell, old));
         } else if let Some(journal) = &mut self.journal {
-            journal.change(cell, old);
+            journal.change(cell, old, hidden);
         }
         self.open -= usize::from(several(old) && !several(new));
         for r in runs {

@@ -232,7 +232,7 @@ impl<'a> Solver<'a> {
         if self.trailing {
             self.trail.push((cell, old));
         } else if let Some(journal) = &mut self.journal {
-            journal.change(cell, old);
+            journal.change(cell, old, false);
         }
         let new = self.cand[cell as usize];
         self.open -= usize::from(several(old) && !several(new));
