@@ -5,8 +5,9 @@
 
 use super::{convert, progress_bar};
 use crate::cli::GenerateArgs;
-use crate::format::puzzlink;
-use crate::generate::{self, GenError, GenOptions, GridKind, GridOptions, Proof};
+use crate::explain;
+use crate::format::{self, puzzlink};
+use crate::generate::{self, GenError, GenOptions, GradeGoal, GridKind, GridOptions, Proof};
 use crate::puzzle::{Kind, Puzzle};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
@@ -60,6 +61,8 @@ struct Output {
     black_percent: Option<f64>,
     play_url: Option<String>,
     seconds: f64,
+    /// The puzzle itself, for `--needs` to explain.
+    puzzle: Puzzle,
 }
 
 /// How far, in percentage points, a Kakuro's black share may end from the one asked
@@ -76,6 +79,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         bail!("--count above 1 needs --out DIR");
     }
     check_kind_options(&args)?;
+    let args = with_needs(args)?;
     if let Some(why) = args.format.and_then(|to| convert::refusal(args.kind, to)) {
         bail!("--format {}: {why}", args.format.map_or("", |to| to.name()));
     }
@@ -125,6 +129,39 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// How many seeds `--needs` tries for one puzzle.
+const NEEDS_TRIES: u64 = 200;
+
+/// Checks `--needs` against the kind and the grade asked, and sets the grade to the
+/// technique's level, so that the generator aims at it.
+fn with_needs(mut args: GenerateArgs) -> anyhow::Result<GenerateArgs> {
+    let Some(name) = &args.needs else { return Ok(args) };
+    let known = explain::techniques(args.kind);
+    if known.is_empty() {
+        bail!("--needs is for Kakuro and Sudoku: Killer Sudoku have no solving path");
+    }
+    if args.any_solution {
+        bail!("--needs makes puzzles with one solution; drop --any-solution");
+    }
+    let Some(&(_, level)) = known.iter().find(|(known, _)| known == name) else {
+        let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+        bail!(
+            "--needs {name}: a {} path has no such technique ({})",
+            args.kind.name(),
+            names.join(", ")
+        );
+    };
+    match args.difficulty.exact() {
+        Some(asked) if asked != level => bail!(
+            "--needs {name} is a {} technique: --difficulty must be {} or left out",
+            level.name(),
+            level.name()
+        ),
+        _ => args.difficulty = GradeGoal::Exactly(level),
+    }
+    Ok(args)
 }
 
 /// Refuses, before any work, the options that do not fit the kind asked for.
@@ -179,6 +216,41 @@ fn kakuro_options(args: &GenerateArgs, seed: u64) -> GenOptions {
 
 /// Makes the puzzle of `seed`.
 fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output> {
+    let Some(needs) = &args.needs else { return make_one(args, seed, threads) };
+    for attempt in 0..NEEDS_TRIES {
+        // The first try is the seed itself; the others are spread far from the seeds of
+        // the other puzzles of a --count.
+        let tried = seed.wrapping_add(attempt.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let output = match make_one(args, tried, threads) {
+            Ok(output) => output,
+            Err(e)
+                if e.downcast_ref::<GenError>()
+                    .is_some_and(|g| matches!(g, GenError::Options(_))) =>
+            {
+                return Err(e);
+            }
+            Err(_) => continue,
+        };
+        if path_needs(&output, needs) {
+            return Ok(output);
+        }
+    }
+    bail!(
+        "seed {seed}: no puzzle whose path needs {needs} in {NEEDS_TRIES} tries (another seed or size may find one)"
+    )
+}
+
+/// True when the solving path of `output`'s puzzle uses the technique `needs`.
+fn path_needs(output: &Output, needs: &str) -> bool {
+    let Ok(solution) = format::solution::read_sol(&output.solution) else { return false };
+    match explain::explain(&output.puzzle, &solution, None) {
+        Ok(path) => path.solved && path.steps.iter().any(|step| step.technique == needs),
+        Err(_) => false,
+    }
+}
+
+/// Makes one puzzle from `seed`.
+fn make_one(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output> {
     let context = || format!("seed {seed}");
     if args.kind == Kind::Kakuro {
         let options = GenOptions { threads, ..kakuro_options(args, seed) };
@@ -204,6 +276,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
             black_percent: Some(black),
             play_url: puzzlink::play_url(&Puzzle::Kakuro(made.puzzle.clone())),
             seconds: made.seconds,
+            puzzle: Puzzle::Kakuro(made.puzzle),
         });
     }
     let kind = if args.kind == Kind::Sudoku { GridKind::Sudoku } else { GridKind::Killer };
@@ -232,6 +305,7 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
         black_percent: None,
         play_url: puzzlink::play_url(&made.puzzle),
         seconds: made.seconds,
+        puzzle: made.puzzle,
     })
 }
 

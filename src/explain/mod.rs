@@ -16,7 +16,7 @@ pub mod progress;
 mod sudoku;
 
 use crate::grade::Difficulty;
-use crate::puzzle::{Grid, Puzzle};
+use crate::puzzle::{Grid, Kind, Puzzle};
 use serde::Serialize;
 
 /// One deduction.
@@ -124,6 +124,39 @@ pub fn explain(
         Puzzle::Sudoku(s) => Ok(sudoku::explain(s, solution, progress)),
         Puzzle::Kakuro(k) => Ok(kakuro::explain(k, solution, progress)),
         Puzzle::Killer(_) => Err(Unexplained::Kind),
+    }
+}
+
+/// The techniques a path of a `kind` puzzle can name, with their levels, easiest first
+/// (`search` aside): what `generate --needs` takes.
+pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
+    use Difficulty::{Easy, Expert, Hard, Medium};
+    match kind {
+        Kind::Kakuro => &[
+            ("unique_combination", Easy),
+            ("crossing", Easy),
+            ("naked_single", Easy),
+            ("hidden_single", Easy),
+            ("bounds", Medium),
+            ("naked_subset", Medium),
+            ("hidden_subset", Medium),
+            ("run_consistency", Hard),
+            ("trial", Expert),
+        ],
+        Kind::Sudoku => &[
+            ("naked_single", Easy),
+            ("hidden_single", Easy),
+            ("pointing", Medium),
+            ("claiming", Medium),
+            ("naked_pair", Medium),
+            ("naked_triple", Medium),
+            ("hidden_pair", Medium),
+            ("hidden_triple", Medium),
+            ("x_wing", Hard),
+            ("swordfish", Hard),
+            ("trial", Expert),
+        ],
+        Kind::Killer => &[],
     }
 }
 

@@ -200,3 +200,34 @@ fn hint_gives_the_next_step_from_a_players_grid_and_names_a_wrong_digit() {
         assert!(stderr.contains(expected), "{stderr}");
     }
 }
+
+#[test]
+fn generate_needs_makes_a_puzzle_whose_path_uses_the_technique_and_nothing_harder() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str, &str); 3] = [
+        (&["--kind", "sudoku", "--size", "9"], "x_wing", "hard"),
+        (&["--kind", "sudoku", "--size", "9"], "pointing", "medium"),
+        (&["--rows", "10", "--cols", "10"], "bounds", "medium"),
+    ];
+    for (k, (kind, technique, level)) in cases.into_iter().enumerate() {
+        let mut args = vec!["generate", "--seed", "3", "--json", "--needs", technique];
+        args.extend(kind);
+        let out = kakurod(&args);
+        assert!(out.status.success(), "{technique}: {}", String::from_utf8_lossy(&out.stderr));
+        let made: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(made["difficulty"], level, "{technique}");
+        let file = dir.path().join(format!("{k}.txt"));
+        fs::write(&file, made["text"].as_str().unwrap()).unwrap();
+        let out = kakurod(&["explain", "--json", file.to_str().unwrap()]);
+        let path: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(path["difficulty"], level, "{technique}");
+        assert_eq!(path["solved"], true);
+        let used = path["steps"].as_array().unwrap().iter().any(|s| s["technique"] == technique);
+        assert!(used, "{technique} is not on the path");
+    }
+    let refused = kakurod(&["generate", "--kind", "killer", "--size", "9", "--needs", "trial"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let refused = kakurod(&["generate", "--kind", "sudoku", "--size", "9", "--needs", "bounds"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no such technique"));
+}
