@@ -231,3 +231,46 @@ fn generate_needs_makes_a_puzzle_whose_path_uses_the_technique_and_nothing_harde
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no such technique"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+    /// Random puzzles with one solution, of every kind the path explains and every grade,
+    /// expert included: every path is sound and ends at the grade.
+    #[test]
+    fn random_unique_puzzles_have_sound_paths(seed in 0u64..1_000_000, pick in 0usize..4) {
+        use kakurod::generate::{self, GenOptions, GradeGoal, GridKind, GridOptions};
+        let (puzzle, solution) = if pick < 2 {
+            let size = if pick == 0 { 4 } else { 9 };
+            let options = GridOptions {
+                kind: GridKind::Sudoku,
+                size,
+                seed,
+                symmetry: Default::default(),
+                threads: 1,
+                timeout: None,
+                difficulty: GradeGoal::Any,
+            };
+            let made = generate::generate_grid(&options, None).unwrap();
+            (made.puzzle, made.solution)
+        } else {
+            let (rows, cols) = if pick == 2 { (7, 7) } else { (12, 10) };
+            let black = generate::default_black(rows, cols);
+            let options = GenOptions {
+                difficulty: GradeGoal::Any,
+                threads: 1,
+                ..GenOptions::unique(rows, cols, black, seed)
+            };
+            let made = generate::generate(&options, None).unwrap();
+            (Puzzle::Kakuro(made.puzzle), made.filling)
+        };
+        let path = explain::explain(&puzzle, &solution, None).unwrap();
+        check(&format!("seed {seed}, pick {pick}"), &puzzle, &solution, &path);
+        if let Some(grade) = grade_of(&puzzle) {
+            proptest::prop_assert!(path.solved);
+            proptest::prop_assert_eq!(path.difficulty, Some(grade));
+        } else {
+            proptest::prop_assert!(!path.solved);
+        }
+    }
+}
