@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 
 use crate::common;
 
@@ -24,8 +25,13 @@ fn kakurod(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_kakurod")).args(args).output().unwrap()
 }
 
+/// Held while pzpr is looked for and installed: the tests that need it run side by side,
+/// and two npm installs into one folder at once both fail.
+static INSTALL: Mutex<()> = Mutex::new(());
+
 /// The `node_modules` folder holding pzpr, installing it when it can.
 fn pzpr_modules() -> Option<PathBuf> {
+    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let missing = |why: &str| common::skipped("the pzprjs checks", why);
     if Command::new("node").arg("--version").output().is_err() {
         return missing("node is not installed");
