@@ -22,29 +22,8 @@ const LZSTRING_VERSION: &str = "1.5.0";
 
 /// The `node_modules` folder holding lz-string, installing it when it can.
 fn lzstring_modules() -> Option<PathBuf> {
-    let missing = |why: &str| common::skipped("the lz-string checks", why);
-    if Command::new("node").arg("--version").output().is_err() {
-        return missing("node is not installed");
-    }
-    if let Some(named) = std::env::var_os("KAKUROD_LZSTRING") {
-        return Some(PathBuf::from(named));
-    }
-    let prefix = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/lzstring");
-    let modules = prefix.join("node_modules");
-    if modules.join("lz-string/package.json").is_file() {
-        return Some(modules);
-    }
-    let installed = Command::new("npm")
-        .args(["install", "--no-save", "--no-audit", "--no-fund", "--silent", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("lz-string@{LZSTRING_VERSION}"))
-        .status();
-    match installed {
-        Ok(status) if status.success() && modules.join("lz-string/package.json").is_file() => {
-            Some(modules)
-        }
-        _ => missing("npm could not install lz-string"),
-    }
+    let package = ("lz-string", LZSTRING_VERSION);
+    common::node_modules("the lz-string checks", "KAKUROD_LZSTRING", "lzstring", package)
 }
 
 /// The script's answer, one JSON value per input line.

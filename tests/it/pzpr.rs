@@ -15,7 +15,6 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 
 use crate::common;
 
@@ -25,36 +24,9 @@ fn kakurod(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_kakurod")).args(args).output().unwrap()
 }
 
-/// Held while pzpr is looked for and installed: the tests that need it run side by side,
-/// and two npm installs into one folder at once both fail.
-static INSTALL: Mutex<()> = Mutex::new(());
-
 /// The `node_modules` folder holding pzpr, installing it when it can.
 fn pzpr_modules() -> Option<PathBuf> {
-    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let missing = |why: &str| common::skipped("the pzprjs checks", why);
-    if Command::new("node").arg("--version").output().is_err() {
-        return missing("node is not installed");
-    }
-    if let Some(named) = std::env::var_os("KAKUROD_PZPR") {
-        return Some(PathBuf::from(named));
-    }
-    let prefix = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pzpr");
-    let modules = prefix.join("node_modules");
-    if modules.join("pzpr/package.json").is_file() {
-        return Some(modules);
-    }
-    let installed = Command::new("npm")
-        .args(["install", "--no-save", "--no-audit", "--no-fund", "--silent", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("pzpr@{PZPR_VERSION}"))
-        .status();
-    match installed {
-        Ok(status) if status.success() && modules.join("pzpr/package.json").is_file() => {
-            Some(modules)
-        }
-        _ => missing("npm could not install pzpr"),
-    }
+    common::node_modules("the pzprjs checks", "KAKUROD_PZPR", "pzpr", ("pzpr", PZPR_VERSION))
 }
 
 /// `(play_url, solution)` of a solved puzzle file.

@@ -4,6 +4,45 @@ pub mod junk;
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// Held while an npm client is looked for and installed: the tests that need one run side
+/// by side, and two npm installs into one folder at once both fail.
+static NPM_INSTALL: Mutex<()> = Mutex::new(());
+
+/// The `node_modules` folder holding `package@version` for `case`: the folder named by the
+/// environment variable `named_by`, or `target/FOLDER/node_modules`, installed there with
+/// npm when it is missing. `None` (through [`skipped`]) without node or the package.
+pub fn node_modules(
+    case: &str,
+    named_by: &str,
+    folder: &str,
+    (package, version): (&str, &str),
+) -> Option<PathBuf> {
+    let _one_at_a_time = NPM_INSTALL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if Command::new("node").arg("--version").output().is_err() {
+        return skipped(case, "node is not installed");
+    }
+    if let Some(named) = std::env::var_os(named_by) {
+        return Some(PathBuf::from(named));
+    }
+    let prefix = Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join(folder);
+    let modules = prefix.join("node_modules");
+    let installed = || modules.join(package).join("package.json").is_file();
+    if installed() {
+        return Some(modules);
+    }
+    let npm = Command::new("npm")
+        .args(["install", "--no-save", "--no-audit", "--no-fund", "--silent", "--prefix"])
+        .arg(&prefix)
+        .arg(format!("{package}@{version}"))
+        .status();
+    match npm {
+        Ok(status) if status.success() && installed() => Some(modules),
+        _ => skipped(case, &format!("npm could not install {package}")),
+    }
+}
 
 /// Says that `case` is skipped because `why`, and gives `None`; under `CI=true`, where
 /// every tool and client is installed, it fails instead, so CI never skips a check silently.
