@@ -405,12 +405,14 @@ fn the_answer_line_says_whether_a_solved_puzzle_is_unique() {
         drop_file(&d.path("inbox"), name, &fs::read(kakuro.join(name)).unwrap());
     }
     wait_until("both results", LONG, Some(&d), || answered(&d, 2));
+    // An input is archived before its answer line is logged: the log is read once the
+    // daemon has stopped.
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
     let log = d.log();
     let line = |file: &str| log.lines().find(|l| l.contains(file)).unwrap_or("").to_string();
     assert!(line("257_24x28").contains("status=solved (multiple)"), "{log}");
     assert!(line("1_10x12").contains("status=solved (unique)"), "{log}");
-    d.signal("TERM");
-    assert!(d.wait_exit().success());
 }
 
 #[test]
@@ -426,6 +428,8 @@ fn a_long_puzzle_shows_in_the_log_while_it_runs_with_its_counters() {
     let quick = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kakuro/1_10x12.txt");
     drop_file(&d.path("inbox"), "quick.txt", &fs::read(quick).unwrap());
     wait_until("both results", LONG, Some(&d), || answered(&d, 2));
+    d.signal("TERM");
+    assert!(d.wait_exit().success());
     let log = d.log();
     let running: Vec<&str> = log.lines().filter(|l| l.contains("still running")).collect();
     assert_eq!(running.len(), 1, "one notice, for the long puzzle only:\n{log}");
@@ -439,6 +443,4 @@ fn a_long_puzzle_shows_in_the_log_while_it_runs_with_its_counters() {
     let answer = log.lines().position(|l| l.contains("file=long.json") && l.contains("answered"));
     let notice = log.lines().position(|l| l.contains("still running"));
     assert!(notice < answer, "{log}");
-    d.signal("TERM");
-    assert!(d.wait_exit().success());
 }

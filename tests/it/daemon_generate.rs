@@ -300,8 +300,8 @@ fn sudoku_and_killer_jobs_give_unique_puzzles_in_their_own_formats() {
             assert!(outbox.join(entry["svg"].as_str().unwrap()).exists(), "{doc}");
         }
     }
-    let log = d.log();
-    assert!(log.contains("killer 9x9"), "{log}");
     d.signal("TERM");
     assert!(d.wait_exit().success());
+    let log = d.log();
+    assert!(log.contains("killer 9x9"), "{log}");
 }

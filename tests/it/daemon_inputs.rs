@@ -88,7 +88,8 @@ fn a_batch_without_a_readable_puzzle_is_rejected_and_a_mixed_one_names_its_bad_l
     assert!(error["error"]["message"].as_str().unwrap().contains("lines 1, 2"), "{error}");
     let mixed = json(&outbox.join("mixed.json"));
     assert_eq!(mixed["invalid_lines"], serde_json::json!([2]), "{mixed}");
-    assert!(d.log().contains("(invalid line 2)"), "{}", d.log());
+    // The answer line is logged just after the input is archived.
+    wait_until("the answer line", LONG, Some(&d), || d.log().contains("(invalid line 2)"));
 }
 
 #[test]
