@@ -34,6 +34,9 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         reconcile: Duration::from_secs(60),
         // The daemon marks large jobs; a worker only keeps a slot for the others.
         large_input_bytes: 0,
+        // The daemon cuts batches into jobs.
+        batch_chunk_puzzles: 0,
+        batch_chunk_bytes: 0,
     };
     let queue = match Queue::connect(&settings, "worker") {
         Ok(queue) => Arc::new(queue),

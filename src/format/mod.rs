@@ -39,13 +39,13 @@ pub mod puzzlink;
 mod sdk;
 pub mod solution;
 mod sudoku;
-mod text;
+pub(crate) mod text;
 
 pub use detect::detect;
 
 use crate::puzzle::Puzzle;
 use crate::solver::SolveOverrides;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The input formats kakurod reads.
@@ -124,7 +124,7 @@ impl Format {
 }
 
 /// Why an input was rejected, and where.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub struct InputError {
     /// 1-based line of the offending text.
     pub line: usize,

@@ -47,6 +47,28 @@ pub(crate) fn stream_lines(
     answer_entries(entries, true, options, control, None, sink);
 }
 
+/// Answers one part of a `lines` batch that a daemon cut for its queue workers: `text` is
+/// the part, from the batch's line `first_line` on; its puzzles are answered as
+/// [`stream_lines`] answers the whole batch, and numbered with the batch's lines.
+pub(crate) fn answer_part(
+    text: &str,
+    first_line: usize,
+    options: &PipelineOptions,
+    control: Control<'_>,
+) -> Vec<PuzzleReport> {
+    let shift = first_line.saturating_sub(1);
+    let mut reports = Vec::new();
+    let never = AtomicBool::new(false);
+    stream_lines(text, options, control, &never, &mut |mut report| {
+        report.line += shift;
+        if let Some(error) = &mut report.error {
+            error.line += shift;
+        }
+        reports.push(report);
+    });
+    reports
+}
+
 /// Answers every entry, in order, into `sink`. A batch's puzzles are spread over
 /// `options.solve.threads` threads (0: every core of the rayon pool), a chunk at a time,
 /// each puzzle's own search then on one thread: a batch holds many small puzzles, which
@@ -117,17 +139,22 @@ pub(super) fn batch(puzzles: Vec<PuzzleReport>) -> Result<Body, InputError> {
     let first_error = puzzles.first().and_then(|r| r.error.clone());
     match first_error {
         Some(first) if invalid_lines.len() == puzzles.len() => {
-            let lines = line_list(&invalid_lines);
-            let error = InputError {
-                message: format!(
-                    "no puzzle of the batch can be read (invalid: {lines}); line {}: {}",
-                    first.line, first.message
-                ),
-                ..first
-            };
-            Err(error)
+            Err(none_readable(first, &invalid_lines))
         }
         _ => Ok(Body::Batch { puzzles, summary, invalid_lines }),
+    }
+}
+
+/// The error of a batch none of whose puzzles could be read: its first puzzle's, naming
+/// the lines of all of them.
+pub fn none_readable(first: InputError, invalid_lines: &[usize]) -> InputError {
+    let lines = line_list(invalid_lines);
+    InputError {
+        message: format!(
+            "no puzzle of the batch can be read (invalid: {lines}); line {}: {}",
+            first.line, first.message
+        ),
+        ..first
     }
 }
 

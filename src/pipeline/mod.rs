@@ -21,9 +21,9 @@ mod grading;
 mod logic;
 mod verdict;
 
-pub use batch::line_list;
-pub(crate) use batch::stream_lines;
+pub(crate) use batch::{answer_part, stream_lines};
 use batch::{batch, solve_entries};
+pub use batch::{line_list, none_readable};
 use verdict::{check_solutions, puzzle_report, verdict};
 
 /// The most cells a puzzle may have unless the operator says otherwise (`max_cells` in

@@ -3,13 +3,38 @@
 //! as they are. An answer message is JSON: the result's files as the outbox writes them,
 //! and the fields of the daemon's log line. A reader refuses a schema it does not know
 //! rather than guess.
+//!
+//! A `lines` batch cut into parts (see `daemon::remote::batches`) travels as one job per
+//! part, marked with [`PartOf`], and comes back as one answer per part whose
+//! [`PartAnswer`] holds each puzzle's piece of the result files, rendered by the worker.
+//! An answer over [`COMPRESS_OVER`] bytes travels deflated, said by its [`ENCODING`]
+//! header.
 
+use crate::format::InputError;
+use crate::report::{Status, Uniqueness};
 use crate::settings::JobSettings;
 use crate::work::log_line::LogLine;
 use serde::{Deserialize, Serialize};
 
-/// The version of both messages' layout.
-pub const SCHEMA: u32 = 1;
+/// The version of both messages' layout: 2 since batches travel in parts (a worker of
+/// schema 1 would answer a part as a whole file, with the wrong line numbers).
+pub const SCHEMA: u32 = 2;
+
+/// The header that says how an answer's payload is encoded.
+pub const ENCODING: &str = "Kakurod-Encoding";
+/// Answers larger than this are deflated (a part's JSON shrinks about tenfold).
+pub const COMPRESS_OVER: usize = 64 * 1024;
+/// The most bytes a deflated answer may inflate to.
+const INFLATED_MAX: usize = 1 << 30;
+
+/// Which part of a cut batch a job is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartOf {
+    /// The part's place in the batch, from 0.
+    pub index: usize,
+    /// The batch's line number of the part's first line.
+    pub first_line: usize,
+}
 
 /// A job's header line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,6 +55,9 @@ pub struct JobHeader {
     /// worker's slots. (A header without it, from an older daemon, is a small input.)
     #[serde(default)]
     pub large: bool,
+    /// For a part of a cut batch: which one (its `claim` is then `CLAIM-INDEX`).
+    #[serde(default)]
+    pub part: Option<PartOf>,
 }
 
 /// A job: its header and the input's bytes.
@@ -81,12 +109,70 @@ pub struct Answer {
     pub rejected: bool,
     /// The log line's fields.
     pub line: LogLine,
+    /// For a part of a cut batch: its puzzles' pieces of the result (`files` is then
+    /// empty).
+    #[serde(default)]
+    pub part: Option<PartAnswer>,
+}
+
+/// The answer to a part of a cut batch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartAnswer {
+    /// The part's place in the batch.
+    pub index: usize,
+    /// Its first line in the batch.
+    pub first_line: usize,
+    /// Its puzzles in file order, with the batch's line numbers.
+    pub puzzles: Vec<PartPuzzle>,
+}
+
+/// One puzzle of a part: its pieces of the result files, and what the batch's summary and
+/// log line count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartPuzzle {
+    /// Its entry of the JSON document's `puzzles`, pretty-printed, not indented.
+    pub json: String,
+    /// Its line of the solution file, without the line break.
+    pub solution: String,
+    /// Its line in the batch.
+    pub line: usize,
+    /// Its status.
+    pub status: Status,
+    /// What is known of its solutions.
+    pub uniqueness: Uniqueness,
+    /// Its kind's name, when read.
+    pub kind: Option<String>,
+    /// Its search's nodes.
+    pub nodes: u64,
+    /// The SAT engine gave its answer.
+    pub sat: bool,
+    /// Why it could not be read.
+    pub error: Option<InputError>,
 }
 
 impl Answer {
     /// The message payload.
     pub fn encode(&self) -> Vec<u8> {
         serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// The message payload, deflated when it is over [`COMPRESS_OVER`] bytes (true then).
+    pub fn encode_compact(&self) -> (Vec<u8>, bool) {
+        let payload = self.encode();
+        if payload.len() <= COMPRESS_OVER {
+            return (payload, false);
+        }
+        (miniz_oxide::deflate::compress_to_vec(&payload, 1), true)
+    }
+
+    /// Reads a payload, deflated or not as its [`ENCODING`] header says.
+    pub fn decode_with(payload: &[u8], deflated: bool) -> Result<Answer, String> {
+        if !deflated {
+            return Answer::decode(payload);
+        }
+        let inflated = miniz_oxide::inflate::decompress_to_vec_with_limit(payload, INFLATED_MAX)
+            .map_err(|e| format!("a deflated answer that does not inflate: {e}"))?;
+        Answer::decode(&inflated)
     }
 
     /// Reads a payload.
@@ -122,6 +208,7 @@ mod tests {
             settings,
             max_crashes: 3,
             large: false,
+            part: None,
         };
         let job = Job { header, input: b"\n\xff\x00x\n".to_vec() };
         assert_eq!(Job::decode(&job.encode()).unwrap(), job);

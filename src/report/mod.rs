@@ -18,10 +18,10 @@ use crate::format::{Format, InputError};
 use crate::grade::{Difficulty, GradedBy, Uses};
 use crate::puzzle::{Grid, Kind, Puzzle};
 use crate::solver::SolveOptions;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Final state of one puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// A verified solution was found.
@@ -56,7 +56,7 @@ impl Status {
 }
 
 /// What is known about the number of solutions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Uniqueness {
     /// Exactly one solution (proved).
@@ -295,15 +295,7 @@ impl FileReport {
     pub fn result(&self) -> Status {
         match &self.body {
             Body::Single(r) => r.status,
-            Body::Batch { summary: s, .. } => [
-                (s.failed, Status::Failed),
-                (s.invalid, Status::Invalid),
-                (s.timeout, Status::Timeout),
-                (s.unsatisfiable, Status::Unsatisfiable),
-            ]
-            .into_iter()
-            .find_map(|(n, status)| (n > 0).then_some(status))
-            .unwrap_or(Status::Solved),
+            Body::Batch { summary, .. } => summary.result(),
             Body::Generation(g) if g.status == GenerationStatus::Timeout => Status::Timeout,
             Body::Generation(_) => Status::Solved,
             Body::Cancelled { status, .. } | Body::Rejected { status, .. } => *status,
@@ -319,10 +311,7 @@ impl FileReport {
             Body::Batch { puzzles, .. } => {
                 let mut text = String::new();
                 for r in puzzles {
-                    match &r.grid {
-                        Some(grid) => text.push_str(&grid_line(grid)),
-                        None => text.push_str(&format!("# line {}: {}", r.line, r.status.name())),
-                    }
+                    text.push_str(&solution_line(r));
                     text.push('\n');
                 }
                 Some(text)
@@ -364,6 +353,16 @@ impl FileReport {
 
 /// A solved grid as one line of the line format: N*N characters, `1`-`9` then `A`.. for
 /// values above 9.
+/// A batch puzzle's line of `NAME.solution.txt` (without the line break): its grid, or a
+/// `#` comment line with its status.
+pub fn solution_line(report: &PuzzleReport) -> String {
+    match &report.grid {
+        Some(grid) => grid_line(grid),
+        None => format!("# line {}: {}", report.line, report.status.name()),
+    }
+}
+
+/// A grid as one line of the `lines` format.
 pub fn grid_line(grid: &Grid) -> String {
     grid.cells.iter().map(|c| value_char(c.unwrap_or(0))).collect()
 }

@@ -4,9 +4,10 @@
 //! are pretty-printed on their own and indented to their depth (two spaces a level, as
 //! the pretty formatter writes them; no string holds a raw line break).
 
-use super::{Numbered, PuzzleReport, Status, Summary, pretty};
+use super::{Numbered, PuzzleReport, Status, Summary, Uniqueness, pretty};
 use crate::format::Format;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// A batch document being written to `out`.
@@ -50,16 +51,38 @@ impl<W: Write> BatchDocument<W> {
 
     /// Writes the next puzzle's report (in file order).
     pub fn puzzle(&mut self, report: &PuzzleReport) -> io::Result<()> {
+        let text = puzzle_text(report)?;
+        self.rendered_puzzle(&text, report.status, report.uniqueness, report.line)
+    }
+
+    /// Writes the next puzzle's entry rendered already by [`puzzle_text`] (on a queue
+    /// worker), with what the summary counts of it.
+    pub fn rendered_puzzle(
+        &mut self,
+        text: &str,
+        status: Status,
+        uniqueness: Uniqueness,
+        line: usize,
+    ) -> io::Result<()> {
         self.write_head()?;
-        let text = to_text(&Numbered::of(report))?;
         self.out.write_all(if self.puzzles == 0 { b"\n" } else { b",\n" })?;
-        write_indented(&mut self.out, &text, "    ", true)?;
+        write_indented(&mut self.out, text, "    ", true)?;
         self.puzzles += 1;
-        self.summary.add(report.status, report.uniqueness);
-        if report.status == Status::Invalid {
-            self.invalid_lines.push(report.line);
+        self.summary.add(status, uniqueness);
+        if status == Status::Invalid {
+            self.invalid_lines.push(line);
         }
         Ok(())
+    }
+
+    /// The counts so far.
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// The lines of the puzzles that could not be read, so far.
+    pub fn invalid_lines(&self) -> &[usize] {
+        &self.invalid_lines
     }
 
     /// The writer the document goes to.
@@ -68,16 +91,37 @@ impl<W: Write> BatchDocument<W> {
     }
 
     /// Writes the counts and the end of the document; returns the writer.
-    pub fn finish(mut self) -> io::Result<W> {
+    pub fn finish(self) -> io::Result<W> {
+        self.finish_with(None)
+    }
+
+    /// [`finish`](Self::finish), the summary saying how many puzzles each queue worker
+    /// answered when `answered_by` is given.
+    pub fn finish_with(mut self, answered_by: Option<&BTreeMap<String, usize>>) -> io::Result<W> {
+        #[derive(Serialize)]
+        struct ByWorker<'a> {
+            #[serde(flatten)]
+            summary: &'a Summary,
+            answered_by: &'a BTreeMap<String, usize>,
+        }
         self.write_head()?;
         self.out.write_all(if self.puzzles == 0 { b"]" } else { b"\n  ]" })?;
         self.out.write_all(b",\n  \"summary\": ")?;
-        write_indented(&mut self.out, &to_text(&self.summary)?, "  ", false)?;
+        let summary = match answered_by {
+            Some(answered_by) => to_text(&ByWorker { summary: &self.summary, answered_by })?,
+            None => to_text(&self.summary)?,
+        };
+        write_indented(&mut self.out, &summary, "  ", false)?;
         self.out.write_all(b",\n  \"invalid_lines\": ")?;
         write_indented(&mut self.out, &to_text(&self.invalid_lines)?, "  ", false)?;
         self.out.write_all(b"\n}\n")?;
         Ok(self.out)
     }
+}
+
+/// A puzzle's entry of a batch document, pretty-printed, not yet indented.
+pub fn puzzle_text(report: &PuzzleReport) -> io::Result<String> {
+    to_text(&Numbered::of(report))
 }
 
 fn to_text(value: &impl Serialize) -> io::Result<String> {

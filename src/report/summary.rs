@@ -65,6 +65,20 @@ impl Summary {
             + self.cancelled
     }
 
+    /// A batch's result in one status: its worst puzzles' (failed, invalid, timeout,
+    /// unsatisfiable, in that order), else solved.
+    pub fn result(&self) -> Status {
+        [
+            (self.failed, Status::Failed),
+            (self.invalid, Status::Invalid),
+            (self.timeout, Status::Timeout),
+            (self.unsatisfiable, Status::Unsatisfiable),
+        ]
+        .into_iter()
+        .find_map(|(n, status)| (n > 0).then_some(status))
+        .unwrap_or(Status::Solved)
+    }
+
     /// True when every puzzle counted was solved.
     pub fn all_solved(&self) -> bool {
         self.unsatisfiable + self.invalid + self.timeout + self.failed + self.cancelled == 0

@@ -36,6 +36,10 @@ pub struct QueueSettings {
     pub reconcile: Duration,
     /// Inputs of at least this many bytes are large (0: none is).
     pub large_input_bytes: u64,
+    /// A `lines` batch is cut into jobs of at most this many puzzles...
+    pub batch_chunk_puzzles: usize,
+    /// ...and at most this many bytes (a longer single line is a chunk of its own).
+    pub batch_chunk_bytes: usize,
 }
 
 /// Why `prefix` cannot prefix subjects and stream names, if it cannot.
@@ -95,6 +99,11 @@ pub struct QueueConfig {
     /// Inputs of at least this many bytes are large: one slot of every worker with more
     /// than one is kept for the others (0: no input is large).
     pub large_input_bytes: u64,
+    /// A `lines` batch with more puzzles than this (or more bytes than
+    /// `batch_chunk_bytes`) is cut into jobs of at most this many, answered by any worker.
+    pub batch_chunk_puzzles: usize,
+    /// The most bytes of one chunk of a `lines` batch.
+    pub batch_chunk_bytes: usize,
 }
 
 impl Default for QueueConfig {
@@ -111,6 +120,8 @@ impl Default for QueueConfig {
             duplicate_window_seconds: 120.0,
             reconcile_seconds: 60.0,
             large_input_bytes: 32 * 1024,
+            batch_chunk_puzzles: 2000,
+            batch_chunk_bytes: 256 * 1024,
         }
     }
 }
@@ -131,6 +142,8 @@ pub(super) fn resolve(
     check_range("queue.replicas", config.replicas as f64, 1.0, 5.0)?;
     check_range("queue.duplicate_window_seconds", config.duplicate_window_seconds, 1.0, 86400.0)?;
     check_range("queue.reconcile_seconds", config.reconcile_seconds, 1.0, 86400.0)?;
+    check_range("queue.batch_chunk_puzzles", config.batch_chunk_puzzles as f64, 1.0, 1e6)?;
+    check_range("queue.batch_chunk_bytes", config.batch_chunk_bytes as f64, 1024.0, 64e6)?;
     if let Some(message) = invalid_prefix(&config.subject_prefix) {
         return Err(setting("queue.subject_prefix", &message));
     }
@@ -147,5 +160,7 @@ pub(super) fn resolve(
         duplicate_window: Duration::from_secs_f64(config.duplicate_window_seconds),
         reconcile: Duration::from_secs_f64(config.reconcile_seconds),
         large_input_bytes: config.large_input_bytes,
+        batch_chunk_puzzles: config.batch_chunk_puzzles,
+        batch_chunk_bytes: config.batch_chunk_bytes,
     }))
 }

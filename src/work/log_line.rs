@@ -3,7 +3,7 @@
 //! daemon that writes the outbox logs the same line whoever solved the input.
 
 use crate::pipeline;
-use crate::report::{Body, FileReport, PuzzleReport, Uniqueness};
+use crate::report::{Body, FileReport, PuzzleReport, Summary, Uniqueness};
 use crate::solver::Engine;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -44,20 +44,7 @@ impl LogLine {
             Body::Batch { puzzles, summary, invalid_lines } => (
                 puzzles.iter().find_map(|p| p.kind).map_or("-", |k| k.name()).to_string(),
                 format!("batch of {}", puzzles.len()),
-                format!(
-                    "solved={} multiple={} unsatisfiable={} timeout={} invalid={} failed={}{}",
-                    summary.solved,
-                    summary.multiple,
-                    summary.unsatisfiable,
-                    summary.timeout,
-                    summary.invalid,
-                    summary.failed,
-                    if invalid_lines.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (invalid {})", pipeline::line_list(invalid_lines))
-                    }
-                ),
+                batch_status(summary, invalid_lines),
                 puzzles.iter().map(|p| p.statistics.search.nodes).sum(),
             ),
             Body::Generation(g) => (
@@ -78,6 +65,29 @@ impl LogLine {
         };
         let result = report.result().name().to_string();
         LogLine { bytes, kind, grid, status, nodes, ms, result, sat: used_sat(report), host: None }
+    }
+
+    /// The line of a batch answered in parts by queue workers and put together by the
+    /// daemon: `kind` is its first puzzle's kind, `nodes` and `sat` its puzzles' together.
+    pub(crate) fn batch(
+        bytes: u64,
+        kind: Option<&str>,
+        summary: &Summary,
+        invalid_lines: &[usize],
+        (nodes, sat): (u64, bool),
+        started: Instant,
+    ) -> LogLine {
+        LogLine {
+            bytes,
+            kind: kind.unwrap_or("-").to_string(),
+            grid: format!("batch of {}", summary.puzzles()),
+            status: batch_status(summary, invalid_lines),
+            nodes,
+            ms: started.elapsed().as_secs_f64() * 1e3,
+            result: summary.result().name().to_string(),
+            sat,
+            host: None,
+        }
     }
 
     /// The puzzle kind (`generate` for a generation job, `-` when unknown).
@@ -104,6 +114,24 @@ impl LogLine {
 }
 
 /// Whether the SAT engine answered any puzzle of the report.
+/// A batch's status field: its counts, and the lines that could not be read.
+fn batch_status(summary: &Summary, invalid_lines: &[usize]) -> String {
+    format!(
+        "solved={} multiple={} unsatisfiable={} timeout={} invalid={} failed={}{}",
+        summary.solved,
+        summary.multiple,
+        summary.unsatisfiable,
+        summary.timeout,
+        summary.invalid,
+        summary.failed,
+        if invalid_lines.is_empty() {
+            String::new()
+        } else {
+            format!(" (invalid {})", pipeline::line_list(invalid_lines))
+        }
+    )
+}
+
 fn used_sat(report: &FileReport) -> bool {
     let sat = |r: &PuzzleReport| r.statistics.engine == Engine::Sat;
     match &report.body {

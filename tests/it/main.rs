@@ -31,6 +31,7 @@ mod parallel;
 mod planted;
 mod print;
 mod pzpr;
+mod queue_batches;
 mod queue_chaos;
 mod queue_credentials;
 mod sudoku9;

@@ -2,12 +2,12 @@
 //! each through the same committer as a local result, moves the input on, and only then
 //! acknowledges the answer (see the parent module for why that makes it exactly once).
 
-use super::Remote;
+use super::{Remote, batches};
 use crate::daemon::claim::{ClaimId, Claimed};
 use crate::daemon::commit::Committer;
 use crate::daemon::job::{Context, Outcome};
 use crate::daemon::lifecycle::{self, Counters};
-use crate::queue::wire::Answer;
+use crate::queue::wire::{self, Answer};
 use async_nats::jetstream::{self, AckKind};
 use futures_util::StreamExt;
 use std::sync::Arc;
@@ -49,6 +49,9 @@ impl Answers {
         };
         let period = queue.settings.reconcile / 2;
         let mut next_check = Instant::now() + period;
+        // The answers held for batches in parts renew their ack wait three times in it.
+        let keep_period = queue.settings.ack_wait / 3;
+        let mut next_keep = Instant::now() + keep_period;
         loop {
             // After the stop, one more fetch takes the answers of the last jobs.
             let last = self.stop.load(Ordering::SeqCst);
@@ -70,6 +73,10 @@ impl Answers {
                 super::reconcile::run(&self.remote, &self.ctx);
                 next_check = Instant::now() + period;
             }
+            if Instant::now() >= next_keep {
+                self.remote.keep_answers();
+                next_keep = Instant::now() + keep_period;
+            }
         }
     }
 
@@ -77,7 +84,12 @@ impl Answers {
     fn take(&self, message: jetstream::Message) {
         let handle = self.remote.queue.handle().clone();
         let (message, acker) = message.split();
-        let answer = match Answer::decode(&message.payload) {
+        let deflated = message
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(wire::ENCODING))
+            .is_some_and(|v| v.as_str() == "deflate");
+        let answer = match Answer::decode_with(&message.payload, deflated) {
             Ok(answer) => answer,
             Err(error) => {
                 tracing::error!(%error, "an answer this daemon cannot read; dropped");
@@ -85,6 +97,16 @@ impl Answers {
                 return;
             }
         };
+        if let Some((id, index)) = batches::parse_part_id(&answer.claim) {
+            let writer = batches::Writer {
+                remote: &self.remote,
+                ctx: &self.ctx,
+                committer: &self.committer,
+                counters: &self.counters,
+            };
+            writer.take(id, index, answer, acker);
+            return;
+        }
         let Some(id) = ClaimId::parse(&answer.claim) else {
             handle.spawn(async move { acker.ack_with(AckKind::Term).await });
             return;
@@ -160,7 +182,7 @@ impl Answers {
     }
 }
 
-fn count(counters: &Counters, outcome: Outcome) {
+pub(super) fn count(counters: &Counters, outcome: Outcome) {
     if let Outcome::Answered { rejected } = outcome {
         counters.count_answer(rejected);
     }

@@ -16,6 +16,7 @@
 //! `parts`, the start and stop of it all.
 
 pub(crate) mod answers;
+pub(crate) mod batches;
 pub(crate) mod parts;
 pub(crate) mod reconcile;
 
@@ -49,6 +50,8 @@ pub struct Remote {
     pub(super) flights: Mutex<HashMap<ClaimId, Flight>>,
     /// Claims whose answer is being written.
     pub(super) writing: Mutex<HashSet<ClaimId>>,
+    /// Batches sent in parts, and their results so far.
+    pub(super) batches: Mutex<batches::Batches>,
     /// Names waiting in the inbox for room in the queue, oldest first.
     deferred: Mutex<VecDeque<String>>,
     /// The queue could not be reached at the last try.
@@ -64,6 +67,7 @@ impl Remote {
             queue,
             flights: Mutex::default(),
             writing: Mutex::default(),
+            batches: Mutex::default(),
             deferred: Mutex::default(),
             outage: AtomicBool::new(false),
             jobs,
@@ -110,6 +114,16 @@ impl Remote {
         checksum: String,
     ) -> Result<(), Box<FileReport>> {
         let name = &claimed.name;
+        if let Some(parts) = batches::plan(&ctx.settings.pipeline, bytes, &self.queue.settings) {
+            match self.submit_parts(ctx, claimed, bytes, &checksum, parts) {
+                Ok(()) => {
+                    self.fly(claimed, true);
+                    return Ok(());
+                }
+                Err(error) => tracing::warn!(file = %name, %error,
+                    "cannot write the result of a batch in parts; it goes to one worker whole"),
+            }
+        }
         let stem = match generate_job::recognise(&ctx.settings.pipeline, bytes) {
             Some(_) => ctx.outbox.free_stem(name),
             None => stem_of(name),
@@ -122,27 +136,32 @@ impl Remote {
             settings: ctx.settings.job.clone(),
             max_crashes: self.queue.settings.max_crashes,
             large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
+            part: None,
         };
         let payload = wire::Job { header, input: bytes.to_vec() }.encode();
         let max = self.queue.max_payload();
         if payload.len() + 1024 > max {
             return Err(Box::new(too_large(name, checksum, bytes.len(), max)));
         }
-        let sent = self.send(claimed, payload);
+        let sent = self.publish(&claimed.id.to_string(), payload);
+        self.fly(claimed, sent);
+        Ok(())
+    }
+
+    /// Notes that `claimed` is on the queue (`sent`: confirmed).
+    fn fly(&self, claimed: &Claimed, sent: bool) {
         if let Ok(mut flights) = self.flights.lock() {
             let flight = Flight { claimed: claimed.clone(), sent, seen: Instant::now() };
             flights.insert(claimed.id, flight);
         }
-        Ok(())
     }
 
-    /// Publishes a job and waits for the queue to confirm it. A job the queue holds already
-    /// (sent before a restart) counts as sent.
-    fn send(&self, claimed: &Claimed, payload: Vec<u8>) -> bool {
-        let claim = claimed.id.to_string();
-        let subject = self.queue.names.job(&claim);
+    /// Publishes the job `claim` (a claim id, or a part's) and waits for the queue to
+    /// confirm it. A job the queue holds already (sent before a restart) counts as sent.
+    fn publish(&self, claim: &str, payload: Vec<u8>) -> bool {
+        let subject = self.queue.names.job(claim);
         let mut headers = async_nats::HeaderMap::new();
-        headers.insert("Nats-Msg-Id", claim.as_str());
+        headers.insert("Nats-Msg-Id", claim);
         let js = &self.queue.js;
         let result = self.queue.block_on(async {
             js.publish_with_headers(subject, headers, payload.into()).await?.await
@@ -174,6 +193,10 @@ impl Remote {
     /// worker has it yet, and a word to the workers so that one running it stops and drops
     /// it (an answer that comes anyway finds no claim and is dropped).
     pub(super) fn cancel(&self, id: ClaimId) {
+        if self.cancel_parts(id) {
+            self.landed(id);
+            return;
+        }
         let queue = &self.queue;
         let claim = id.to_string();
         queue.block_on(async {

@@ -25,6 +25,11 @@ pub(super) fn run(remote: &Remote, ctx: &Context) {
         }
         if claimed.path(claim_dir).symlink_metadata().is_err() {
             withdraw(remote, &claimed);
+        } else if remote.is_batch(claimed.id) {
+            if seen.elapsed() >= reconcile || !sent {
+                remote.reconcile_parts(claimed.id);
+                remote.fly(&claimed, true);
+            }
         } else if !sent {
             resend(remote, ctx, &claimed);
         } else if seen.elapsed() >= reconcile {

@@ -11,13 +11,15 @@
 //! back as it was: stopping a worker is not a crash.
 
 use super::{Shared, Slot};
+use crate::format::Format;
 use crate::format::InputError;
 use crate::outbox::rendered;
 use crate::pipeline::{self, PipelineOptions};
 use crate::queue::crashes::Crashes;
-use crate::queue::wire::{self, Answer, Job};
-use crate::report::{Body, FileReport, Status};
+use crate::queue::wire::{self, Answer, Job, PartAnswer, PartOf, PartPuzzle};
+use crate::report::{Body, FileReport, PuzzleReport, Status, Summary, streamed};
 use crate::settings::GenerateSettings;
+use crate::solver::Engine;
 use crate::solver::{Control, Progress};
 use crate::work;
 use crate::work::log_line::LogLine;
@@ -138,13 +140,17 @@ impl Task {
     /// needs nothing more.
     async fn publish(&self, answer: &Answer) -> Result<(), String> {
         let subject = self.shared.queue.names.answer(&answer.claim);
-        let mut payload = answer.encode();
+        let (mut payload, mut deflated) = answer.encode_compact();
         let max = self.shared.queue.max_payload();
         if payload.len() + 1024 > max {
-            payload = too_large(answer, payload.len(), max).encode();
+            (payload, deflated) = (too_large(answer, payload.len(), max).encode(), false);
+        }
+        let mut headers = async_nats::HeaderMap::new();
+        if deflated {
+            headers.insert(wire::ENCODING, "deflate");
         }
         let js = &self.shared.queue.js;
-        let acked = match js.publish(subject, payload.into()).await {
+        let acked = match js.publish_with_headers(subject, headers, payload.into()).await {
             Ok(future) => future.await,
             Err(error) => Err(error),
         };
@@ -179,7 +185,11 @@ fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
     let started = Instant::now();
     let header = &job.header;
     let checksum = pipeline::checksum(&job.input);
-    let report = match header.settings.resolve() {
+    let resolved = header.settings.resolve();
+    if let (Some(part), Ok((options, _))) = (&header.part, &resolved) {
+        return answer_part(shared, job, part, options, slot, started);
+    }
+    let report = match resolved {
         Ok((options, generate)) => solve_with(&options, &generate, job, checksum, slot, shared),
         Err(error) => failed(&header.name, checksum, &format!("the job's settings: {error}")),
     };
@@ -195,8 +205,72 @@ fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
         files,
         rejected: report.is_rejected(),
         line,
+        part: None,
     };
     Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
+}
+
+/// Answers a part of a cut batch: each puzzle's pieces of the result files, rendered here
+/// as the daemon would render them, with the batch's line numbers.
+fn answer_part(
+    shared: &Shared,
+    job: &Job,
+    part: &PartOf,
+    options: &PipelineOptions,
+    slot: &Slot,
+    started: Instant,
+) -> Solved {
+    let header = &job.header;
+    let text = String::from_utf8_lossy(&job.input);
+    let control = Control {
+        cancel: Some(&slot.stop),
+        waiting: Some(&shared.waiting),
+        progress: Some(&slot.progress),
+    };
+    let reports = pipeline::answer_part(&text, part.first_line, options, control);
+    let puzzles = reports.iter().map(part_puzzle).collect();
+    let mut summary = Summary::default();
+    reports.iter().for_each(|r| summary.add(r.status, r.uniqueness));
+    let invalid_lines = reports.iter().filter(|r| r.status == Status::Invalid).map(|r| r.line);
+    let invalid_lines = invalid_lines.collect();
+    let report = FileReport {
+        file: header.name.clone(),
+        checksum: String::new(),
+        format: Some(Format::Lines),
+        body: Body::Batch { puzzles: reports, summary, invalid_lines },
+    };
+    let mut line = LogLine::new(job.input.len() as u64, &report, started);
+    line.host = Some(shared.host.clone());
+    let answer = Answer {
+        schema: wire::SCHEMA,
+        claim: header.claim.clone(),
+        name: header.name.clone(),
+        stem: None,
+        files: Vec::new(),
+        rejected: false,
+        line,
+        part: Some(PartAnswer { index: part.index, first_line: part.first_line, puzzles }),
+    };
+    Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
+}
+
+/// One puzzle of a part, rendered.
+fn part_puzzle(report: &PuzzleReport) -> PartPuzzle {
+    let json = streamed::puzzle_text(report).unwrap_or_else(|error| {
+        serde_json::json!({"line": report.line, "status": "failed", "error": error.to_string()})
+            .to_string()
+    });
+    PartPuzzle {
+        json,
+        solution: crate::report::solution_line(report),
+        line: report.line,
+        status: report.status,
+        uniqueness: report.uniqueness,
+        kind: report.kind.map(|k| k.name().to_string()),
+        nodes: report.statistics.search.nodes,
+        sat: report.statistics.engine == Engine::Sat,
+        error: report.error.clone().filter(|_| report.status == Status::Invalid),
+    }
 }
 
 fn solve_with(
@@ -238,6 +312,7 @@ fn crashed(job: &Job, crashes: u32, host: &str) -> Answer {
         files: rendered::files(&report, false),
         rejected: true,
         line,
+        part: None,
     }
 }
 
@@ -254,5 +329,6 @@ fn too_large(answer: &Answer, size: usize, max: usize) -> Answer {
          max_payload in the server's configuration, or solve this input on one host"
     );
     let report = failed(&answer.name, checksum, &message);
-    Answer { stem: None, files: rendered::files(&report, false), rejected: true, ..answer.clone() }
+    let files = rendered::files(&report, false);
+    Answer { stem: None, files, rejected: true, part: None, ..answer.clone() }
 }

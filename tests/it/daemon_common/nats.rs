@@ -259,6 +259,13 @@ impl QueueWorker {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    /// SIGKILL, no chance to hand anything back.
+    pub fn kill9(&mut self) {
+        let mut child = self.child.take().expect("running");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+
     /// SIGTERM, and its exit status once it exits.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("running");
