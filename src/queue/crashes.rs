@@ -16,6 +16,9 @@ const KEEP: Duration = Duration::from_secs(7 * 86400);
 pub struct Crashes {
     js: jetstream::Context,
     names: Names,
+    /// The counts' stream, looked up once: each job reads and writes its count, and a
+    /// lookup is a round trip of its own.
+    stream: stream::Stream,
 }
 
 impl Crashes {
@@ -34,14 +37,14 @@ impl Crashes {
 
     /// The counts, once the daemon has made their stream.
     pub async fn open(js: &jetstream::Context, names: &Names) -> Result<Crashes, QueueError> {
-        js.get_stream(names.crashes_stream()).await.map_err(|e| setup("crash counts", e))?;
-        Ok(Crashes { js: js.clone(), names: names.clone() })
+        let stream =
+            js.get_stream(names.crashes_stream()).await.map_err(|e| setup("crash counts", e))?;
+        Ok(Crashes { js: js.clone(), names: names.clone(), stream })
     }
 
     /// The count of `claim` (0 when none is kept).
     pub async fn get(&self, claim: &str) -> u32 {
-        let Ok(stream) = self.js.get_stream(self.names.crashes_stream()).await else { return 0 };
-        match stream.get_last_raw_message_by_subject(&self.names.crash(claim)).await {
+        match self.stream.get_last_raw_message_by_subject(&self.names.crash(claim)).await {
             Ok(message) => {
                 std::str::from_utf8(&message.payload).ok().and_then(|v| v.parse().ok()).unwrap_or(0)
             }
@@ -53,9 +56,8 @@ impl Crashes {
     pub async fn set(&self, claim: &str, count: u32) -> Result<(), String> {
         let subject = self.names.crash(claim);
         if count == 0 {
-            let stream = self.js.get_stream(self.names.crashes_stream()).await;
-            let stream = stream.map_err(|e| e.to_string())?;
-            return stream.purge().filter(subject).await.map(|_| ()).map_err(|e| e.to_string());
+            let purged = self.stream.purge().filter(subject).await;
+            return purged.map(|_| ()).map_err(|e| e.to_string());
         }
         let sent = self.js.publish(subject, count.to_string().into()).await;
         sent.map_err(|e| e.to_string())?.await.map(|_| ()).map_err(|e| e.to_string())

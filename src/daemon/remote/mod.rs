@@ -47,7 +47,7 @@ pub(super) struct Flight {
 #[derive(Debug)]
 pub struct Remote {
     pub(super) queue: Arc<Queue>,
-    pub(super) flights: Mutex<HashMap<ClaimId, Flight>>,
+    pub(super) flights: Arc<Mutex<HashMap<ClaimId, Flight>>>,
     /// Claims whose answer is being written.
     pub(super) writing: Mutex<HashSet<ClaimId>>,
     /// Batches sent in parts, and their results so far.
@@ -55,7 +55,9 @@ pub struct Remote {
     /// Names waiting in the inbox for room in the queue, oldest first.
     deferred: Mutex<VecDeque<String>>,
     /// The queue could not be reached at the last try.
-    outage: AtomicBool,
+    outage: Arc<AtomicBool>,
+    /// Room for the jobs whose confirmation from the server is awaited.
+    confirming: Arc<tokio::sync::Semaphore>,
     /// Where deferred inputs are submitted again.
     jobs: Sender<Job>,
 }
@@ -65,11 +67,12 @@ impl Remote {
     pub fn new(queue: Arc<Queue>, jobs: Sender<Job>) -> Remote {
         Remote {
             queue,
-            flights: Mutex::default(),
+            flights: Arc::default(),
             writing: Mutex::default(),
             batches: Mutex::default(),
             deferred: Mutex::default(),
-            outage: AtomicBool::new(false),
+            outage: Arc::default(),
+            confirming: Arc::new(tokio::sync::Semaphore::new(MOST_CONFIRMING)),
             jobs,
         }
     }
@@ -156,32 +159,61 @@ impl Remote {
         }
     }
 
-    /// Publishes the job `claim` (a claim id, or a part's) and waits for the queue to
-    /// confirm it. A job the queue holds already (sent before a restart) counts as sent.
+    /// Publishes the job `claim` (a claim id, or a part's); false when it could not be
+    /// sent. The server's confirmation is awaited on the side, at most
+    /// [`MOST_CONFIRMING`] at a time: a job it does not confirm has its claim marked not
+    /// sent, and the reconciler sends it again. A job the queue holds already (sent before
+    /// a restart) counts as confirmed.
     fn publish(&self, claim: &str, payload: Vec<u8>) -> bool {
         let subject = self.queue.names.job(claim);
         let mut headers = async_nats::HeaderMap::new();
         headers.insert("Nats-Msg-Id", claim);
         let js = &self.queue.js;
-        let result = self.queue.block_on(async {
-            js.publish_with_headers(subject, headers, payload.into()).await?.await
+        let confirming = Arc::clone(&self.confirming);
+        let published = self.queue.block_on(async {
+            let room = confirming.acquire_owned().await.ok();
+            js.publish_with_headers(subject, headers, payload.into()).await.map(|ack| (ack, room))
         });
-        match result {
-            Ok(_) => {}
-            Err(error) if error.to_string().contains("maximum messages per subject") => {}
+        let (confirmation, room) = match published {
+            Ok(published) => published,
             Err(error) => {
-                if !self.outage.swap(true, Ordering::SeqCst) {
-                    tracing::warn!(%error, urls = %redacted(&self.queue.settings.urls),
-                        "cannot send jobs to the queue; the inputs wait in the claim folder \
-                         and are sent when it is back");
-                }
+                self.outage_began(&error.to_string());
                 return false;
             }
-        }
-        if self.outage.swap(false, Ordering::SeqCst) {
-            tracing::info!("the queue takes jobs again");
-        }
+        };
+        let (flights, outage) = (Arc::clone(&self.flights), Arc::clone(&self.outage));
+        let (claim, urls) = (claim.to_string(), redacted(&self.queue.settings.urls));
+        self.queue.handle().spawn(async move {
+            let confirmed = confirmation.await;
+            drop(room);
+            match confirmed {
+                Ok(_) => {}
+                Err(error) if error.to_string().contains("maximum messages per subject") => {}
+                Err(error) => {
+                    if !outage.swap(true, Ordering::SeqCst) {
+                        warn_outage(&error.to_string(), &urls);
+                    }
+                    let id = ClaimId::parse(&claim)
+                        .or_else(|| batches::parse_part_id(&claim).map(|(id, _)| id));
+                    if let (Some(id), Ok(mut flights)) = (id, flights.lock())
+                        && let Some(flight) = flights.get_mut(&id)
+                    {
+                        flight.sent = false;
+                    }
+                    return;
+                }
+            }
+            if outage.swap(false, Ordering::SeqCst) {
+                tracing::info!("the queue takes jobs again");
+            }
+        });
         true
+    }
+
+    fn outage_began(&self, error: &str) {
+        if !self.outage.swap(true, Ordering::SeqCst) {
+            warn_outage(error, &redacted(&self.queue.settings.urls));
+        }
     }
 
     /// True when the claim `id` is on the queue (sent, not answered).
@@ -221,6 +253,15 @@ impl Remote {
             let _ = self.jobs.send(Job { name, source: job::Source::Inbox });
         }
     }
+}
+
+/// The most jobs whose confirmation from the server is awaited at once.
+const MOST_CONFIRMING: usize = 256;
+
+fn warn_outage(error: &str, urls: &str) {
+    tracing::warn!(%error, %urls,
+        "cannot send jobs to the queue; the inputs wait in the claim folder and are sent \
+         when it is back");
 }
 
 /// The answer to an input over the server's `max_payload`.

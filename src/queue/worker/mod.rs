@@ -30,6 +30,8 @@ use tokio::sync::Semaphore;
 
 /// How long one fetch waits for a job before it looks at the stop flag again.
 const FETCH_WAIT: Duration = Duration::from_secs(2);
+/// The most jobs one fetch asks for (one per free slot, at most this many).
+const MOST_FETCHED: usize = 64;
 /// How long a large job that found every large slot busy waits before it is offered again.
 const LARGE_RETRY: Duration = Duration::from_secs(1);
 
@@ -51,6 +53,8 @@ struct Shared {
     slots: usize,
     /// Large jobs running now; at most [`Shared::large_slots`].
     large_running: AtomicUsize,
+    /// Jobs solved whose answer and acknowledgement are still on their way.
+    sending: AtomicUsize,
     /// When it started, in seconds since the Unix epoch.
     started_unix_seconds: f64,
 }
@@ -67,6 +71,37 @@ impl Shared {
         let cap = self.large_slots();
         let taken = |n: usize| (n < cap).then_some(n + 1);
         self.large_running.fetch_update(Ordering::SeqCst, Ordering::SeqCst, taken).is_ok()
+    }
+}
+
+/// The slot a job holds while it is solved: given back when the search ends, so that the
+/// slot fetches its next job while the answer is still on its way to the server.
+pub(super) struct Held {
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    large: bool,
+    shared: Arc<Shared>,
+}
+
+impl Held {
+    /// Gives the slot back; the job's answer is then counted as on its way until the
+    /// task ends (see [`Worker::stop`]).
+    pub(super) fn release(&mut self) {
+        if let Some(permit) = self.permit.take() {
+            self.shared.sending.fetch_add(1, Ordering::SeqCst);
+            if self.large {
+                self.shared.large_running.fetch_sub(1, Ordering::SeqCst);
+            }
+            drop(permit);
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.permit.is_some() {
+            self.release();
+        }
+        self.shared.sending.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -108,6 +143,7 @@ impl Worker {
             host: format!("{}/{}", crate::util::host_name(), std::process::id()),
             slots,
             large_running: AtomicUsize::new(0),
+            sending: AtomicUsize::new(0),
             started_unix_seconds: crate::status::unix_now(),
         });
         let semaphore = Arc::new(Semaphore::new(slots));
@@ -126,7 +162,9 @@ impl Worker {
     /// are handed back) and waits a moment for them. True when every job finished in time.
     pub fn stop(self, drain: Duration) -> bool {
         self.shared.stopping.store(true, Ordering::SeqCst);
-        let idle = |w: &Worker| w.slots.available_permits() == w.count;
+        let idle = |w: &Worker| {
+            w.slots.available_permits() == w.count && w.shared.sending.load(Ordering::SeqCst) == 0
+        };
         let deadline = Instant::now() + drain;
         while !idle(&self) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
@@ -154,13 +192,21 @@ impl Worker {
     }
 }
 
-/// The fetch loop: one job per free slot, each handled on its own task.
+/// The fetch loop: one fetch for every slot free at the time (never more jobs than free
+/// slots, so none waits out its ack wait in a buffer), each job handled on its own task.
 async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
     let Some((consumer, crashes)) = attach(&shared).await else { return };
     let ack_wait = consumer.cached_info().config.ack_wait;
     while !shared.stopping.load(Ordering::SeqCst) {
-        let Ok(permit) = Arc::clone(&slots).acquire_owned().await else { return };
-        let batch = consumer.fetch().max_messages(1).expires(FETCH_WAIT).messages().await;
+        let Ok(first) = Arc::clone(&slots).acquire_owned().await else { return };
+        let mut permits = vec![first];
+        while permits.len() < MOST_FETCHED
+            && let Ok(permit) = Arc::clone(&slots).try_acquire_owned()
+        {
+            permits.push(permit);
+        }
+        let wanted = permits.len();
+        let batch = consumer.fetch().max_messages(wanted).expires(FETCH_WAIT).messages().await;
         let mut batch = match batch {
             Ok(batch) => batch,
             Err(error) => {
@@ -169,7 +215,8 @@ async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
                 continue;
             }
         };
-        if let Some(message) = batch.next().await {
+        while let Some(message) = batch.next().await {
+            let Some(permit) = permits.pop() else { break };
             match message {
                 Ok(message) => {
                     let job = Job::decode(&message.payload);
@@ -189,14 +236,8 @@ async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
                         crashes: crashes.clone(),
                         ack_wait,
                     };
-                    let shared = Arc::clone(&shared);
-                    tokio::spawn(async move {
-                        task.handle(message, job).await;
-                        if large {
-                            shared.large_running.fetch_sub(1, Ordering::SeqCst);
-                        }
-                        drop(permit);
-                    });
+                    let held = Held { permit: Some(permit), large, shared: Arc::clone(&shared) };
+                    tokio::spawn(task.handle(message, job, held));
                 }
                 Err(error) => tracing::debug!(%error, "a fetch ended without a job"),
             }

@@ -10,7 +10,7 @@
 //! A job cancelled by shutdown is handed back with a negative ack and its crash count put
 //! back as it was: stopping a worker is not a crash.
 
-use super::{Shared, Slot};
+use super::{Held, Shared, Slot};
 use crate::format::Format;
 use crate::format::InputError;
 use crate::outbox::rendered;
@@ -45,7 +45,12 @@ struct Solved {
 
 impl Task {
     /// Handles `message`, read as `job`, to its acknowledgement.
-    pub(super) async fn handle(self, message: jetstream::Message, job: Result<Job, String>) {
+    pub(super) async fn handle(
+        self,
+        message: jetstream::Message,
+        job: Result<Job, String>,
+        mut held: Held,
+    ) {
         let job = match job {
             Ok(job) => job,
             Err(error) => {
@@ -67,6 +72,7 @@ impl Task {
             self.solve(job).await
         };
         progress.abort();
+        held.release();
         let Some(solved) = solved else {
             // The pool is gone: the worker is stopping.
             self.hand_back(&message, &claim, crashes).await;
@@ -87,9 +93,11 @@ impl Task {
                 if let Ok(mut answered) = self.shared.answered.lock() {
                     *answered.entry(solved.answer.line.result.clone()).or_default() += 1;
                 }
-                let _ = self.crashes.set(&claim, 0).await;
-                if let Err(error) = message.double_ack().await {
-                    tracing::debug!(%error, claim = %claim, "the job's ack was not confirmed");
+                // Both at once, the ack not waited for: an ack that gets lost only has
+                // the job answered again, and the second answer is refused or dropped.
+                let (_, acked) = tokio::join!(self.crashes.set(&claim, 0), message.ack());
+                if let Err(error) = acked {
+                    tracing::debug!(%error, claim = %claim, "the job's ack was not sent");
                 }
             }
             Err(error) => {
