@@ -11,9 +11,19 @@
 //!   at its `timeout_seconds` of 3 s), and the time until that input is answered by the
 //!   other worker is taken, at `--ack-wait S` (default 5 s).
 //!
-//! Run: `cargo bench --bench queue_load -- [--files N] [--runs R] [--ack-wait S]`; it
-//! needs `nats-server` on the PATH (or `KAKUROD_NATS_SERVER`). Medians over `--runs`
-//! (default 3), with the range.
+//! - batches: `lines` batches of `--batches N,M,...` Sudoku lines (default 49,158 and
+//!   1,000,000: the fixtures' 9x9 Sudoku with its digits renamed, about 82 bytes a line)
+//!   dropped into the inbox, through the same three queues; puzzles per second from the
+//!   drop to the result, and the daemon's peak resident memory (`VmHWM`);
+//! - raw: what the server carries for this client alone, the ceiling of the queue's
+//!   rate: `--raw N` messages of 200 bytes published to a work-queue stream with up to
+//!   256 confirmations awaited at once, then fetched 256 at a time and acknowledged,
+//!   messages per second each way.
+//!
+//! Run: `cargo bench --bench queue_load -- [--files N] [--runs R] [--ack-wait S]
+//! [--batches N,M] [--raw N] [--only throughput|takeover|batches|raw]`; it needs
+//! `nats-server` on the PATH (or `KAKUROD_NATS_SERVER`). Medians over `--runs` (default
+//! 3), with the range; a batch of a million lines runs once.
 #![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
 
 #[path = "../tests/it/daemon_common/mod.rs"]
@@ -30,10 +40,26 @@ struct Options {
     files: usize,
     runs: usize,
     ack_wait: u64,
+    batches: Vec<usize>,
+    raw: usize,
+    only: Option<String>,
+}
+
+impl Options {
+    fn runs(&self, what: &str) -> bool {
+        self.only.as_deref().is_none_or(|only| only == what)
+    }
 }
 
 fn options() -> Options {
-    let mut o = Options { files: 1000, runs: 3, ack_wait: 5 };
+    let mut o = Options {
+        files: 2000,
+        runs: 3,
+        ack_wait: 5,
+        batches: vec![49_158, 1_000_000],
+        raw: 100_000,
+        only: None,
+    };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for (i, arg) in args.iter().enumerate() {
         let value = args.get(i + 1).map_or("", String::as_str);
@@ -41,6 +67,9 @@ fn options() -> Options {
             "--files" => o.files = value.parse().unwrap_or(o.files),
             "--runs" => o.runs = value.parse().unwrap_or(o.runs),
             "--ack-wait" => o.ack_wait = value.parse().unwrap_or(o.ack_wait),
+            "--batches" => o.batches = value.split(',').filter_map(|n| n.parse().ok()).collect(),
+            "--raw" => o.raw = value.parse().unwrap_or(o.raw),
+            "--only" => o.only = Some(value.to_string()),
             _ => {} // `cargo bench` passes `--bench`; ignore what is not ours.
         }
     }
@@ -82,7 +111,7 @@ impl Servers {
 
 /// The daemon's configuration: two slots in all, no pictures, no fsync.
 fn config(urls: Option<&str>, replicas: usize, ack_wait: u64) -> String {
-    let common = "fsync = false\n[output]\nsvg = false\n";
+    let common = "fsync = false\n[intake]\nmax_file_bytes = 100000000\n[output]\nsvg = false\n";
     match urls {
         None => format!("[workers]\nworkers = 2\n{common}"),
         Some(urls) => format!(
@@ -120,6 +149,111 @@ fn throughput(queue: Queue, binary: &Path, o: &Options) -> f64 {
     d.signal("TERM");
     d.wait_exit();
     rate
+}
+
+/// A 9x9 Sudoku of the fixtures, one line.
+const SUDOKU: &str =
+    "21.4...368.......5..53.98..6.49.71......3......75.46.2..62.35..5.......993...5.27";
+
+/// `count` lines: the fixture's Sudoku with its digits renamed.
+fn batch_text(count: usize) -> String {
+    let mut text = String::with_capacity(count * 82);
+    let mut seed: u64 = 7;
+    for _ in 0..count {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut digits: Vec<u8> = (b'1'..=b'9').collect();
+        for k in (1..9).rev() {
+            digits.swap(k, ((seed >> (k * 4)) % (k as u64 + 1)) as usize);
+        }
+        text.extend(SUDOKU.bytes().map(|b| match b {
+            b'.' => '.',
+            b => char::from(digits[usize::from(b - b'1')]),
+        }));
+        text.push('\n');
+    }
+    text
+}
+
+/// The peak resident memory of process `pid`, in MiB.
+fn peak_mib(pid: u32) -> f64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok());
+    kib.unwrap_or(0.0) / 1024.0
+}
+
+/// One batch run: puzzles per second, and the daemon's peak memory in MiB.
+fn batch_run(queue: Queue, binary: &Path, o: &Options, text: &str, lines: usize) -> (f64, f64) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let servers = Servers::start(queue, binary, dir.path());
+    let replicas = if matches!(queue, Queue::ThreeServers) { 3 } else { 1 };
+    let mut d = Daemon::new(&config(servers.urls().as_deref(), replicas, o.ack_wait));
+    d.start(&[]);
+    let _worker =
+        servers.urls().map(|urls| QueueWorker::start(&urls, 1, &[], dir.path().join("worker.log")));
+    let staged = d.path("batch.txt");
+    fs::write(&staged, text).expect("staging");
+    let start = Instant::now();
+    fs::rename(&staged, d.path("inbox").join("batch.txt")).expect("rename");
+    wait_until("the batch answered", LONG * 30, Some(&d), || {
+        names(&d.path("done")).len() + names(&d.path("failed")).len() >= 1
+    });
+    let rate = lines as f64 / start.elapsed().as_secs_f64();
+    let peak = peak_mib(d.pid());
+    d.signal("TERM");
+    d.wait_exit();
+    (rate, peak)
+}
+
+/// Messages per second this client gets through `url`'s JetStream alone: published with
+/// up to 256 confirmations awaited at once, then fetched 256 at a time and acknowledged.
+fn raw_rate(url: &str, count: usize) -> (f64, f64) {
+    use async_nats::jetstream::{self, stream};
+    use futures_util::StreamExt;
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let client = async_nats::connect(url).await.expect("connect");
+        let js = jetstream::new(client);
+        let config = stream::Config {
+            name: "raw".into(),
+            subjects: vec!["raw.*".into()],
+            retention: stream::RetentionPolicy::WorkQueue,
+            ..Default::default()
+        };
+        let stream = js.get_or_create_stream(config).await.expect("stream");
+        let start = Instant::now();
+        let mut pending = std::collections::VecDeque::new();
+        for i in 0..count {
+            let ack = js.publish(format!("raw.{}", i % 1000), vec![b'x'; 200].into()).await;
+            pending.push_back(ack.expect("publish"));
+            if pending.len() >= 256 {
+                pending.pop_front().expect("pending").await.expect("confirmed");
+            }
+        }
+        for ack in pending {
+            ack.await.expect("confirmed");
+        }
+        let published = count as f64 / start.elapsed().as_secs_f64();
+        let consumer = stream
+            .create_consumer(jetstream::consumer::pull::Config {
+                durable_name: Some("raw".into()),
+                ..Default::default()
+            })
+            .await
+            .expect("consumer");
+        let start = Instant::now();
+        let mut taken = 0;
+        while taken < count {
+            let mut batch = consumer.fetch().max_messages(256).messages().await.expect("fetch");
+            while let Some(Ok(message)) = batch.next().await {
+                message.ack().await.expect("ack");
+                taken += 1;
+            }
+        }
+        (published, count as f64 / start.elapsed().as_secs_f64())
+    })
 }
 
 /// An empty 9x9 Sudoku counted for three seconds: an input that runs as long as asked.
@@ -201,16 +335,47 @@ fn main() {
         String::from_utf8_lossy(&version.stdout).trim(),
         std::thread::available_parallelism().map_or(1, usize::from)
     );
-    println!("| queue | slots | inputs per second, median (range) |\n|---|---|---|");
-    for queue in [Queue::InProcess, Queue::OneServer, Queue::ThreeServers] {
-        let rates: Vec<f64> = (0..o.runs).map(|_| throughput(queue, &binary, &o)).collect();
-        println!("| {queue:?} | 2 | {} |", summary(rates, 0));
+    let queues = [Queue::InProcess, Queue::OneServer, Queue::ThreeServers];
+    if o.runs("throughput") {
+        println!("| queue | slots | inputs per second, median (range) |\n|---|---|---|");
+        for queue in queues {
+            let rates: Vec<f64> = (0..o.runs).map(|_| throughput(queue, &binary, &o)).collect();
+            println!("| {queue:?} | 2 | {} |", summary(rates, 0));
+        }
     }
-    let times: Vec<f64> = (0..o.runs).map(|_| takeover(&binary, &o)).collect();
-    println!(
-        "SIGKILL of a worker to its input answered elsewhere (ack_wait {} s, a 3 s solve): \
-         {} s",
-        o.ack_wait,
-        summary(times, 1)
-    );
+    if o.runs("batches") {
+        println!(
+            "| batch lines | queue | puzzles per second | daemon peak MiB |\n|---|---|---|---|"
+        );
+        for &lines in &o.batches {
+            let text = batch_text(lines);
+            let runs = if lines > 200_000 { 1 } else { o.runs };
+            for queue in queues {
+                let measured: Vec<(f64, f64)> =
+                    (0..runs).map(|_| batch_run(queue, &binary, &o, &text, lines)).collect();
+                let rates = measured.iter().map(|m| m.0).collect();
+                let peaks = measured.iter().map(|m| m.1).collect();
+                println!("| {lines} | {queue:?} | {} | {} |", summary(rates, 0), summary(peaks, 0));
+            }
+        }
+    }
+    if o.runs("raw") {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let server = NatsServer::start(&binary, dir.path());
+        let (published, taken) = raw_rate(&server.url(), o.raw);
+        println!(
+            "raw JetStream, one client, {} messages of 200 bytes: {published:.0} published and \
+             confirmed per second, {taken:.0} fetched and acked per second",
+            o.raw
+        );
+    }
+    if o.runs("takeover") {
+        let times: Vec<f64> = (0..o.runs).map(|_| takeover(&binary, &o)).collect();
+        println!(
+            "SIGKILL of a worker to its input answered elsewhere (ack_wait {} s, a 3 s \
+             solve): {} s",
+            o.ack_wait,
+            summary(times, 1)
+        );
+    }
 }

@@ -2,6 +2,7 @@
 //! every worker answers, put together by the daemon into the files `kakurod solve` writes
 //! for the same batch, through a worker killed and a daemon killed on the way.
 
+use crate::chaos_common::puzzles;
 use crate::daemon_common;
 
 use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
@@ -13,31 +14,18 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-/// A 9x9 Sudoku of the fixtures, one line.
-const SUDOKU: &str =
-    "21.4...368.......5..53.98..6.49.71......3......75.46.2..62.35..5.......993...5.27";
-
-/// `count` puzzle lines: the fixture's Sudoku with its digits renamed (each a Sudoku with
-/// one solution), and now and then a comment, a blank line or a line that is no Sudoku.
+/// `count` puzzle lines (distinct Sudoku with one solution each), and now and then a
+/// comment, a blank line or a line that is no Sudoku.
 fn big_batch(count: usize) -> String {
+    let (lines, _) = puzzles::lines_batch(count, 3);
     let mut text = String::from("# a big batch\n");
-    let mut seed: u64 = 7;
-    for i in 0..count {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let mut digits: Vec<u8> = (b'1'..=b'9').collect();
-        for k in (1..9).rev() {
-            digits.swap(k, ((seed >> (k * 4)) % (k as u64 + 1)) as usize);
-        }
-        let line: String = SUDOKU
-            .bytes()
-            .map(|b| if b == b'.' { '.' } else { char::from(digits[usize::from(b - b'1')]) })
-            .collect();
+    for (i, line) in lines.lines().enumerate() {
         match i % 5000 {
             17 => text.push_str("not a sudoku\n"),
             4321 => text.push_str("\n# a comment\n"),
             _ => {}
         }
-        text.push_str(&line);
+        text.push_str(line);
         text.push('\n');
     }
     text

@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 
 /// Inputs, and how long they take to arrive.
 const INPUTS: usize = 400;
+/// Big batches among them, of this many lines each (parts of 500 lines).
+const BATCHES: usize = 2;
+const BATCH_LINES: usize = 4000;
 const FEED: Duration = Duration::from_secs(8);
 /// The kills' drawn times add up to at least this.
 const CHAOS: Duration = Duration::from_secs(10);
@@ -45,21 +48,38 @@ fn every_input_is_answered_once_while_workers_the_daemon_and_a_nats_server_are_k
     let mut workers = Workers { urls: cluster.urls(), dir: dir.path().into(), runs: 0, up: vec![] };
     workers.up = (0..2).map(|_| Some(workers.start())).collect();
     let inputs = puzzles::inputs("d", INPUTS, 50, seed);
+    // Big batches among them, each answered in parts by every worker.
+    let batches: Vec<(String, String, String)> = (0..BATCHES)
+        .map(|b| {
+            let (text, solution) = puzzles::lines_batch(BATCH_LINES, seed + 10 + b as u64);
+            (format!("big-{b}.txt"), text, solution)
+        })
+        .collect();
     let kills = schedule(seed + 1, CHAOS, 2, 3);
     let started = Instant::now();
     let inbox = d.path("inbox");
     std::thread::scope(|s| {
         s.spawn(|| feed(&inbox, &inputs));
+        s.spawn(|| {
+            for (name, text, _) in &batches {
+                std::thread::sleep(FEED / (BATCHES as u32 + 1));
+                drop_file(&inbox, name, text.as_bytes());
+            }
+        });
         for kill in &kills {
             apply(kill, &mut d, &mut workers, &mut cluster, &probe);
         }
     });
     let chaos = started.elapsed();
-    settle(&d, inputs.len());
+    settle(&d, inputs.len() + batches.len());
     d.signal("TERM");
     let status = d.wait_exit();
     let held = drained(&probe);
-    let mut problems = problems(&d, &inputs);
+    let is_batch =
+        |p: &String| batches.iter().any(|(name, _, _)| p.contains(name.trim_end_matches(".txt")));
+    let mut problems: Vec<String> =
+        problems(&d, &inputs).into_iter().filter(|p| !is_batch(p)).collect();
+    problems.extend(batch_problems(&d, &batches));
     if !status.success() {
         problems.push(format!("the last daemon run ended with {status}"));
     }
@@ -96,7 +116,7 @@ fn config(urls: &str) -> String {
     format!(
         "[workers]\nworkers = 1\nfsync = false\n[queue]\nurl = \"{urls}\"\nreplicas = 3\n\
          ack_wait_seconds = 2\nduplicate_window_seconds = 2\nreconcile_seconds = 2\n\
-         max_in_flight = 64\n"
+         max_in_flight = 64\nbatch_chunk_puzzles = 500\n"
     )
 }
 
@@ -198,6 +218,36 @@ fn drained(probe: &Probe) -> Option<Vec<Held>> {
         }
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// Each big batch has one result whose solution file holds every line's solution once,
+/// in order, and whose document counts them all; it is in `done/`, and nothing else of it
+/// is left.
+fn batch_problems(d: &Daemon, batches: &[(String, String, String)]) -> Vec<String> {
+    let outbox = d.path("outbox");
+    let mut problems = Vec::new();
+    for (name, _, solution) in batches {
+        let stem = name.trim_end_matches(".txt");
+        let files: Vec<String> =
+            names(&outbox).into_iter().filter(|n| n.starts_with(&format!("{stem}."))).collect();
+        if files != [format!("{stem}.json"), format!("{stem}.solution.txt")] {
+            problems.push(format!("{name}: result files {files:?}"));
+            continue;
+        }
+        let written = std::fs::read_to_string(outbox.join(format!("{stem}.solution.txt")));
+        if written.ok().as_ref() != Some(solution) {
+            problems.push(format!("{name}: the solution file is not every line's, in order"));
+        }
+        let doc = std::fs::read_to_string(outbox.join(format!("{stem}.json"))).unwrap_or_default();
+        let doc: serde_json::Value = serde_json::from_str(&doc).unwrap_or_default();
+        if doc["summary"]["solved"] != BATCH_LINES {
+            problems.push(format!("{name}: summary {}", doc["summary"]));
+        }
+        if !names(&d.path("done")).contains(name) {
+            problems.push(format!("{name} is not in done/"));
+        }
+    }
+    problems
 }
 
 /// The daemon's folders checked, and the problems found.

@@ -61,7 +61,7 @@ impl Task {
             }
         };
         let claim = job.header.claim.clone();
-        let crashes = self.crashes_before(&claim).await;
+        let crashes = self.crashes_before(&message, &claim).await;
         let message = Arc::new(message);
         let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
         let solved = if crashes >= job.header.max_crashes {
@@ -108,9 +108,14 @@ impl Task {
         }
     }
 
-    /// Starts of this job that ended in no answer: crashes.
-    async fn crashes_before(&self, claim: &str) -> u32 {
-        self.crashes.get(claim).await
+    /// Starts of this job that ended in no answer: crashes. A job delivered for the first
+    /// time has none, and its count is not looked up (a round trip saved on nearly every
+    /// job); only a job the server lost and the daemon sent again starts its count afresh.
+    async fn crashes_before(&self, message: &jetstream::Message, claim: &str) -> u32 {
+        match message.info() {
+            Ok(info) if info.delivered <= 1 => 0,
+            _ => self.crashes.get(claim).await,
+        }
     }
 
     /// Solves the job on the pool, its stop flag registered for shutdown.

@@ -36,17 +36,7 @@ const BASES: [&str; 3] = ["1_9x9", "top1465-1_9x9", "generated_4x4"];
 
 /// `count` distinct inputs named `PREFIX-NNNN.txt`; every `broken_every`-th one is broken.
 pub fn inputs(prefix: &str, count: usize, broken_every: usize, seed: u64) -> Vec<Input> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sudoku");
-    let bases: Vec<(Grid, Grid)> = BASES
-        .iter()
-        .map(|b| {
-            let read = |ext: &str| {
-                let path = root.join(format!("{b}.{ext}"));
-                parse(&std::fs::read_to_string(&path).expect("a fixture of tests/fixtures/sudoku"))
-            };
-            (read("txt"), read("sol"))
-        })
-        .collect();
+    let bases = bases();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(count);
@@ -70,6 +60,42 @@ pub fn inputs(prefix: &str, count: usize, broken_every: usize, seed: u64) -> Vec
         out.push(Input { name, text, solution: (!broken).then(|| render(&solution)) });
     }
     out
+}
+
+/// A `lines` batch of `count` 9x9 Sudoku drawn as [`inputs`] draws them (none broken, not
+/// all distinct), one a line, and the solution file the daemon writes for it: each
+/// solution in one line, in the same order.
+pub fn lines_batch(count: usize, seed: u64) -> (String, String) {
+    let line = |grid: &Grid| -> String {
+        grid.iter().flatten().map(|t| if t == "-" { "." } else { t.as_str() }).collect()
+    };
+    let bases = bases();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut batch, mut solutions) = (String::new(), String::new());
+    for k in 0..count {
+        let (puzzle, solution) = &bases[k % 2];
+        let map = Symmetry::draw(puzzle.len(), &mut rng);
+        batch.push_str(&line(&map.apply(puzzle)));
+        batch.push('\n');
+        solutions.push_str(&line(&map.apply(solution)));
+        solutions.push('\n');
+    }
+    (batch, solutions)
+}
+
+/// The Sudoku of [`BASES`] and their solutions.
+fn bases() -> Vec<(Grid, Grid)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sudoku");
+    BASES
+        .iter()
+        .map(|b| {
+            let read = |ext: &str| {
+                let path = root.join(format!("{b}.{ext}"));
+                parse(&std::fs::read_to_string(&path).expect("a fixture of tests/fixtures/sudoku"))
+            };
+            (read("txt"), read("sol"))
+        })
+        .collect()
 }
 
 fn parse(text: &str) -> Grid {
