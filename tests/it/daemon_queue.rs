@@ -369,3 +369,47 @@ fn a_queue_that_cannot_be_reached_refuses_the_start_before_any_folder_is_made() 
         assert!(!d.path(folder).exists(), "{folder}/ made by a daemon that did not start");
     }
 }
+
+/// The node id of the worker in `doc` running `input`, if one runs it.
+fn runner(doc: &serde_json::Value, input: &str) -> Option<String> {
+    let nodes = doc["nodes"].as_array()?;
+    let running = |n: &&serde_json::Value| {
+        n["running"].as_array().is_some_and(|r| r.iter().any(|j| j["input"] == input))
+    };
+    nodes.iter().find(running).and_then(|n| n["node_id"].as_str()).map(String::from)
+}
+
+#[test]
+fn an_input_its_workers_die_on_is_answered_failed_after_max_crashes() {
+    let Some(binary) = server_binary("crash counts") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let extra = "max_crashes = 2\n[solver]\nmode = \"count\"\n";
+    let config =
+        queue_config(&server.url(), extra).replace("ack_wait_seconds = 5", "ack_wait_seconds = 1");
+    let mut d = Daemon::new(&config);
+    d.start(&[]);
+    // The daemon's own slot runs an endless count, so the next input goes to a worker.
+    let empty16 = ".".repeat(256) + "\n";
+    drop_file(&d.path("inbox"), "blocker.txt", empty16.as_bytes());
+    wait_until("the blocker on the daemon's slot", LONG, Some(&d), || {
+        runner(&status(&d), "blocker.txt").is_some()
+    });
+    drop_file(&d.path("inbox"), "poison.txt", empty16.as_bytes());
+    // Two workers in turn die while they run it (SIGKILL: no hand-back).
+    for run in 0..2 {
+        let log = dir.path().join(format!("w{run}.log"));
+        let mut worker = QueueWorker::start(&server.url(), 1, &[], log);
+        let mark = format!("/{}", worker.pid());
+        wait_until("the poison on a worker", LONG, Some(&d), || {
+            runner(&status(&d), "poison.txt").is_some_and(|n| n.ends_with(&mark))
+        });
+        worker.kill9();
+    }
+    // The third start is not made: it is answered as failed.
+    let _survivor = QueueWorker::start(&server.url(), 1, &[], dir.path().join("w2.log"));
+    wait_until("the poison answered", LONG, Some(&d), || names(&d.path("failed")).len() == 1);
+    let error = fs::read_to_string(d.path("outbox").join("poison.error.json")).unwrap();
+    assert!(error.contains("failed after 2 crashes"), "{error}");
+    assert_eq!(names(&d.path("failed")), ["poison.txt"]);
+}
