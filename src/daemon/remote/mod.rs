@@ -22,7 +22,7 @@ pub(crate) mod reconcile;
 use super::claim::{ClaimId, Claimed};
 use super::job::{self, Context, Job};
 use crate::queue::wire::{self, JobHeader};
-use crate::queue::{Queue, redacted};
+use crate::queue::{Queue, large, redacted};
 use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
 use crate::work::generate_job;
@@ -49,6 +49,10 @@ pub struct Remote {
     pub(super) flights: Mutex<HashMap<ClaimId, Flight>>,
     /// Claims whose answer is being written.
     pub(super) writing: Mutex<HashSet<ClaimId>>,
+    /// Claims whose input was put in the queue's bucket: its object is deleted when the
+    /// claim lands (after a restart, the sweep finds those of claims answered before their
+    /// job was sent again).
+    objects: Mutex<HashSet<ClaimId>>,
     /// Names waiting in the inbox for room in the queue, oldest first.
     deferred: Mutex<VecDeque<String>>,
     /// The queue could not be reached at the last try.
@@ -64,6 +68,7 @@ impl Remote {
             queue,
             flights: Mutex::default(),
             writing: Mutex::default(),
+            objects: Mutex::default(),
             deferred: Mutex::default(),
             outage: AtomicBool::new(false),
             jobs,
@@ -100,8 +105,10 @@ impl Remote {
         false
     }
 
-    /// Sends a claimed input as a job. `Err` holds the answer to write at once instead:
-    /// an input too large for the server's messages.
+    /// Sends a claimed input as a job; one too large for a message goes into the queue's
+    /// bucket first (`large`), found there whole when it is sent again. `Err` holds the
+    /// answer to write at once instead: an input over `[intake] max_file_bytes` (refused
+    /// before it gets here), or a server whose messages cannot hold even a job's header.
     pub fn submit(
         &self,
         ctx: &Context,
@@ -122,13 +129,44 @@ impl Remote {
             settings: ctx.settings.job.clone(),
             max_crashes: self.queue.settings.max_crashes,
             large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
+            object: None,
         };
-        let payload = wire::Job { header, input: bytes.to_vec() }.encode();
-        let max = self.queue.max_payload();
-        if payload.len() + 1024 > max {
-            return Err(Box::new(too_large(name, checksum, bytes.len(), max)));
+        let limit = ctx.settings.max_file_bytes;
+        if bytes.len() as u64 > limit {
+            let size = bytes.len();
+            let message =
+                format!("the file has {size} bytes, more than [intake] max_file_bytes ({limit})");
+            return Err(Box::new(too_large(name, checksum, message, limit)));
         }
-        let sent = self.send(claimed, payload);
+        let max = self.queue.max_payload();
+        let mut payload = wire::Job { header: header.clone(), input: bytes.to_vec() }.encode();
+        let mut stored = true;
+        if !large::fits(payload.len(), max) {
+            let object = large::job_object(&header.claim);
+            payload =
+                wire::Job { header: header.stored_at(object.clone()), input: Vec::new() }.encode();
+            if !large::fits(payload.len(), max) {
+                let message = format!(
+                    "the job of this file has {} bytes even with the file in the queue's \
+                     bucket, too large for a message of the NATS server (max_payload {max} \
+                     bytes); raise max_payload in the server's configuration",
+                    payload.len()
+                );
+                return Err(Box::new(too_large(name, checksum, message, max as u64)));
+            }
+            if let Ok(mut objects) = self.objects.lock() {
+                objects.insert(claimed.id);
+            }
+            stored = match self.queue.block_on(large::ensure(&self.queue, &object, bytes)) {
+                Ok(()) => true,
+                Err(error) => {
+                    tracing::warn!(%error, file = %name, "cannot store a large input in the \
+                        queue's bucket; it waits in the claim folder and is sent again");
+                    false
+                }
+            };
+        }
+        let sent = stored && self.send(claimed, payload);
         if let Ok(mut flights) = self.flights.lock() {
             let flight = Flight { claimed: claimed.clone(), sent, seen: Instant::now() };
             flights.insert(claimed.id, flight);
@@ -188,10 +226,13 @@ impl Remote {
     }
 
     /// An answer was written (or is not wanted): its room in the queue goes to the input
-    /// that waited longest.
+    /// that waited longest, and its input's object in the bucket, if any, is deleted.
     pub(super) fn landed(&self, id: ClaimId) {
         if let Ok(mut flights) = self.flights.lock() {
             flights.remove(&id);
+        }
+        if self.objects.lock().is_ok_and(|mut objects| objects.remove(&id)) {
+            large::delete_later(&self.queue, large::job_object(&id.to_string()));
         }
         let next = self.deferred.lock().ok().and_then(|mut d| d.pop_front());
         if let Some(name) = next {
@@ -200,15 +241,11 @@ impl Remote {
     }
 }
 
-/// The answer to an input over the server's `max_payload`.
-fn too_large(name: &str, checksum: String, size: usize, max: usize) -> FileReport {
-    let error = crate::format::InputError::whole_file(
-        format!(
-            "the file has {size} bytes, too large for a message of the NATS server \
-             (max_payload {max} bytes); raise max_payload in the server's configuration"
-        ),
-        format!("less than {max} bytes"),
-    );
+/// The answer to an input that cannot go on the queue: over `[intake] max_file_bytes`, or
+/// a server whose messages cannot hold even a job's header (`message` says which; `max`
+/// is the limit).
+fn too_large(name: &str, checksum: String, message: String, max: u64) -> FileReport {
+    let error = crate::format::InputError::whole_file(message, format!("less than {max} bytes"));
     FileReport::rejected(name, checksum, None, Status::Invalid, error)
 }
 
