@@ -33,4 +33,5 @@ mod print;
 mod pzpr;
 mod queue_chaos;
 mod queue_credentials;
+mod queue_large;
 mod sudoku9;
