@@ -246,7 +246,10 @@ fn a_large_kakuro_and_its_picture_go_through_a_server_with_64_kib_messages() {
     look.put("0000000000000001.answer.0", &[7u8; 100_000]);
     assert!(look.bucket_messages() > 1);
     look.wait_empty(&d);
-    assert!(d.log().contains("deleted a large input's or answer's object"), "{}", d.log());
+    // The line is written just after the deletion.
+    wait_until("the sweep's log line", LONG, Some(&d), || {
+        d.log().contains("deleted a large input's or answer's object")
+    });
 
     let _worker = QueueWorker::start(&server.url(), 1, &[], dir.path().join("worker.log"));
     drop_file(&d.path("inbox"), "tiled.txt", puzzle.as_bytes());
