@@ -110,6 +110,13 @@ impl Look {
         })
     }
 
+    /// Empties the bucket behind the daemon's back.
+    fn purge(&self) {
+        self.runtime.block_on(async {
+            self.js.get_stream(BUCKET_STREAM).await.unwrap().purge().await.unwrap();
+        });
+    }
+
     /// Jobs delivered to a worker slot and not acknowledged yet.
     fn jobs_running(&self) -> usize {
         self.runtime.block_on(async {
@@ -307,4 +314,43 @@ fn a_worker_killed_while_it_solves_a_large_input_still_leads_to_one_answer() {
     let outputs: Vec<String> =
         names(&outbox).into_iter().filter(|n| n.starts_with("big")).collect();
     assert_eq!(outputs, ["big.json", "big.solution.txt"], "one answer, once");
+}
+
+#[test]
+fn an_input_lost_from_the_bucket_is_put_again_and_answered() {
+    let Some(binary) = server_binary("an input lost from the bucket") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let batch = sudoku_batch(3 << 19);
+    let input = dir.path().join("big.txt");
+    fs::write(&input, &batch).unwrap();
+    let (local, _) = solve_locally(&input, false);
+
+    // A short duplicate window, so that the job sent again is not taken for the first.
+    let extra = "reconcile_seconds = 2\nduplicate_window_seconds = 1\n";
+    let mut d = Daemon::new(&queue_config(&server.url(), extra));
+    d.start(&[]);
+    let empty = "[0,0,0,0,0,0,0,0,0]";
+    let rows = [empty; 9].join(",");
+    let long = format!(
+        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": 30}}}}"#
+    );
+    drop_file(&d.path("inbox"), "long.json", long.as_bytes());
+    wait_until("the count running", LONG, Some(&d), || !running(&d).is_empty());
+    // The batch waits on the queue (the only slot is busy) while its input vanishes from
+    // the bucket, as if a server lost it.
+    let look = Look::new(&server.url());
+    drop_file(&d.path("inbox"), "big.txt", batch.as_bytes());
+    wait_until("the input stored", LONG, Some(&d), || look.bucket_messages() > 1);
+    look.purge();
+    let worker = QueueWorker::start(&server.url(), 1, &[], dir.path().join("worker.log"));
+    wait_until("the batch answered", LONG * 3, Some(&d), || d.path("done/big.txt").exists());
+    assert!(worker.log_text().contains("is not in the queue's bucket"), "{}", worker.log_text());
+    assert!(d.log().contains("sent again"), "{}", d.log());
+    let outbox = d.path("outbox");
+    assert_eq!(results(&outbox)["big.txt"].len(), 1);
+    assert_eq!(read(&outbox, "big.solution.txt"), read(local.path(), "big.solution.txt"));
+    look.wait_empty(&d);
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
 }
