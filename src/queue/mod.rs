@@ -9,13 +9,15 @@
 //! (`PREFIX.job.CLAIM`) in a stream that keeps one message per subject and refuses a
 //! second (`discard_new_per_subject`), so a job re-sent while its first copy lives is
 //! refused at any age, not only within the duplicate window. Crashes, not deliveries,
-//! count against a poison input (`worker`).
+//! count against a poison input (`worker`). An input or answer too large for one message
+//! travels in JetStream's object store, and its message points at it ([`large`]).
 //!
 //! The async client runs on a small tokio runtime owned by [`Queue`]; the rest of kakurod
 //! stays synchronous and calls in through [`Queue::block_on`].
 
 pub mod backlog;
 pub mod crashes;
+pub mod large;
 pub mod presence;
 mod setup;
 pub(crate) mod wire;
@@ -97,6 +99,12 @@ impl Names {
     /// The subject of an answer.
     pub fn answer(&self, claim: &str) -> String {
         format!("{}.answer.{claim}", self.prefix)
+    }
+
+    /// The object store bucket of inputs and answers too large for a message (its stream
+    /// is `OBJ_` and this name; see [`large`]).
+    pub fn large_bucket(&self) -> String {
+        format!("{}_large", self.prefix)
     }
 }
 

@@ -4,7 +4,7 @@
 //! that times out or is told "temporarily unavailable" meanwhile is tried again for a
 //! while rather than stopping the daemon.
 
-use super::{Queue, QueueError, crashes, presence, setup};
+use super::{Queue, QueueError, crashes, large, presence, setup};
 use crate::settings::QueueSettings;
 use async_nats::jetstream::{self, consumer, context, stream};
 use std::time::{Duration, Instant};
@@ -55,7 +55,8 @@ async fn try_set_up(queue: &Queue) -> Result<(), Failed> {
     let answers = stream_config(n.answers_stream(), n.answer("*"), s);
     let crashes = crashes::Crashes::config(n, s.replicas);
     let states = presence::config(n, s.replicas);
-    for config in [jobs, answers, crashes, states] {
+    let large = large::config(n, s.replicas);
+    for config in [jobs, answers, crashes, states, large] {
         ensure_stream(&queue.js, config).await?;
     }
     let workers = consumer_config(n.workers_consumer(), s);

@@ -8,7 +8,8 @@
 //! part, marked with [`PartOf`], and comes back as one answer per part whose
 //! [`PartAnswer`] holds each puzzle's piece of the result files, rendered by the worker.
 //! An answer over [`COMPRESS_OVER`] bytes travels deflated, said by its [`ENCODING`]
-//! header.
+//! header. An input or answer too large for one message even so travels in the queue's
+//! object store (`large`), and its message only says where.
 
 use crate::format::InputError;
 use crate::report::{Status, Uniqueness};
@@ -16,8 +17,10 @@ use crate::settings::JobSettings;
 use crate::work::log_line::LogLine;
 use serde::{Deserialize, Serialize};
 
-/// The version of both messages' layout: 2 since batches travel in parts (a worker of
-/// schema 1 would answer a part as a whole file, with the wrong line numbers).
+/// The version of both messages' layout: 2 since batches travel in parts and messages
+/// too large for the server in its bucket. A reader of schema 1 refuses them: it would
+/// answer a part as a whole file, with the wrong line numbers, or take an empty input for
+/// a stored one's.
 pub const SCHEMA: u32 = 2;
 
 /// The header that says how an answer's payload is encoded.
@@ -34,6 +37,12 @@ pub struct PartOf {
     pub index: usize,
     /// The batch's line number of the part's first line.
     pub first_line: usize,
+}
+
+/// True when a message of `schema` can be read here: [`SCHEMA`], or 1, an older version's,
+/// which never cuts a batch into parts nor stores a message in the bucket (`stored`).
+fn known(schema: u32, stored: bool) -> bool {
+    schema == SCHEMA || (schema == 1 && !stored)
 }
 
 /// A job's header line.
@@ -58,6 +67,18 @@ pub struct JobHeader {
     /// For a part of a cut batch: which one (its `claim` is then `CLAIM-INDEX`).
     #[serde(default)]
     pub part: Option<PartOf>,
+    /// The object in the queue's bucket that holds the input when it did not fit the
+    /// message (which then carries none). Absent from other headers,
+    /// and from an older daemon's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+}
+
+impl JobHeader {
+    /// This header for a job whose input is the object `object`.
+    pub fn stored_at(self, object: String) -> JobHeader {
+        JobHeader { object: Some(object), ..self }
+    }
 }
 
 /// A job: its header and the input's bytes.
@@ -84,8 +105,11 @@ impl Job {
         let end = payload.iter().position(|&b| b == b'\n').ok_or("no header line")?;
         let header: JobHeader = serde_json::from_slice(&payload[..end])
             .map_err(|e| format!("unreadable job header: {e}"))?;
-        if header.schema != SCHEMA {
-            return Err(format!("job schema {} (this worker reads {SCHEMA})", header.schema));
+        if !known(header.schema, header.object.is_some()) {
+            return Err(format!(
+                "job schema {} (this worker reads {SCHEMA}, and 1 without an object)",
+                header.schema
+            ));
         }
         Ok(Job { header, input: payload[end + 1..].to_vec() })
     }
@@ -113,6 +137,10 @@ pub struct Answer {
     /// empty).
     #[serde(default)]
     pub part: Option<PartAnswer>,
+    /// The object in the queue's bucket that holds the whole answer when it did not fit
+    /// the message (whose `files` are then empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
 }
 
 /// The answer to a part of a cut batch.
@@ -179,10 +207,29 @@ impl Answer {
     pub fn decode(payload: &[u8]) -> Result<Answer, String> {
         let answer: Answer =
             serde_json::from_slice(payload).map_err(|e| format!("unreadable answer: {e}"))?;
-        if answer.schema != SCHEMA {
-            return Err(format!("answer schema {} (this daemon reads {SCHEMA})", answer.schema));
+        if !known(answer.schema, answer.object.is_some()) {
+            return Err(format!(
+                "answer schema {} (this daemon reads {SCHEMA}, and 1 without an object)",
+                answer.schema
+            ));
         }
         Ok(answer)
+    }
+
+    /// The message that points at `object`, which holds this whole answer: its files stay
+    /// out, the rest is as here.
+    pub fn stored_at(&self, object: String) -> Answer {
+        Answer {
+            schema: SCHEMA,
+            claim: self.claim.clone(),
+            name: self.name.clone(),
+            stem: self.stem.clone(),
+            files: Vec::new(),
+            rejected: self.rejected,
+            line: self.line.clone(),
+            part: None,
+            object: Some(object),
+        }
     }
 }
 
@@ -209,6 +256,7 @@ mod tests {
             max_crashes: 3,
             large: false,
             part: None,
+            object: None,
         };
         let job = Job { header, input: b"\n\xff\x00x\n".to_vec() };
         assert_eq!(Job::decode(&job.encode()).unwrap(), job);
@@ -226,5 +274,74 @@ mod tests {
         let older = String::from_utf8_lossy(&job.encode()).replace(",\"large\":false", "");
         assert!(!older.contains("large") && Job::decode(older.as_bytes()).is_ok());
         assert!(!is_large(older.as_bytes()) && !is_large(b"no newline"));
+    }
+
+    #[test]
+    fn a_stored_input_or_answer_says_where_it_is_and_an_older_schema_is_read_without_one() {
+        let config = Config::default();
+        let settings = JobSettings {
+            solver: config.solver,
+            limits: config.limits,
+            generate: config.generate,
+            svg: false,
+        };
+        let header = JobHeader {
+            schema: SCHEMA,
+            claim: "00ab".into(),
+            name: "big.txt".into(),
+            stem: "big".into(),
+            settings,
+            max_crashes: 3,
+            large: true,
+            part: None,
+            object: None,
+        };
+        // A job without an object has no such field.
+        let small = Job { header: header.clone(), input: b"1 2\n".to_vec() };
+        assert!(!String::from_utf8_lossy(&small.encode()).contains("object"));
+        // One with an object says so, and carries no input.
+        let stored = Job { header: header.clone().stored_at("00ab.job".into()), input: vec![] };
+        let read = Job::decode(&stored.encode()).unwrap();
+        assert_eq!(read.header.object.as_deref(), Some("00ab.job"));
+        assert!(read.input.is_empty() && read == stored);
+        // An older version's job (schema 1) is read without an object, refused with one.
+        let mut older = small.clone();
+        older.header.schema = 1;
+        assert!(Job::decode(&older.encode()).is_ok());
+        let mut wrong = stored.clone();
+        wrong.header.schema = 1;
+        assert!(Job::decode(&wrong.encode()).unwrap_err().contains("job schema 1"));
+        // An answer too large for its message points at its object, without its files.
+        let line = LogLine::new(
+            4,
+            &crate::report::FileReport::rejected(
+                "big.txt",
+                String::new(),
+                None,
+                crate::report::Status::Invalid,
+                crate::format::InputError::whole_file("x", "y"),
+            ),
+            std::time::Instant::now(),
+        );
+        let answer = Answer {
+            schema: SCHEMA,
+            claim: "00ab".into(),
+            name: "big.txt".into(),
+            stem: None,
+            files: vec![("json".into(), "{}".into())],
+            rejected: false,
+            line,
+            part: None,
+            object: None,
+        };
+        assert!(!String::from_utf8_lossy(&answer.encode()).contains("object"));
+        assert_eq!(Answer::decode(&answer.encode()).unwrap(), answer);
+        let pointer = answer.stored_at("00ab.answer.1".into());
+        let read = Answer::decode(&pointer.encode()).unwrap();
+        assert_eq!(read.object.as_deref(), Some("00ab.answer.1"));
+        assert!(read.files.is_empty() && read.schema == SCHEMA && read.claim == "00ab");
+        let mut wrong = pointer.clone();
+        wrong.schema = 1;
+        assert!(Answer::decode(&wrong.encode()).unwrap_err().contains("answer schema 1"));
     }
 }

@@ -34,4 +34,5 @@ mod pzpr;
 mod queue_batches;
 mod queue_chaos;
 mod queue_credentials;
+mod queue_large;
 mod sudoku9;

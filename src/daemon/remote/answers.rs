@@ -7,6 +7,7 @@ use crate::daemon::claim::{ClaimId, Claimed};
 use crate::daemon::commit::Committer;
 use crate::daemon::job::{Context, Outcome};
 use crate::daemon::lifecycle::{self, Counters};
+use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer};
 use async_nats::jetstream::{self, AckKind};
 use futures_util::StreamExt;
@@ -47,6 +48,8 @@ impl Answers {
             }
             std::thread::sleep(Duration::from_secs(1));
         };
+        // Objects that the last run left in the queue's bucket go at once.
+        super::reconcile::sweep(&self.remote, &self.ctx);
         let period = queue.settings.reconcile / 2;
         let mut next_check = Instant::now() + period;
         // The answers held for batches in parts renew their ack wait three times in it.
@@ -98,6 +101,25 @@ impl Answers {
             }
         };
         if let Some((id, index)) = batches::parse_part_id(&answer.claim) {
+            // A part's answer too large for its message even deflated is in the bucket; it
+            // is read once, and a part whose answer is lost is sent again by the batch's
+            // reconcile.
+            let object = answer.object.clone();
+            let answer = match object.is_some().then(|| self.stored(answer.clone())) {
+                None => answer,
+                Some(Ok(answer)) => answer,
+                Some(Err(again)) => {
+                    let kind = match again {
+                        Again::Later => AckKind::Nak(Some(WRITE_RETRY)),
+                        Again::Resend => AckKind::Term,
+                    };
+                    handle.spawn(async move { acker.ack_with(kind).await });
+                    return;
+                }
+            };
+            if let Some(object) = object {
+                large::delete_later(&self.remote.queue, object);
+            }
             let writer = batches::Writer {
                 remote: &self.remote,
                 ctx: &self.ctx,
@@ -121,9 +143,29 @@ impl Answers {
             }
             tracing::debug!(file = %answer.name, claim = %answer.claim,
                 "an answer to a claim no longer held (answered already, or withdrawn)");
+            if let Some(object) = answer.object {
+                large::delete_later(&self.remote.queue, object);
+            }
             handle.spawn(async move { acker.ack().await });
             return;
         }
+        // An answer too large for its message is in the queue's bucket.
+        let object = answer.object.clone();
+        let answer = match self.stored(answer) {
+            Ok(answer) => answer,
+            Err(again) => {
+                self.done_writing(id);
+                let kind = match again {
+                    Again::Later => AckKind::Nak(Some(WRITE_RETRY)),
+                    Again::Resend => AckKind::Term,
+                };
+                handle.spawn(async move { acker.ack_with(kind).await });
+                if matches!(again, Again::Resend) {
+                    super::reconcile::resend(&self.remote, &self.ctx, &claimed);
+                }
+                return;
+            }
+        };
         let reserved = match &answer.stem {
             None => None,
             Some(stem) => match self.ctx.outbox.reserve_exact(stem) {
@@ -132,6 +174,9 @@ impl Answers {
                     // Taken meanwhile: the job is made again for a free name.
                     tracing::info!(file = %answer.name, stem = %stem, ?outcome,
                         "the result name of a generation job was taken meanwhile; made again");
+                    if let Some(object) = object {
+                        large::delete_later(&self.remote.queue, object);
+                    }
                     self.done_writing(id);
                     handle.spawn(async move { acker.ack().await });
                     super::reconcile::resend(&self.remote, &self.ctx, &claimed);
@@ -159,6 +204,10 @@ impl Answers {
                     Ok(outcome) => {
                         count(&counters, outcome);
                         handle.spawn(async move { acker.ack().await });
+                        // Written: the answer's object and the input's go.
+                        if let Some(object) = object {
+                            large::delete_later(&remote.queue, object);
+                        }
                         remote.landed(id);
                     }
                     Err(error) => {
@@ -175,11 +224,56 @@ impl Answers {
         );
     }
 
+    /// The whole answer of a message that points at an object in the queue's bucket (other
+    /// answers as they are). An object that is gone or broken, or holds another claim's
+    /// answer, cannot be had again: the input is sent again. One that could not be read now
+    /// is tried again later.
+    fn stored(&self, answer: Answer) -> Result<Answer, Again> {
+        let Some(object) = &answer.object else { return Ok(answer) };
+        let queue = &self.remote.queue;
+        let read = queue.block_on(large::get(queue, object));
+        let whole = match read {
+            Ok(bytes) => Answer::decode(&bytes).map_err(|why| LargeError::Gone {
+                name: object.clone(),
+                why: format!("it holds no answer this daemon can read: {why}"),
+            }),
+            Err(error) => Err(error),
+        };
+        match whole {
+            Ok(whole) if whole.claim == answer.claim && whole.object.is_none() => Ok(whole),
+            Ok(_) => {
+                tracing::warn!(file = %answer.name, object = %object, "the answer's object \
+                    holds another answer; the input is sent again");
+                large::delete_later(queue, object.clone());
+                Err(Again::Resend)
+            }
+            Err(error @ LargeError::Gone { .. }) => {
+                tracing::warn!(file = %answer.name, %error, "the answer's object is gone from \
+                    the queue's bucket; the input is sent again");
+                large::delete_later(queue, object.clone());
+                Err(Again::Resend)
+            }
+            Err(error) => {
+                tracing::warn!(file = %answer.name, %error, "cannot read the answer's object \
+                    from the queue's bucket; it comes again");
+                Err(Again::Later)
+            }
+        }
+    }
+
     fn done_writing(&self, id: ClaimId) {
         if let Ok(mut writing) = self.remote.writing.lock() {
             writing.remove(&id);
         }
     }
+}
+
+/// What to do with an answer whose object could not be had.
+enum Again {
+    /// It comes again in a moment.
+    Later,
+    /// It is dropped and the input sent again.
+    Resend,
 }
 
 pub(super) fn count(counters: &Counters, outcome: Outcome) {

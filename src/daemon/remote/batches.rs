@@ -58,6 +58,7 @@ pub(crate) fn plan(
     options: &PipelineOptions,
     bytes: &[u8],
     settings: &QueueSettings,
+    max_payload: usize,
 ) -> Option<Vec<Part>> {
     let text = std::str::from_utf8(bytes).ok()?;
     let content = format::without_bom(text);
@@ -66,7 +67,9 @@ pub(crate) fn plan(
         return None;
     }
     let bom = text.len() - content.len();
-    let (most_puzzles, most_bytes) = (settings.batch_chunk_puzzles, settings.batch_chunk_bytes);
+    // A part's job fits a message of the server, with room for its header.
+    let most_bytes = settings.batch_chunk_bytes.min(max_payload.saturating_sub(8192).max(1024));
+    let most_puzzles = settings.batch_chunk_puzzles;
     let mut parts = Vec::new();
     let (mut start, mut first_line, mut puzzles) = (0, 1, 0);
     for line in text::lines(content) {
@@ -227,6 +230,7 @@ impl Remote {
             max_crashes: self.queue.settings.max_crashes,
             large: false,
             part: Some(PartOf { index, first_line: part.first_line }),
+            object: None,
         };
         let input = batch.input[part.start..part.end].to_vec();
         self.publish(&id, wire::Job { header, input }.encode())
@@ -427,7 +431,8 @@ impl Writer<'_> {
         let path = claimed.path(&self.ctx.settings.folders.claim);
         let bytes = std::fs::read(&path).ok()?;
         let settings = &self.remote.queue.settings;
-        let parts = plan(&self.ctx.settings.pipeline, &bytes, settings)?;
+        let max = self.remote.queue.max_payload();
+        let parts = plan(&self.ctx.settings.pipeline, &bytes, settings, max)?;
         let checksum = pipeline::checksum(&bytes);
         match start(self.ctx, claimed, &bytes, &checksum, parts) {
             Ok(batch) => Some(batch),
@@ -631,23 +636,24 @@ mod tests {
     fn a_batch_is_cut_before_a_puzzle_line_with_its_line_number() {
         let text = format!("# head\n{TOP}\n{TOP}\n\n# mid\n{TOP}\r\n{TOP}\n# tail\n");
         let options = PipelineOptions::default();
-        let parts = plan(&options, text.as_bytes(), &settings(2, 1 << 20)).unwrap();
+        let parts = plan(&options, text.as_bytes(), &settings(2, 1 << 20), 1 << 20).unwrap();
         let first_lines: Vec<usize> = parts.iter().map(|p| p.first_line).collect();
         assert_eq!(first_lines, [1, 6]);
         let pieces: String = parts.iter().map(|p| &text[p.start..p.end]).collect();
         assert_eq!(pieces, text);
         assert!(text[..parts[0].end].ends_with("# mid\n"));
         // One part's worth travels whole; so do other formats and hopeless files.
-        assert!(plan(&options, text.as_bytes(), &settings(4, 1 << 20)).is_none());
-        assert!(plan(&options, b"{\"kind\": \"sudoku\"}", &settings(1, 1024)).is_none());
+        assert!(plan(&options, text.as_bytes(), &settings(4, 1 << 20), 1 << 20).is_none());
+        assert!(plan(&options, b"{\"kind\": \"sudoku\"}", &settings(1, 1024), 1 << 20).is_none());
         let junk = "x\n".repeat(200);
-        assert!(plan(&options, junk.as_bytes(), &settings(1, 1024)).is_none());
+        assert!(plan(&options, junk.as_bytes(), &settings(1, 1024), 1 << 20).is_none());
     }
 
     #[test]
     fn bytes_cut_a_batch_too_and_a_byte_order_mark_stays_in_the_first_part() {
         let text = format!("\u{feff}{TOP}\n{TOP}\n{TOP}\n");
-        let parts = plan(&PipelineOptions::default(), text.as_bytes(), &settings(100, 100));
+        let parts =
+            plan(&PipelineOptions::default(), text.as_bytes(), &settings(100, 100), 1 << 20);
         let parts = parts.unwrap();
         assert_eq!(parts.len(), 3);
         assert_eq!(parts[0].start, 0);

@@ -23,7 +23,7 @@ pub(crate) mod reconcile;
 use super::claim::{ClaimId, Claimed};
 use super::job::{self, Context, Job};
 use crate::queue::wire::{self, JobHeader};
-use crate::queue::{Queue, redacted};
+use crate::queue::{Queue, large, redacted};
 use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
 use crate::work::generate_job;
@@ -52,6 +52,10 @@ pub struct Remote {
     pub(super) writing: Mutex<HashSet<ClaimId>>,
     /// Batches sent in parts, and their results so far.
     pub(super) batches: Mutex<batches::Batches>,
+    /// Claims whose input was put in the queue's bucket: its object is deleted when the
+    /// claim lands (after a restart, the sweep finds those of claims answered before their
+    /// job was sent again).
+    objects: Mutex<HashSet<ClaimId>>,
     /// Names waiting in the inbox for room in the queue, oldest first.
     deferred: Mutex<VecDeque<String>>,
     /// The queue could not be reached at the last try.
@@ -70,6 +74,7 @@ impl Remote {
             flights: Arc::default(),
             writing: Mutex::default(),
             batches: Mutex::default(),
+            objects: Mutex::default(),
             deferred: Mutex::default(),
             outage: Arc::default(),
             confirming: Arc::new(tokio::sync::Semaphore::new(MOST_CONFIRMING)),
@@ -107,8 +112,10 @@ impl Remote {
         false
     }
 
-    /// Sends a claimed input as a job. `Err` holds the answer to write at once instead:
-    /// an input too large for the server's messages.
+    /// Sends a claimed input as a job; one too large for a message goes into the queue's
+    /// bucket first (`large`), found there whole when it is sent again. `Err` holds the
+    /// answer to write at once instead: an input over `[intake] max_file_bytes` (refused
+    /// before it gets here), or a server whose messages cannot hold even a job's header.
     pub fn submit(
         &self,
         ctx: &Context,
@@ -117,7 +124,9 @@ impl Remote {
         checksum: String,
     ) -> Result<(), Box<FileReport>> {
         let name = &claimed.name;
-        if let Some(parts) = batches::plan(&ctx.settings.pipeline, bytes, &self.queue.settings) {
+        let max = self.queue.max_payload();
+        if let Some(parts) = batches::plan(&ctx.settings.pipeline, bytes, &self.queue.settings, max)
+        {
             match self.submit_parts(ctx, claimed, bytes, &checksum, parts) {
                 Ok(()) => {
                     self.fly(claimed, true);
@@ -140,13 +149,44 @@ impl Remote {
             max_crashes: self.queue.settings.max_crashes,
             large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
             part: None,
+            object: None,
         };
-        let payload = wire::Job { header, input: bytes.to_vec() }.encode();
-        let max = self.queue.max_payload();
-        if payload.len() + 1024 > max {
-            return Err(Box::new(too_large(name, checksum, bytes.len(), max)));
+        let limit = ctx.settings.max_file_bytes;
+        if bytes.len() as u64 > limit {
+            let size = bytes.len();
+            let message =
+                format!("the file has {size} bytes, more than [intake] max_file_bytes ({limit})");
+            return Err(Box::new(too_large(name, checksum, message, limit)));
         }
-        let sent = self.publish(&claimed.id.to_string(), payload);
+        let max = self.queue.max_payload();
+        let mut payload = wire::Job { header: header.clone(), input: bytes.to_vec() }.encode();
+        let mut stored = true;
+        if !large::fits(payload.len(), max) {
+            let object = large::job_object(&header.claim);
+            payload =
+                wire::Job { header: header.stored_at(object.clone()), input: Vec::new() }.encode();
+            if !large::fits(payload.len(), max) {
+                let message = format!(
+                    "the job of this file has {} bytes even with the file in the queue's \
+                     bucket, too large for a message of the NATS server (max_payload {max} \
+                     bytes); raise max_payload in the server's configuration",
+                    payload.len()
+                );
+                return Err(Box::new(too_large(name, checksum, message, max as u64)));
+            }
+            if let Ok(mut objects) = self.objects.lock() {
+                objects.insert(claimed.id);
+            }
+            stored = match self.queue.block_on(large::ensure(&self.queue, &object, bytes)) {
+                Ok(()) => true,
+                Err(error) => {
+                    tracing::warn!(%error, file = %name, "cannot store a large input in the \
+                        queue's bucket; it waits in the claim folder and is sent again");
+                    false
+                }
+            };
+        }
+        let sent = stored && self.publish(&claimed.id.to_string(), payload);
         self.fly(claimed, sent);
         Ok(())
     }
@@ -243,10 +283,13 @@ impl Remote {
     }
 
     /// An answer was written (or is not wanted): its room in the queue goes to the input
-    /// that waited longest.
+    /// that waited longest, and its input's object in the bucket, if any, is deleted.
     pub(super) fn landed(&self, id: ClaimId) {
         if let Ok(mut flights) = self.flights.lock() {
             flights.remove(&id);
+        }
+        if self.objects.lock().is_ok_and(|mut objects| objects.remove(&id)) {
+            large::delete_later(&self.queue, large::job_object(&id.to_string()));
         }
         let next = self.deferred.lock().ok().and_then(|mut d| d.pop_front());
         if let Some(name) = next {
@@ -264,15 +307,11 @@ fn warn_outage(error: &str, urls: &str) {
          when it is back");
 }
 
-/// The answer to an input over the server's `max_payload`.
-fn too_large(name: &str, checksum: String, size: usize, max: usize) -> FileReport {
-    let error = crate::format::InputError::whole_file(
-        format!(
-            "the file has {size} bytes, too large for a message of the NATS server \
-             (max_payload {max} bytes); raise max_payload in the server's configuration"
-        ),
-        format!("less than {max} bytes"),
-    );
+/// The answer to an input that cannot go on the queue: over `[intake] max_file_bytes`, or
+/// a server whose messages cannot hold even a job's header (`message` says which; `max`
+/// is the limit).
+fn too_large(name: &str, checksum: String, message: String, max: u64) -> FileReport {
+    let error = crate::format::InputError::whole_file(message, format!("less than {max} bytes"));
     FileReport::rejected(name, checksum, None, Status::Invalid, error)
 }
 

@@ -3,16 +3,40 @@
 //! worker running it told to stop (an answer that comes anyway is dropped on arrival); a job the queue never confirmed
 //! is sent again; and a job older than `[queue] reconcile_seconds` that the queue holds
 //! neither as a job nor as an answer is sent again: a server acknowledges a message before
-//! its disk has it, and one that crashes in between loses it.
+//! its disk has it, and one that crashes in between loses it. Each pass also sweeps the
+//! queue's bucket of the objects of claims no longer held.
 
 use super::Remote;
-use crate::daemon::claim::Claimed;
+use crate::daemon::claim::{self, Claimed};
 use crate::daemon::job::Context;
 use crate::pipeline;
+use crate::queue::large;
 use std::time::Instant;
 
-/// One pass over the claims in flight.
+/// One pass over the claims in flight, then the sweep of the queue's bucket.
 pub(super) fn run(remote: &Remote, ctx: &Context) {
+    check(remote, ctx);
+    sweep(remote, ctx);
+}
+
+/// Deletes the objects in the queue's bucket whose claims are no longer in the claim
+/// folder: left behind by a crash between an answer's write and their deletion, or by a
+/// worker's answer that lost the race to another's (see `queue::large`).
+pub(super) fn sweep(remote: &Remote, ctx: &Context) {
+    let claim_dir = &ctx.settings.folders.claim;
+    let held = || {
+        let claims = claim::claimed(claim_dir).ok()?;
+        Some(claims.into_iter().map(|c| c.id.to_string()).collect())
+    };
+    let queue = &remote.queue;
+    if let Err(error) = queue.block_on(large::sweep(queue, held)) {
+        // The next pass tries again.
+        tracing::debug!(%error, "cannot sweep the queue's bucket");
+    }
+}
+
+/// The claims in flight: withdrawn, unsent or lost jobs.
+fn check(remote: &Remote, ctx: &Context) {
     let claim_dir = &ctx.settings.folders.claim;
     let flights: Vec<(Claimed, bool, Instant)> = match remote.flights.lock() {
         Ok(flights) => flights.values().map(|f| (f.claimed.clone(), f.sent, f.seen)).collect(),

@@ -1,11 +1,13 @@
 //! One job on a worker slot, in the order that keeps every input answered once:
 //! 1. read the job; note the start in the crash-count bucket (an input on which workers
-//!    died `max_crashes` times is answered as failed instead of tried again);
+//!    died `max_crashes` times is answered as failed instead of tried again); read its input
+//!    from the queue's bucket when it was too large for the message (`large`);
 //! 2. solve it on the pool while in-progress acks tell the server, well inside `AckWait`,
 //!    that the worker lives;
-//! 3. publish the answer and wait for the server to confirm it; only then clear the crash
-//!    count and acknowledge the job (a crash in between makes another worker answer it
-//!    again, and the daemon writes only the first answer of a claim).
+//! 3. publish the answer (put in the bucket first when too large for a message) and wait
+//!    for the server to confirm it; only then clear the crash count and acknowledge the
+//!    job (a crash in between makes another worker answer it again, and the daemon writes
+//!    only the first answer of a claim).
 //!
 //! A job cancelled by shutdown is handed back with a negative ack and its crash count put
 //! back as it was: stopping a worker is not a crash.
@@ -16,6 +18,7 @@ use crate::format::InputError;
 use crate::outbox::rendered;
 use crate::pipeline::{self, PipelineOptions};
 use crate::queue::crashes::Crashes;
+use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer, Job, PartAnswer, PartOf, PartPuzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary, streamed};
 use crate::settings::GenerateSettings;
@@ -27,6 +30,10 @@ use async_nats::jetstream::{self, AckKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// How long a job whose input could not be read from the bucket waits before it comes
+/// again.
+const READ_RETRY: Duration = Duration::from_secs(2);
 
 /// One fetched job and what handling it needs.
 pub(super) struct Task {
@@ -60,15 +67,25 @@ impl Task {
                 return;
             }
         };
+        let mut job = job;
         let claim = job.header.claim.clone();
         let crashes = self.crashes_before(&message, &claim).await;
         let message = Arc::new(message);
         let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
-        let solved = if crashes >= job.header.max_crashes {
+        let poisoned = crashes >= job.header.max_crashes;
+        if !poisoned {
+            let _ = self.crashes.set(&claim, crashes + 1).await;
+        }
+        if let Err(refusal) = self.read_stored(&mut job).await {
+            progress.abort();
+            let _ = self.crashes.set(&claim, crashes).await;
+            let _ = message.ack_with(refusal).await;
+            return;
+        }
+        let solved = if poisoned {
             let answer = crashed(&job, crashes, &self.shared.host);
             Some(Solved { answer, cancelled: false, withdrawn: false })
         } else {
-            let _ = self.crashes.set(&claim, crashes + 1).await;
             self.solve(job).await
         };
         progress.abort();
@@ -104,6 +121,34 @@ impl Task {
                 tracing::warn!(%error, file = %solved.answer.name,
                     "cannot publish the answer; the job is handed back");
                 self.hand_back(&message, &claim, crashes).await;
+            }
+        }
+    }
+
+    /// Reads the input of a job that carries it in the queue's bucket into `job.input`.
+    /// `Err` is how to end the delivery instead: an object that is gone or broken ends the
+    /// job (`Term`: the daemon finds the queue without it and sends it again, putting the
+    /// object again); one that could not be read now comes back after a moment. Neither is
+    /// a crash.
+    async fn read_stored(&self, job: &mut Job) -> Result<(), AckKind> {
+        let Some(object) = &job.header.object else { return Ok(()) };
+        match large::get(&self.shared.queue, object).await {
+            Ok(bytes) => {
+                job.input = bytes;
+                Ok(())
+            }
+            Err(error @ LargeError::Gone { .. }) => {
+                tracing::warn!(%error, file = %job.header.name,
+                    "the job's input is not in the queue's bucket; the job is ended and the \
+                     daemon sends it again");
+                // A broken object must go, or the daemon would find it and send it as is.
+                let _ = large::delete(&self.shared.queue, object).await;
+                Err(AckKind::Term)
+            }
+            Err(error) => {
+                tracing::warn!(%error, file = %job.header.name,
+                    "cannot read the job's input from the queue's bucket; it comes again");
+                Err(AckKind::Nak(Some(READ_RETRY)))
             }
         }
     }
@@ -148,15 +193,23 @@ impl Task {
     }
 
     /// Publishes the answer and waits for the server's confirmation. An answer over the
-    /// server's `max_payload` is replaced by an error result that says so; a second answer
-    /// to one claim (another worker's, after a redelivery) is refused by the server and
-    /// needs nothing more.
+    /// server's `max_payload` is put in the queue's bucket and the message points at it
+    /// (`large`); a second answer to one claim (another worker's, after a redelivery) is
+    /// refused by the server and needs nothing more (its object is swept once the claim is
+    /// answered).
     async fn publish(&self, answer: &Answer) -> Result<(), String> {
-        let subject = self.shared.queue.names.answer(&answer.claim);
+        let queue = &self.shared.queue;
+        let subject = queue.names.answer(&answer.claim);
         let (mut payload, mut deflated) = answer.encode_compact();
-        let max = self.shared.queue.max_payload();
-        if payload.len() + 1024 > max {
-            (payload, deflated) = (too_large(answer, payload.len(), max).encode(), false);
+        let max = queue.max_payload();
+        if !large::fits(payload.len(), max) {
+            let object = large::answer_object(&answer.claim);
+            let plain = answer.encode();
+            large::put(queue, &object, &plain).await.map_err(|e| e.to_string())?;
+            (payload, deflated) = (answer.stored_at(object).encode(), false);
+            if !large::fits(payload.len(), max) {
+                payload = too_large(answer, plain.len(), max).encode();
+            }
         }
         let mut headers = async_nats::HeaderMap::new();
         if deflated {
@@ -219,6 +272,7 @@ fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
         rejected: report.is_rejected(),
         line,
         part: None,
+        object: None,
     };
     Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
 }
@@ -263,6 +317,7 @@ fn answer_part(
         rejected: false,
         line,
         part: Some(PartAnswer { index: part.index, first_line: part.first_line, puzzles }),
+        object: None,
     };
     Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
 }
@@ -326,10 +381,12 @@ fn crashed(job: &Job, crashes: u32, host: &str) -> Answer {
         rejected: true,
         line,
         part: None,
+        object: None,
     }
 }
 
-/// An error answer in place of one over the server's `max_payload`.
+/// An error answer in place of one over the server's `max_payload` even as a message that
+/// points at the bucket (a server whose messages are too small for a log line).
 fn too_large(answer: &Answer, size: usize, max: usize) -> Answer {
     let checksum = serde_json::from_str::<serde_json::Value>(
         answer.files.last().map_or("", |(_, json)| json.as_str()),
