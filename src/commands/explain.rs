@@ -21,7 +21,7 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let Some((puzzle, solution)) = solved(&args.file, args.format)? else {
         return Ok(ExitCode::from(1));
     };
-    let path = explain::explain(&puzzle, &solution, None)?;
+    let path = explain::explain(&puzzle, &solution, None);
     if args.json {
         print!("{}", json(&path)?);
     } else {
@@ -49,7 +49,7 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let path = explain::explain(&puzzle, &solution, progress.as_ref())?;
+    let path = explain::explain(&puzzle, &solution, progress.as_ref());
     // A digit already in the grid leaving its peers is what a player takes for granted.
     let implied = |s: &Step| s.technique == "naked_single" && s.place.is_empty();
     let next = path.steps.iter().position(|s| !implied(s));
