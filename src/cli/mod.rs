@@ -168,12 +168,20 @@ pub struct PrintArgs {
 /// `kakurod explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A file of one Kakuro or Sudoku; `-` reads standard input.
+    /// A file of one Kakuro, Sudoku or Killer Sudoku; `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Print the path as JSON: {"steps": [...], "difficulty": ..., "solved": ...}.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the grid after each step into DIR, as `step-001.svg`, ...: candidates
+    /// left as pencil marks, the step's eliminations red, its placements green, the cells
+    /// it reasons from shaded.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+    /// With --svg, draw only these steps: numbers and ranges from 1, as `1,5,10-12`.
+    #[arg(long, value_name = "LIST", requires = "svg")]
+    pub steps: Option<String>,
     /// Read the file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
@@ -182,7 +190,7 @@ pub struct ExplainArgs {
 /// `kakurod hint`.
 #[derive(Debug, Args)]
 pub struct HintArgs {
-    /// A file of one Kakuro or Sudoku; `-` reads standard input.
+    /// A file of one Kakuro, Sudoku or Killer Sudoku; `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The player's grid so far: `R C`, then rows of digits and `-` (a solution's layout).

@@ -13,6 +13,7 @@
 
 mod kakuro;
 mod killer;
+pub mod picture;
 pub mod progress;
 mod sudoku;
 

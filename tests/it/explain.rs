@@ -326,3 +326,96 @@ proptest::proptest! {
         }
     }
 }
+
+/// Checks that `svg` is well-formed XML of the shapes the drawing writes: every element
+/// closed in order, attribute values quoted, text free of a bare `<` or `&`.
+fn assert_well_formed(name: &str, svg: &str) {
+    let mut open: Vec<String> = Vec::new();
+    let mut rest = svg;
+    while let Some(at) = rest.find('<') {
+        let text = &rest[..at];
+        assert!(!text.contains('>'), "{name}: stray `>` in {text:?}");
+        assert!(
+            text.split('&')
+                .skip(1)
+                .all(|t| ["amp;", "lt;", "gt;"].iter().any(|e| t.starts_with(e))),
+            "{name}: bare `&` in {text:?}"
+        );
+        let end = rest[at..].find('>').map(|e| at + e).expect("an unclosed tag");
+        let tag = &rest[at + 1..end];
+        assert_eq!(tag.matches('"').count() % 2, 0, "{name}: unbalanced quotes in <{tag}>");
+        if let Some(closing) = tag.strip_prefix('/') {
+            assert_eq!(open.pop().as_deref(), Some(closing), "{name}: </{closing}> out of order");
+        } else if !tag.ends_with('/') {
+            open.push(tag.split_whitespace().next().unwrap_or_default().to_string());
+        }
+        rest = &rest[end + 1..];
+    }
+    assert!(open.is_empty(), "{name}: unclosed {open:?}");
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"), "{name}");
+}
+
+#[test]
+fn explain_svg_draws_each_step_with_its_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, chosen) in
+        [("kakuro/281_6x6.txt", None), ("killer/111_9x9.txt", Some("1,5,10-12,29"))]
+    {
+        let out_dir = dir.path().join(file.replace('/', "-"));
+        let out_str = out_dir.to_str().unwrap();
+        let mut args = vec!["explain", "--json", "--svg", out_str];
+        if let Some(list) = chosen {
+            args.extend(["--steps", list]);
+        }
+        let puzzle = fixture(file);
+        args.push(&puzzle);
+        let out = kakurod(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let path: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let steps = path["steps"].as_array().unwrap();
+        let numbers: Vec<usize> = match chosen {
+            Some(_) => vec![1, 5, 10, 11, 12, 29],
+            None => (1..=steps.len()).collect(),
+        };
+        let mut names: Vec<String> = fs::read_dir(&out_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        let expected: Vec<String> = numbers.iter().map(|k| format!("step-{k:03}.svg")).collect();
+        assert_eq!(names, expected, "{file}");
+        let (mut struck, mut placed) = (0, 0);
+        for k in numbers {
+            let name = format!("{file} step {k}");
+            let svg = fs::read_to_string(out_dir.join(format!("step-{k:03}.svg"))).unwrap();
+            assert_well_formed(&name, &svg);
+            let step = &steps[k - 1];
+            let count = |key: &str| step[key].as_array().unwrap().len();
+            let texts = |colour: &str| {
+                svg.lines().filter(|l| l.starts_with("<text") && l.contains(colour)).count()
+            };
+            assert_eq!(texts("fill=\"#d0021b\""), count("eliminate"), "{name}: struck candidates");
+            assert_eq!(texts("fill=\"#1a8a3a\""), count("place"), "{name}: placed digits");
+            let mut because: Vec<&Value> =
+                step["because"]["cells"].as_array().unwrap().iter().collect();
+            because.sort_by_key(|c| c.to_string());
+            because.dedup();
+            assert_eq!(svg.matches("class=\"because\"").count(), because.len(), "{name}");
+            struck += count("eliminate");
+            placed += count("place");
+        }
+        assert!(struck > 0 && placed > 0, "{file}: the steps drawn mark nothing");
+    }
+    // A step past the path is refused before anything is written.
+    let out = kakurod(&[
+        "explain",
+        "--svg",
+        dir.path().join("none").to_str().unwrap(),
+        "--steps",
+        "9999",
+        &fixture("kakuro/281_6x6.txt"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("steps 1 to 36"));
+    assert!(!dir.path().join("none").exists());
+}
