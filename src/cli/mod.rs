@@ -384,6 +384,7 @@ impl SolverArgs {
             timeout_seconds: self.timeout.filter(|t| !t.is_zero()).map(|t| t.as_secs_f64()),
             node_limit: self.node_limit,
             grade: Some(self.grade),
+            explain: None,
         }
     }
 
