@@ -95,15 +95,16 @@ pub enum Command {
     /// solution; 1 when an input or puzzle could not be read, or a puzzle has no solution
     /// (it is printed, marked so); 2 on a usage error or a puzzle too large to print.
     Print(PrintArgs),
-    /// Show the path a person takes through a Kakuro or Sudoku: one numbered step per
-    /// deduction, from the givens to the solution, each with its technique, what it places
-    /// and eliminates, and why.
+    /// Show the path a person takes through a Kakuro, Sudoku or Killer Sudoku: one
+    /// numbered step per deduction, from the givens to the solution, each with its
+    /// technique, what it places and eliminates, and why.
     ///
     /// The puzzle is solved first, so the path ends at its verified solution; its hardest
-    /// technique is the puzzle's grade. Where logic gets stuck, a last `search` step says
-    /// so and places the rest. Rows and columns count from 0. Exit status: 0 with a path;
-    /// 1 when the file cannot be read or the puzzle has no solution; 2 on a usage error (a
-    /// batch, a Killer Sudoku).
+    /// technique is the puzzle's grade (a Killer Sudoku has none). Where logic gets stuck, a
+    /// last `search` step says so and places the rest. Rows and columns count from 0.
+    /// --svg DIR also draws the grid after each step. Exit status: 0 with a path; 1 when
+    /// the file cannot be read or the puzzle has no solution; 2 on a usage error (a batch,
+    /// a step of --steps outside the path).
     Explain(ExplainArgs),
     /// Show the next step of a puzzle's path, from its givens or from a player's progress.
     ///

@@ -197,6 +197,31 @@ fn explain_prints_numbered_steps_or_json_and_refuses_what_it_cannot_explain() {
     let hint: Value = serde_json::from_slice(&hint.stdout).unwrap();
     assert_eq!(hint["steps_left"].as_u64(), Some(steps.len() as u64));
     assert_eq!(hint["step"], steps[0]);
+    // From a player's grid: the solution with its last three rows taken out.
+    let dir = tempfile::tempdir().unwrap();
+    let solution = fs::read_to_string(fixture("killer/111_9x9.sol")).unwrap();
+    let mut rows: Vec<String> = solution.lines().map(String::from).collect();
+    for row in &mut rows[7..10] {
+        *row = ["-"; 9].join(" ");
+    }
+    let progress = dir.path().join("progress.txt");
+    fs::write(&progress, rows.join("\n") + "\n").unwrap();
+    let killer = fixture("killer/111_9x9.txt");
+    let out = kakurod(&["hint", "--json", "--progress", progress.to_str().unwrap(), &killer]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let hint: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let step = &hint["step"];
+    let marks: Vec<&Value> = step["eliminate"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(step["place"].as_array().unwrap())
+        .collect();
+    assert!(!marks.is_empty(), "{hint}");
+    assert!(
+        marks.iter().all(|m| m[0].as_u64().unwrap() >= 6),
+        "a step about the filled rows: {hint}"
+    );
     let batch = kakurod(&["explain", &fixture("daemon/lines-top3.txt")]);
     assert_eq!(batch.status.code(), Some(2));
 }
