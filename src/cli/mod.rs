@@ -95,15 +95,16 @@ pub enum Command {
     /// solution; 1 when an input or puzzle could not be read, or a puzzle has no solution
     /// (it is printed, marked so); 2 on a usage error or a puzzle too large to print.
     Print(PrintArgs),
-    /// Show the path a person takes through a Kakuro or Sudoku: one numbered step per
-    /// deduction, from the givens to the solution, each with its technique, what it places
-    /// and eliminates, and why.
+    /// Show the path a person takes through a Kakuro, Sudoku or Killer Sudoku: one
+    /// numbered step per deduction, from the givens to the solution, each with its
+    /// technique, what it places and eliminates, and why.
     ///
     /// The puzzle is solved first, so the path ends at its verified solution; its hardest
-    /// technique is the puzzle's grade. Where logic gets stuck, a last `search` step says
-    /// so and places the rest. Rows and columns count from 0. Exit status: 0 with a path;
-    /// 1 when the file cannot be read or the puzzle has no solution; 2 on a usage error (a
-    /// batch, a Killer Sudoku).
+    /// technique is the puzzle's grade (a Killer Sudoku has none). Where logic gets stuck, a
+    /// last `search` step says so and places the rest. Rows and columns count from 0.
+    /// --svg DIR also draws the grid after each step. Exit status: 0 with a path; 1 when
+    /// the file cannot be read or the puzzle has no solution; 2 on a usage error (a batch,
+    /// a step of --steps outside the path).
     Explain(ExplainArgs),
     /// Show the next step of a puzzle's path, from its givens or from a player's progress.
     ///
@@ -168,12 +169,20 @@ pub struct PrintArgs {
 /// `kakurod explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A file of one Kakuro or Sudoku; `-` reads standard input.
+    /// A file of one Kakuro, Sudoku or Killer Sudoku; `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Print the path as JSON: {"steps": [...], "difficulty": ..., "solved": ...}.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the grid after each step into DIR, as `step-001.svg`, ...: candidates
+    /// left as pencil marks, the step's eliminations red, its placements green, the cells
+    /// it reasons from shaded.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+    /// With --svg, draw only these steps: numbers and ranges from 1, as `1,5,10-12`.
+    #[arg(long, value_name = "LIST", requires = "svg")]
+    pub steps: Option<String>,
     /// Read the file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
@@ -182,7 +191,7 @@ pub struct ExplainArgs {
 /// `kakurod hint`.
 #[derive(Debug, Args)]
 pub struct HintArgs {
-    /// A file of one Kakuro or Sudoku; `-` reads standard input.
+    /// A file of one Kakuro, Sudoku or Killer Sudoku; `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The player's grid so far: `R C`, then rows of digits and `-` (a solution's layout).
@@ -376,6 +385,7 @@ impl SolverArgs {
             timeout_seconds: self.timeout.filter(|t| !t.is_zero()).map(|t| t.as_secs_f64()),
             node_limit: self.node_limit,
             grade: Some(self.grade),
+            explain: None,
         }
     }
 

@@ -5,13 +5,13 @@
 
 use super::{located, read_text};
 use crate::cli::{ExplainArgs, HintArgs};
-use crate::explain::{self, Path, Step, progress};
+use crate::explain::{self, Path, Step, picture, progress};
 use crate::format::{self, Format};
 use crate::pipeline::{self, PipelineOptions};
 use crate::puzzle::{Grid, Puzzle};
 use crate::report::{Status, Uniqueness};
 use crate::solver::{Control, Mode};
-use anyhow::bail;
+use anyhow::{Context, bail};
 use serde::Serialize;
 use std::path::Path as FilePath;
 use std::process::ExitCode;
@@ -21,13 +21,38 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let Some((puzzle, solution)) = solved(&args.file, args.format)? else {
         return Ok(ExitCode::from(1));
     };
-    let path = explain::explain(&puzzle, &solution, None)?;
+    let path = explain::explain(&puzzle, &solution, None);
+    if let Some(dir) = &args.svg {
+        write_pictures(dir, args.steps.as_deref(), &puzzle, &path)?;
+    }
     if args.json {
         print!("{}", json(&path)?);
     } else {
         print!("{}", text(&path));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `explain --svg DIR [--steps LIST]`: the grid after each chosen step, as
+/// `DIR/step-001.svg` (the number as wide as the path's last, three digits at least).
+fn write_pictures(
+    dir: &FilePath,
+    steps: Option<&str>,
+    puzzle: &Puzzle,
+    path: &Path,
+) -> anyhow::Result<()> {
+    let total = path.steps.len();
+    let chosen = match steps {
+        Some(list) => picture::parse_steps(list, total).map_err(anyhow::Error::msg)?,
+        None => (1..=total).collect(),
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let width = total.to_string().len().max(3);
+    for (k, svg) in picture::pictures(puzzle, path, |k| chosen.binary_search(&k).is_ok()) {
+        let file = dir.join(format!("step-{k:0width$}.svg"));
+        std::fs::write(&file, svg).with_context(|| format!("writing {}", file.display()))?;
+    }
+    Ok(())
 }
 
 /// Runs `kakurod hint`.
@@ -49,7 +74,7 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let path = explain::explain(&puzzle, &solution, progress.as_ref())?;
+    let path = explain::explain(&puzzle, &solution, progress.as_ref());
     // A digit already in the grid leaving its peers is what a player takes for granted.
     let implied = |s: &Step| s.technique == "naked_single" && s.place.is_empty();
     let next = path.steps.iter().position(|s| !implied(s));

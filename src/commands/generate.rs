@@ -140,7 +140,9 @@ fn with_needs(mut args: GenerateArgs) -> anyhow::Result<GenerateArgs> {
     let Some(name) = &args.needs else { return Ok(args) };
     let known = explain::techniques(args.kind);
     if known.is_empty() {
-        bail!("--needs is for Kakuro and Sudoku: Killer Sudoku have no solving path");
+        bail!(
+            "--needs is for Kakuro and Sudoku: Killer Sudoku are not graded, so none aims at a level"
+        );
     }
     if args.any_solution {
         bail!("--needs makes puzzles with one solution; drop --any-solution");
@@ -243,10 +245,8 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
 /// True when the solving path of `output`'s puzzle uses the technique `needs`.
 fn path_needs(output: &Output, needs: &str) -> bool {
     let Ok(solution) = format::solution::read_sol(&output.solution) else { return false };
-    match explain::explain(&output.puzzle, &solution, None) {
-        Ok(path) => path.solved && path.steps.iter().any(|step| step.technique == needs),
-        Err(_) => false,
-    }
+    let path = explain::explain(&output.puzzle, &solution, None);
+    path.solved && path.steps.iter().any(|step| step.technique == needs)
 }
 
 /// Makes one puzzle from `seed`.

@@ -209,9 +209,9 @@ fn apply(
     }
     let because = match run {
         Some(r) => Because {
-            houses: Vec::new(),
             runs: vec![grid.run(r)],
             cells: grid.cells(r).iter().map(|&w| grid.at(w)).collect(),
+            ..Because::default()
         },
         None => Because {
             cells: changes.iter().map(|&(w, _)| grid.at(w)).collect(),

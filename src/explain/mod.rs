@@ -12,6 +12,8 @@
 //! grader gives.
 
 mod kakuro;
+mod killer;
+pub mod picture;
 pub mod progress;
 mod sudoku;
 
@@ -45,6 +47,9 @@ pub struct Because {
     /// Kakuro runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<Run>,
+    /// Killer cages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cages: Vec<CageRef>,
     /// `[row, column]` of the cells.
     pub cells: Vec<[usize; 2]>,
 }
@@ -94,41 +99,40 @@ pub struct Run {
     pub cells: usize,
 }
 
+/// A Killer cage: its sum and its cells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CageRef {
+    /// The cage's sum.
+    pub sum: u32,
+    /// `[row, column]` of its cells.
+    pub cells: Vec<[usize; 2]>,
+}
+
 /// The whole path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Path {
     /// The steps, in order.
     pub steps: Vec<Step>,
-    /// The hardest level of the path's logic: the puzzle's grade.
+    /// The hardest level of the path's logic: the puzzle's grade (`None` for a Killer
+    /// Sudoku, which is not graded).
     pub difficulty: Option<Difficulty>,
     /// True when logic alone finished the grid (no `search` step).
     pub solved: bool,
 }
 
-/// Why a puzzle has no path.
-#[derive(Debug, thiserror::Error)]
-pub enum Unexplained {
-    /// A kind without a grader.
-    #[error("kakurod explains Kakuro and Sudoku; Killer Sudoku have no grader yet")]
-    Kind,
-}
-
 /// The path from `puzzle`'s givens (and the digits of `progress`, a partly filled grid of
 /// the same size) to `solution`, its verified solution.
-pub fn explain(
-    puzzle: &Puzzle,
-    solution: &Grid,
-    progress: Option<&Grid>,
-) -> Result<Path, Unexplained> {
+pub fn explain(puzzle: &Puzzle, solution: &Grid, progress: Option<&Grid>) -> Path {
     match puzzle {
-        Puzzle::Sudoku(s) => Ok(sudoku::explain(s, solution, progress)),
-        Puzzle::Kakuro(k) => Ok(kakuro::explain(k, solution, progress)),
-        Puzzle::Killer(_) => Err(Unexplained::Kind),
+        Puzzle::Sudoku(s) => sudoku::explain(s, solution, progress),
+        Puzzle::Kakuro(k) => kakuro::explain(k, solution, progress),
+        Puzzle::Killer(k) => killer::explain(k, solution, progress),
     }
 }
 
-/// The techniques a path of a `kind` puzzle can name, with their levels, easiest first
-/// (`search` aside): what `generate --needs` takes.
+/// The techniques a path of a graded `kind` puzzle can name, with their levels, easiest
+/// first (`search` aside): what `generate --needs` takes. Killer Sudoku are not graded, so
+/// the generator cannot aim at a level: their list ([`KILLER_TECHNIQUES`]) is not here.
 pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
     use Difficulty::{Easy, Expert, Hard, Medium};
     match kind {
@@ -159,6 +163,27 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
         Kind::Killer => &[],
     }
 }
+
+/// The techniques a Killer Sudoku's path can name, with the level that orders them.
+pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
+    ("naked_single", Difficulty::Easy),
+    ("hidden_single", Difficulty::Easy),
+    ("cage_combination", Difficulty::Easy),
+    ("cage_hidden_single", Difficulty::Easy),
+    ("pointing", Difficulty::Medium),
+    ("claiming", Difficulty::Medium),
+    ("naked_pair", Difficulty::Medium),
+    ("naked_triple", Difficulty::Medium),
+    ("hidden_pair", Difficulty::Medium),
+    ("hidden_triple", Difficulty::Medium),
+    ("cage_pointing", Difficulty::Medium),
+    ("innies", Difficulty::Medium),
+    ("outies", Difficulty::Medium),
+    ("x_wing", Difficulty::Hard),
+    ("swordfish", Difficulty::Hard),
+    ("cage_consistency", Difficulty::Hard),
+    ("trial", Difficulty::Expert),
+];
 
 /// The cell `index` of a grid `cols` wide as `rNcM`.
 fn cell_name(index: usize, cols: usize) -> String {

@@ -1,39 +1,58 @@
 //! A Sudoku's path, from the journal of its grader (`grade::journal_sudoku`). The
 //! grader's technique families are told by their usual names: locked candidates as
 //! `pointing` (from a box) or `claiming` (from a row or column), subsets as pairs and
-//! triples, fish as `x_wing` and `swordfish`.
+//! triples, fish as `x_wing` and `swordfish`. A Killer's steps are told here too, their
+//! cage techniques by `explain::killer`.
 
 use super::{Because, House, HouseKind, Path, Step, cell_list, cell_name, digit_set, digits};
 use crate::grade::{self, SudokuEntry, Technique};
-use crate::puzzle::{Grid, Sudoku};
+use crate::puzzle::{Cage, Grid, Sudoku};
 
 /// The path of `sudoku` from its givens and the digits of `progress`.
 pub(super) fn explain(sudoku: &Sudoku, solution: &Grid, progress: Option<&Grid>) -> Path {
     let mut start = sudoku.clone();
+    with_progress(&mut start.givens, progress);
+    let (logic, entries) = grade::journal_sudoku(&start);
+    let (steps, solved) = path(&entries, &logic, start.n, &start.givens, &[], solution);
+    Path { steps, difficulty: logic.hardest, solved }
+}
+
+/// `givens` with the digits of `progress` added.
+pub(super) fn with_progress(givens: &mut [u32], progress: Option<&Grid>) {
     if let Some(progress) = progress {
-        for (given, digit) in start.givens.iter_mut().zip(&progress.cells) {
+        for (given, digit) in givens.iter_mut().zip(&progress.cells) {
             if let (0, Some(digit)) = (*given, *digit) {
                 *given = digit;
             }
         }
     }
-    let (logic, entries) = grade::journal_sudoku(&start);
-    let n = start.n;
+}
+
+/// The steps of a journaled solve from `givens` (a Killer's `cages` aside), closed with a
+/// search step when logic did not finish; and whether it did.
+pub(super) fn path(
+    entries: &[SudokuEntry],
+    logic: &grade::SudokuLogic,
+    n: usize,
+    givens: &[u32],
+    cages: &[Cage],
+    solution: &Grid,
+) -> (Vec<Step>, bool) {
     let all = ((1u64 << (n + 1)) - 2) as u32;
     let mut candidates: Vec<u32> =
-        start.givens.iter().map(|&g| if g == 0 { all } else { 1 << g }).collect();
+        givens.iter().map(|&g| if g == 0 { all } else { 1 << g }).collect();
     let mut steps: Vec<Step> =
-        entries.iter().map(|entry| step(entry, n, &mut candidates)).collect();
+        entries.iter().map(|entry| step(entry, n, cages, &mut candidates)).collect();
     let solved = logic.solved();
     if !solved {
         let open: Vec<usize> = (0..n * n).filter(|&c| !candidates[c].is_power_of_two()).collect();
         steps.push(super::search_step(&open, solution));
     }
-    Path { steps, difficulty: logic.hardest, solved }
+    (steps, solved)
 }
 
 /// One journal entry as a step, applied to `candidates`.
-fn step(entry: &SudokuEntry, n: usize, candidates: &mut [u32]) -> Step {
+fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -> Step {
     let at = |cell: usize| (cell / n, cell % n);
     let (mut place, mut eliminate) = (Vec::new(), Vec::new());
     let mut removed_digits = 0;
@@ -57,10 +76,12 @@ fn step(entry: &SudokuEntry, n: usize, candidates: &mut [u32]) -> Step {
         Technique::NakedSingle => {
             let digit = digit_set(held);
             let cell = cell_list(cells, n);
-            (
-                "naked_single",
-                format!("{cell} holds only {digit}: it leaves its row, column and box"),
-            )
+            let peers = if entry.cages.is_empty() {
+                "row, column and box"
+            } else {
+                "row, column, box and cage"
+            };
+            ("naked_single", format!("{cell} holds only {digit}: it leaves its {peers}"))
         }
         Technique::HiddenSingle => {
             let digit = digit_set(held);
@@ -104,7 +125,7 @@ fn step(entry: &SudokuEntry, n: usize, candidates: &mut [u32]) -> Step {
             let digit = digit_set(removed_digits);
             ("trial", format!("{cell} = {digit} leads to a contradiction: {digit} goes"))
         }
-        other => (other.name(), other.name().replace('_', " ")),
+        other => super::killer::describe(entry, other, cages, n, held, removed_digits, &houses),
     };
     if !place.is_empty() {
         let placed: Vec<String> =
@@ -114,6 +135,12 @@ fn step(entry: &SudokuEntry, n: usize, candidates: &mut [u32]) -> Step {
     let because = Because {
         houses,
         runs: Vec::new(),
+        cages: entry
+            .cages
+            .iter()
+            .filter_map(|&k| cages.get(k))
+            .map(|c| super::killer::cage(c, n))
+            .collect(),
         cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
     };
     Step { technique, level: Some(entry.technique.level()), place, eliminate, because, text }
@@ -182,7 +209,7 @@ mod tests {
         let sudoku = sudoku_of(line);
         let grid = solved(line);
         let solution = digits_of(&grid);
-        let path = explain(&sudoku, &grid, None);
+        let path = super::explain(&sudoku, &grid, None);
         assert!(path.solved);
         assert_eq!(path.difficulty, Some(grade::grade_sudoku(&sudoku).difficulty));
         check(&sudoku, &solution, &path);
@@ -199,7 +226,7 @@ mod tests {
         let sudoku = sudoku_of(line);
         let grid = solved(line);
         let solution = digits_of(&grid);
-        let path = explain(&sudoku, &grid, None);
+        let path = super::explain(&sudoku, &grid, None);
         check(&sudoku, &solution, &path);
         let hardest = path.steps.iter().filter_map(|s| s.level).max();
         assert_eq!(hardest, path.difficulty);

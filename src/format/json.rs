@@ -8,7 +8,8 @@
 //! | `givens`   | sudoku, killer   | rows as arrays of numbers, 0 = blank (a Sudoku takes `grid` or `givens`; optional for a Killer) |
 //! | `size`     | killer           | side N of the grid (4..25; 6 has 2x3 boxes) |
 //! | `cages`    | killer           | `[{"sum": S, "cells": [[row, col], ...]}]`, rows and columns counted from 0 |
-//! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`, `sat`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit`, `grade` (`off`, `auto`, `full`) |
+//! | `settings` | all              | solver settings for this puzzle, as in `SolveOverrides`: `algorithm` (`bt`, `fc`, `mac`, `sat`), `var_order` (`input_order`, `first_fail`, `smallest`), `val_order` (`min`, `max`), `mode` (`first`, `unique`, `count`), `count_limit`, `threads`, `timeout_seconds`, `node_limit`, `grade` (`off`, `auto`, `full`), `explain` (see below) |
+//! | `explain`  | all              | `true`: the result document of a solved puzzle carries its solving path, `"explain": {"steps", "difficulty", "solved"}` (docs/explain.md); also accepted in `settings`, and never computed when not asked |
 //!
 //! Unknown fields are errors, so a typo never goes unnoticed. Examples, one per kind:
 //!
@@ -74,6 +75,8 @@ struct JsonPuzzle {
     size: Option<u64>,
     cages: Option<Vec<JsonCage>>,
     settings: Option<SolveOverrides>,
+    /// The solving path asked for at the top level (as `settings.explain`).
+    explain: Option<bool>,
 }
 
 /// One cage, as written.
@@ -94,10 +97,12 @@ pub fn read(text: &str) -> Result<Document, InputError> {
         Kind::Killer => reader.killer(&raw)?,
     };
     let line = text::error_at(text, json_path::locate(text, &[]), "", "").line;
+    let mut overrides = raw.settings.unwrap_or_default();
+    overrides.explain = raw.explain.or(overrides.explain);
     Ok(Document {
         format: Format::Json,
         batch: false,
-        entries: vec![Ok(Parsed { puzzle, overrides: raw.settings.unwrap_or_default(), line })],
+        entries: vec![Ok(Parsed { puzzle, overrides, line })],
     })
 }
 

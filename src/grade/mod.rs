@@ -70,7 +70,9 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-pub use sudoku::{Entry as SudokuEntry, SudokuLogic, grade_sudoku, journal_sudoku, solve_sudoku};
+pub use sudoku::{
+    Entry as SudokuEntry, SudokuLogic, grade_sudoku, journal_killer, journal_sudoku, solve_sudoku,
+};
 
 /// How hard a puzzle is for a person: the hardest level of technique its solution needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -118,6 +120,10 @@ pub enum Technique {
     Crossing,
     /// A needed digit only one cell of the run can hold is placed there.
     HiddenSingle,
+    /// Killer: a cage's cells keep only digits of the combinations its sum has left.
+    CageCombination,
+    /// Killer: a digit every combination of a cage needs, with one place in the cage.
+    CageHiddenSingle,
     /// k cells with k digits between them keep those digits out of the rest of the run.
     NakedSubset,
     /// k needed digits that only k cells can hold confine those cells to them.
@@ -127,28 +133,46 @@ pub enum Technique {
     /// Sudoku: a digit confined to one line within a box, or to one box within a line,
     /// leaves the rest of that line or box (pointing and claiming).
     LockedCandidates,
+    /// Killer: a digit a cage needs, whose places in it lie in one house, leaves the rest
+    /// of that house.
+    CagePointing,
+    /// Killer: the cells of a house outside the cages wholly inside it add up to what
+    /// those cages leave of the house's sum (the rule of 45).
+    Innies,
+    /// Killer: the cells outside a house of the cages that cover it add up to what those
+    /// cages hold beyond the house's sum.
+    Outies,
     /// Digits without a distinct assignment of a combination over the run are removed.
     RunConsistency,
     /// Sudoku: a digit whose places in k rows lie in k columns leaves those columns'
     /// other cells, and the same with rows and columns swapped (X-wing, swordfish).
     Fish,
+    /// Killer: digits without a distinct assignment of a combination over the cage.
+    CageConsistency,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
 
 impl Technique {
-    /// Every technique, level by level, easiest level first.
-    pub const ALL: [Technique; 11] = [
+    /// Every technique, level by level, easiest level first (the Killer's cage techniques
+    /// last in their levels).
+    pub const ALL: [Technique; 17] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
         Technique::HiddenSingle,
+        Technique::CageCombination,
+        Technique::CageHiddenSingle,
         Technique::NakedSubset,
         Technique::HiddenSubset,
         Technique::Bounds,
         Technique::LockedCandidates,
+        Technique::CagePointing,
+        Technique::Innies,
+        Technique::Outies,
         Technique::RunConsistency,
         Technique::Fish,
+        Technique::CageConsistency,
         Technique::Trial,
     ];
 
@@ -166,6 +190,12 @@ impl Technique {
             Technique::LockedCandidates => "locked_candidates",
             Technique::Fish => "fish",
             Technique::Trial => "trial",
+            Technique::CageCombination => "cage_combination",
+            Technique::CageHiddenSingle => "cage_hidden_single",
+            Technique::CagePointing => "cage_pointing",
+            Technique::Innies => "innies",
+            Technique::Outies => "outies",
+            Technique::CageConsistency => "cage_consistency",
         }
     }
 
@@ -175,12 +205,19 @@ impl Technique {
             Technique::UniqueCombination
             | Technique::Crossing
             | Technique::NakedSingle
-            | Technique::HiddenSingle => Difficulty::Easy,
+            | Technique::HiddenSingle
+            | Technique::CageCombination
+            | Technique::CageHiddenSingle => Difficulty::Easy,
             Technique::NakedSubset
             | Technique::HiddenSubset
             | Technique::Bounds
-            | Technique::LockedCandidates => Difficulty::Medium,
-            Technique::RunConsistency | Technique::Fish => Difficulty::Hard,
+            | Technique::LockedCandidates
+            | Technique::CagePointing
+            | Technique::Innies
+            | Technique::Outies => Difficulty::Medium,
+            Technique::RunConsistency | Technique::Fish | Technique::CageConsistency => {
+                Difficulty::Hard
+            }
             Technique::Trial => Difficulty::Expert,
         }
     }

@@ -5,6 +5,7 @@
 //! from the clock; never panics on input. Used by `kakurod solve` and by the daemon's
 //! workers alike.
 
+use crate::explain;
 use crate::format::{self, Format, InputError, Parsed};
 use crate::grade;
 use crate::puzzle::{Compiled, Puzzle};
@@ -121,6 +122,7 @@ fn solve_one(
     let started = Instant::now();
     // The one place a puzzle file's own settings are applied, within the operator's.
     let solve_options = parsed.overrides.within(&options.solve);
+    let wants_explain = parsed.overrides.wants_explain();
     let Parsed { puzzle, line, .. } = parsed;
     if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
@@ -151,12 +153,23 @@ fn solve_one(
     };
     let report = puzzle_report(puzzle, line, &outcome, &solve_options, statistics, verdict);
     let (grading, graded_by) = graded.fields();
-    PuzzleReport {
+    let report = PuzzleReport {
         difficulty: grading.map(|g| g.difficulty),
         techniques: grading.map(|g| g.uses),
         graded_by,
         ..report
-    }
+    };
+    if wants_explain { with_path(report) } else { report }
+}
+
+/// `report` with the solving path of its puzzle, when it is solved: asked for by the file
+/// (`"explain": true`), after the answer and its statistics, which never pay for it.
+fn with_path(report: PuzzleReport) -> PuzzleReport {
+    let path = match (&report.status, &report.puzzle, &report.grid) {
+        (Status::Solved, Some(puzzle), Some(grid)) => Some(explain::explain(puzzle, grid, None)),
+        _ => None,
+    };
+    PuzzleReport { explain: path, ..report }
 }
 
 /// What [`search`] found.
@@ -251,6 +264,7 @@ fn invalid(line: usize, error: InputError) -> PuzzleReport {
         statistics: Statistics::default(),
         settings: None,
         puzzle: None::<Puzzle>,
+        explain: None,
     }
 }
 

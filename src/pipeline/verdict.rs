@@ -119,6 +119,7 @@ pub(super) fn puzzle_report(
         statistics,
         settings: Some(options.clone()),
         puzzle: (!failed).then_some(puzzle),
+        explain: None,
     }
 }
 

@@ -13,7 +13,7 @@ use crate::puzzle::{Grid, Kakuro, KakuroCell, Killer, Puzzle, Sudoku};
 /// Side of one cell, in SVG user units.
 pub const CELL: f64 = 40.0;
 /// Blank border around the grid.
-const MARGIN: f64 = 4.0;
+pub const MARGIN: f64 = 4.0;
 /// How far a killer cage's outline sits inside its cells.
 const CAGE_INSET: f64 = 4.0;
 

@@ -131,6 +131,9 @@ pub struct PuzzleReport {
     /// and Sudoku), so that it is one click from being played, in a batch's entries too.
     #[serde(rename = "play_url", serialize_with = "play_url", skip_serializing_if = "unplayable")]
     pub puzzle: Option<Puzzle>,
+    /// The solving path of a solved puzzle, when its file asked for it (`"explain": true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<crate::explain::Path>,
 }
 
 /// Writes a puzzle as its puzz.link URL.

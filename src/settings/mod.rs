@@ -441,6 +441,7 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
         timeout_seconds: (l.timeout_seconds > 0.0).then_some(l.timeout_seconds),
         node_limit: l.node_limit,
         grade: Some(s.grade),
+        explain: None,
     };
     let solve = overrides.over(&SolveOptions::default());
     Ok(PipelineOptions { solve, format, max_cells: l.max_cells })

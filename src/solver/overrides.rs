@@ -38,6 +38,18 @@ pub struct SolveOverrides {
     pub node_limit: Option<u64>,
     /// `grade`: how a solved Kakuro is graded (`off`, `auto`, `full`).
     pub grade: Option<GradeMode>,
+    /// `explain`: the result of a solved puzzle carries its solving path
+    /// ([`crate::explain`]). Not a solver setting: the pipeline reads it after the answer
+    /// (which never pays for it), and [`SolveOverrides::over`] and
+    /// [`SolveOverrides::within`] leave it out.
+    pub explain: Option<bool>,
+}
+
+impl SolveOverrides {
+    /// True when the file asks for the solving path.
+    pub fn wants_explain(&self) -> bool {
+        self.explain == Some(true)
+    }
 }
 
 impl SolveOverrides {
@@ -156,8 +168,8 @@ mod tests {
         assert_eq!(
             error(r#"{"speed": 3}"#).to_string(),
             "unknown field `speed`, expected one of `algorithm`, `var_order`, `val_order`, \
-             `mode`, `count_limit`, `threads`, `timeout_seconds`, `node_limit`, `grade` at line 1 \
-             column 8"
+             `mode`, `count_limit`, `threads`, `timeout_seconds`, `node_limit`, `grade`, \
+             `explain` at line 1 column 8"
         );
         assert!(error(r#""x""#).to_string().contains("expected struct PuzzleSettings"));
         assert!(error(r#"{"mode": "first", "mode": "count"}"#).to_string().contains("duplicate"));

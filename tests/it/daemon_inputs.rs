@@ -123,3 +123,56 @@ fn an_input_whose_result_would_read_as_another_inputs_error_is_refused_by_name()
     assert_eq!(reserved["file"], "q.error.txt");
     assert!(reserved["error"]["message"].as_str().unwrap().contains("is reserved"), "{reserved}");
 }
+
+#[test]
+fn a_json_input_that_asks_explain_gets_its_solving_path_and_no_other_does() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let inbox = d.path("inbox");
+    let kakuro =
+        r#"{"kind": "kakuro", "explain": true, "grid": ["-  4,  3,", ",4  0   0", ",3  0   0"]}"#;
+    drop_file(&inbox, "kakuro.json", kakuro.as_bytes());
+    let fixture = crate::common::fixtures().join("killer/101_4x4.json");
+    let mut killer: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(fixture).unwrap()).unwrap();
+    killer["settings"] = serde_json::json!({"mode": "unique", "explain": true});
+    drop_file(&inbox, "killer.json", killer.to_string().as_bytes());
+    let sudoku = r#"{"kind": "sudoku", "givens": [[1,0,0,0],[0,0,3,0],[0,4,0,0],[0,0,0,2]]}"#;
+    drop_file(&inbox, "plain.json", sudoku.as_bytes());
+    let declined = sudoku.replacen('{', r#"{"explain": false, "#, 1);
+    drop_file(&inbox, "declined.json", declined.as_bytes());
+    wait_until("4 answers", LONG, Some(&d), || names(&d.path("done")).len() == 4);
+    let outbox = d.path("outbox");
+
+    let kakuro = json(&outbox.join("kakuro.json"));
+    assert_eq!(kakuro["status"], "solved");
+    let path = &kakuro["explain"];
+    assert_eq!(
+        (&path["solved"], &path["difficulty"]),
+        (&serde_json::json!(true), &kakuro["difficulty"])
+    );
+    // Every white cell is placed once, at the solution's digit.
+    let placed: Vec<&serde_json::Value> = path["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["place"].as_array().unwrap())
+        .collect();
+    assert_eq!(placed.len(), 4, "{path}");
+    for cell in placed {
+        let (r, c) = (cell[0].as_u64().unwrap() as usize, cell[1].as_u64().unwrap() as usize);
+        assert_eq!(kakuro["solution"][r][c], cell[2], "{path}");
+    }
+
+    let killer = json(&outbox.join("killer.json"));
+    assert_eq!(killer["status"], "solved");
+    assert_eq!(killer["explain"]["difficulty"], serde_json::Value::Null);
+    let steps = killer["explain"]["steps"].as_array().unwrap();
+    assert!(steps.iter().any(|s| s["technique"] == "cage_combination"), "{steps:?}");
+
+    for name in ["plain.json", "declined.json"] {
+        let answer = json(&outbox.join(name));
+        assert_eq!(answer["status"], "solved");
+        assert!(answer.get("explain").is_none(), "{name}: a path nobody asked for");
+    }
+}

@@ -12,9 +12,15 @@
 //! - **hard**: [`Technique::Fish`] of two and three lines (X-wing, swordfish).
 //! - **expert**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
 //!   with the levels up to hard; a puzzle that even trial cannot finish is expert too.
+//!
+//! A Killer Sudoku is solved by the same logic with its cages added (`cages`): a placed
+//! digit also leaves the rest of its cage, and the cage techniques join the levels (see
+//! [`journal_killer`]). Killer Sudoku are not graded; the levels only order the techniques.
+
+mod cages;
 
 use super::{Difficulty, Grading, Technique, Uses};
-use crate::puzzle::Sudoku;
+use crate::puzzle::{Cage, Killer, Sudoku};
 
 /// The largest subsets and fish looked for.
 const MAX_SET: usize = 3;
@@ -53,7 +59,7 @@ impl SudokuLogic {
 
 /// Solves `sudoku` by logic with the techniques of the levels up to `ceiling`.
 pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
-    let shape = Shape::new(sudoku);
+    let shape = Shape::new(sudoku.n, sudoku.box_size, &[]);
     let mut state = State::new(&shape, &sudoku.givens);
     state.run(&shape, ceiling);
     state.logic
@@ -62,10 +68,22 @@ pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
 /// Solves `sudoku` by logic up to expert as [`grade_sudoku`] does, keeping each step
 /// ([`crate::explain`] tells them).
 pub fn journal_sudoku(sudoku: &Sudoku) -> (SudokuLogic, Vec<Entry>) {
-    let shape = Shape::new(sudoku);
-    let mut state = State::new(&shape, &sudoku.givens);
+    journal(&Shape::new(sudoku.n, sudoku.box_size, &[]), &sudoku.givens)
+}
+
+/// Solves `killer` by logic up to expert, keeping each step: the Sudoku techniques on its
+/// rows, columns and boxes, and the cage techniques on its cages (`cage_combination`,
+/// `cage_hidden_single`, `cage_pointing`, `innies`, `outies`, `cage_consistency`). The
+/// logic's `hardest` level is kept, but it is no grade: Killer Sudoku are not graded.
+pub fn journal_killer(killer: &Killer) -> (SudokuLogic, Vec<Entry>) {
+    journal(&Shape::new(killer.n, killer.box_size, &killer.cages), &killer.givens)
+}
+
+/// Runs the logic up to expert on `shape` from `givens` with a journal.
+fn journal(shape: &Shape, givens: &[u32]) -> (SudokuLogic, Vec<Entry>) {
+    let mut state = State::new(shape, givens);
     state.journal = Some(Journal::default());
-    state.run(&shape, Difficulty::Expert);
+    state.run(shape, Difficulty::Expert);
     let steps = state.journal.map(|j| j.steps).unwrap_or_default();
     (state.logic, steps)
 }
@@ -79,6 +97,10 @@ pub struct Entry {
     pub units: Vec<usize>,
     /// The cells it reasoned from (the single, the subset, the digit's places).
     pub cells: Vec<usize>,
+    /// A Killer's cages it reasoned on (indices into the puzzle's cages).
+    pub cages: Vec<usize>,
+    /// The sum of `cells` the step deduced (innies and outies), if any.
+    pub sum: Option<u32>,
     /// What it removed: per cell, the digits as a bit set.
     pub removed: Vec<(usize, u32)>,
 }
@@ -97,26 +119,45 @@ pub fn grade_sudoku(sudoku: &Sudoku) -> Grading {
     solve_sudoku(sudoku, Difficulty::Expert).grade()
 }
 
-/// The grid's units and, per cell, the units it lies in.
+/// The grid's units and, per cell, the units it lies in; a Killer's cages.
 struct Shape {
     n: usize,
     /// Rows, then columns, then boxes.
     units: Vec<Vec<usize>>,
     /// Per cell: its row, column and box (indices into `units`).
     cell_units: Vec<[usize; 3]>,
+    /// A Killer's cages (none for a Sudoku).
+    cages: Vec<Cage>,
+    /// Per cell, the cage it lies in (empty for a Sudoku).
+    cell_cage: Vec<Option<usize>>,
 }
 
 impl Shape {
-    fn new(sudoku: &Sudoku) -> Shape {
-        let n = sudoku.n;
-        let units = Sudoku::units(n, sudoku.box_size);
+    fn new(n: usize, box_size: usize, cages: &[Cage]) -> Shape {
+        let units = Sudoku::units(n, box_size);
         let mut cell_units = vec![[0; 3]; n * n];
         for (u, unit) in units.iter().enumerate() {
             for &cell in unit {
                 cell_units[cell][u / n] = u;
             }
         }
-        Shape { n, units, cell_units }
+        let mut cell_cage = Vec::new();
+        if !cages.is_empty() {
+            cell_cage = vec![None; n * n];
+            for (k, cage) in cages.iter().enumerate() {
+                for &cell in &cage.cells {
+                    if let Some(slot) = cell_cage.get_mut(cell) {
+                        *slot = Some(k);
+                    }
+                }
+            }
+        }
+        Shape { n, units, cell_units, cages: cages.to_vec(), cell_cage }
+    }
+
+    /// True for a Killer Sudoku.
+    fn killer(&self) -> bool {
+        !self.cages.is_empty()
     }
 
     /// The units of one kind: 0 rows, 1 columns, 2 boxes.
@@ -155,13 +196,21 @@ impl State {
     /// contradicted.
     fn run(&mut self, shape: &Shape, ceiling: Difficulty) {
         while !self.logic.contradiction && !self.logic.solved() {
+            let killer = shape.killer();
             let progress = self.naked_singles(shape)
                 || self.hidden_singles(shape)
+                || killer && (self.cage_combinations(shape) || self.cage_hidden_singles(shape))
                 || ceiling >= Difficulty::Medium
                     && (self.locked_candidates(shape)
                         || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k))
-                        || (2..=MAX_SET).any(|k| self.hidden_subsets(shape, k)))
-                || ceiling >= Difficulty::Hard && (2..=MAX_SET).any(|k| self.fish(shape, k))
+                        || (2..=MAX_SET).any(|k| self.hidden_subsets(shape, k))
+                        || killer
+                            && (self.cage_pointing(shape)
+                                || self.innies(shape)
+                                || self.outies(shape)))
+                || ceiling >= Difficulty::Hard
+                    && ((2..=MAX_SET).any(|k| self.fish(shape, k))
+                        || killer && self.cage_consistency(shape))
                 || ceiling >= Difficulty::Expert && self.trial(shape);
             if !progress {
                 return;
@@ -172,13 +221,25 @@ impl State {
     /// Counts a use of `technique`, on `units` from `cells`, which removed what was removed
     /// since the last use.
     fn used(&mut self, technique: Technique, units: &[usize], cells: &[usize]) {
+        self.used_on(technique, units, &[], cells, None);
+    }
+
+    /// [`State::used`] with the cages reasoned on and the sum deduced, if any.
+    fn used_on(
+        &mut self,
+        technique: Technique,
+        units: &[usize],
+        cages: &[usize],
+        cells: &[usize],
+        sum: Option<u32>,
+    ) {
         self.logic.uses.add(technique);
         let level = technique.level();
         self.logic.hardest = self.logic.hardest.max(Some(level));
         if let Some(journal) = &mut self.journal {
             let removed = std::mem::take(&mut journal.pending);
-            let (units, cells) = (units.to_vec(), cells.to_vec());
-            journal.steps.push(Entry { technique, units, cells, removed });
+            let (units, cells, cages) = (units.to_vec(), cells.to_vec(), cages.to_vec());
+            journal.steps.push(Entry { technique, units, cells, cages, sum, removed });
         }
     }
 
@@ -214,8 +275,22 @@ impl State {
                     removed |= peer != cell && self.remove(peer, mask);
                 }
             }
+            // A Killer's digit leaves its cage too.
+            let cage = shape.cell_cage.get(cell).copied().flatten();
+            if let Some(k) = cage {
+                for &peer in &shape.cages[k].cells {
+                    removed |= peer != cell && self.remove(peer, mask);
+                }
+            }
             if removed {
-                self.used(Technique::NakedSingle, &shape.cell_units[cell], &[cell]);
+                let cages: Vec<usize> = cage.into_iter().collect();
+                self.used_on(
+                    Technique::NakedSingle,
+                    &shape.cell_units[cell],
+                    &cages,
+                    &[cell],
+                    None,
+                );
             }
         }
         progress

@@ -11,7 +11,7 @@ fn sudoku(givens: Vec<u32>) -> Sudoku {
 /// An empty 9x9 grid's state, with `cells` kept to `digits` (bit sets).
 fn open_grid(kept: &[(usize, u32)]) -> (Shape, State) {
     let puzzle = sudoku(vec![0; 81]);
-    let shape = Shape::new(&puzzle);
+    let shape = Shape::new(puzzle.n, puzzle.box_size, &[]);
     let mut state = State::new(&shape, &puzzle.givens);
     for &(cell, digits) in kept {
         state.logic.candidates[cell] = digits;
@@ -104,4 +104,29 @@ fn clashing_givens_are_a_contradiction() {
     let logic = solve_sudoku(&sudoku(givens), Difficulty::Expert);
     assert!(logic.contradiction && !logic.solved());
     assert_eq!(grade_sudoku(&sudoku(vec![1; 80])).difficulty, Difficulty::Expert);
+}
+
+/// A 4x4 Killer's shape: cage `[0, 1]` adds up to 3, cage `[2, 3, 6]` to 9.
+fn small_killer() -> (Shape, State) {
+    let cages = vec![Cage { total: 3, cells: vec![0, 1] }, Cage { total: 9, cells: vec![2, 3, 6] }];
+    let shape = Shape::new(4, 2, &cages);
+    let state = State::new(&shape, &[0; 16]);
+    (shape, state)
+}
+
+#[test]
+fn a_cage_keeps_the_digits_of_its_sums_combinations() {
+    let (shape, mut state) = small_killer();
+    assert!(state.cage_combinations(&shape));
+    assert_eq!((state.logic.candidates[0], state.logic.candidates[1]), (0b110, 0b110));
+    assert_eq!(state.logic.uses.get(Technique::CageCombination), 1);
+}
+
+#[test]
+fn innies_give_the_rest_of_a_house_its_sum() {
+    // Row 0 adds up to 10; the cage of 3 inside it leaves 7 for r0c2 and r0c3: {3,4}.
+    let (shape, mut state) = small_killer();
+    assert!(state.innies(&shape));
+    assert_eq!((state.logic.candidates[2], state.logic.candidates[3]), (0b11000, 0b11000));
+    assert_eq!(state.logic.candidates[6], 0b11110, "outside the row, untouched");
 }
