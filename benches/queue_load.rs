@@ -1,7 +1,7 @@
 //! The shared queue's figures, measured on the real binary and real `nats-server`s on this
 //! host (not a timed test; the figures of docs/queue.md come from here):
 //!
-//! - throughput: `--files N` small puzzles (default 1,000: the end-to-end fixtures of
+//! - throughput: `--files N` small puzzles (default 2,000: the end-to-end fixtures of
 //!   9x9 and 10x10) renamed into the inbox at once; inputs per second from the first
 //!   rename until all are in `done/`. Three queues, each with two solving slots: the
 //!   in-process one (`workers = 2`), NATS on one server, and NATS on a three-server
