@@ -30,7 +30,7 @@
 mod daemon_common;
 
 use daemon_common::nats::{NatsCluster, NatsServer, QueueWorker, server_binary};
-use daemon_common::{Daemon, LONG, fixtures, names, wait_until};
+use daemon_common::{Daemon, LONG, fixtures, names, runner, wait_until};
 use std::fs;
 use std::path::Path;
 use std::process::Command;
@@ -270,15 +270,6 @@ fn status(d: &Daemon) -> serde_json::Value {
         .output()
         .expect("kakurod status");
     serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
-}
-
-/// The node id of the worker in `doc` running `input`, if one runs it.
-fn runner(doc: &serde_json::Value, input: &str) -> Option<String> {
-    let nodes = doc["nodes"].as_array()?;
-    let running = |n: &&serde_json::Value| {
-        n["running"].as_array().is_some_and(|r| r.iter().any(|j| j["input"] == input))
-    };
-    nodes.iter().find(running).and_then(|n| n["node_id"].as_str()).map(String::from)
 }
 
 /// One takeover run: seconds from the SIGKILL of the worker running an input to that

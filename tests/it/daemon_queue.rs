@@ -7,7 +7,8 @@ use crate::daemon_common;
 
 use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
 use daemon_common::{
-    Daemon, Fixture, LONG, claimed, drop_file, fixtures, names, results, same_grid, wait_until,
+    Daemon, Fixture, LONG, claimed, drop_file, fixtures, names, results, runner, same_grid,
+    wait_until,
 };
 use std::fs;
 use std::time::Duration;
@@ -368,15 +369,6 @@ fn a_queue_that_cannot_be_reached_refuses_the_start_before_any_folder_is_made() 
     for folder in ["claim", "done", "failed"] {
         assert!(!d.path(folder).exists(), "{folder}/ made by a daemon that did not start");
     }
-}
-
-/// The node id of the worker in `doc` running `input`, if one runs it.
-fn runner(doc: &serde_json::Value, input: &str) -> Option<String> {
-    let nodes = doc["nodes"].as_array()?;
-    let running = |n: &&serde_json::Value| {
-        n["running"].as_array().is_some_and(|r| r.iter().any(|j| j["input"] == input))
-    };
-    nodes.iter().find(running).and_then(|n| n["node_id"].as_str()).map(String::from)
 }
 
 #[test]

@@ -236,21 +236,10 @@ impl Remote {
         self.publish(&id, wire::Job { header, input }.encode())
     }
 
-    /// True when the queue holds the job `id` or its answer.
+    /// True when the queue holds the part's job `id` or its answer (false when it cannot
+    /// say: the part is sent, and a send that fails waits for the reconciler).
     fn part_on_queue(&self, id: &str) -> bool {
-        let queue = &self.queue;
-        queue.block_on(async {
-            for (stream, subject) in [
-                (queue.names.jobs_stream(), queue.names.job(id)),
-                (queue.names.answers_stream(), queue.names.answer(id)),
-            ] {
-                let Ok(stream) = queue.js.get_stream(stream).await else { return false };
-                if stream.get_last_raw_message_by_subject(&subject).await.is_ok() {
-                    return true;
-                }
-            }
-            false
-        })
+        self.holds_job_or_answer(id).unwrap_or(false)
     }
 
     /// Takes the batch of claim `id` off the queue (an operator's cancel, or its input

@@ -256,6 +256,24 @@ impl Remote {
         }
     }
 
+    /// Whether the queue holds the job `id` (a claim's, or a part's) or its answer; `None`
+    /// when a stream cannot be looked up.
+    pub(super) fn holds_job_or_answer(&self, id: &str) -> Option<bool> {
+        let queue = &self.queue;
+        queue.block_on(async {
+            for (stream, subject) in [
+                (queue.names.jobs_stream(), queue.names.job(id)),
+                (queue.names.answers_stream(), queue.names.answer(id)),
+            ] {
+                let stream = queue.js.get_stream(stream).await.ok()?;
+                if stream.get_last_raw_message_by_subject(&subject).await.is_ok() {
+                    return Some(true);
+                }
+            }
+            Some(false)
+        })
+    }
+
     /// True when the claim `id` is on the queue (sent, not answered).
     pub(super) fn holds(&self, id: ClaimId) -> bool {
         self.flights.lock().is_ok_and(|f| f.contains_key(&id))

@@ -96,20 +96,8 @@ fn withdraw(remote: &Remote, claimed: &Claimed) {
          cancelled and nothing is answered");
 }
 
-/// True when the queue holds the claim's job or its answer.
+/// True when the queue holds the claim's job or its answer (or cannot say: nothing is
+/// sent again then).
 fn on_queue(remote: &Remote, claimed: &Claimed) -> bool {
-    let queue = &remote.queue;
-    let claim = claimed.id.to_string();
-    queue.block_on(async {
-        for (stream, subject) in [
-            (queue.names.jobs_stream(), queue.names.job(&claim)),
-            (queue.names.answers_stream(), queue.names.answer(&claim)),
-        ] {
-            let Ok(stream) = queue.js.get_stream(stream).await else { return true };
-            if stream.get_last_raw_message_by_subject(&subject).await.is_ok() {
-                return true;
-            }
-        }
-        false
-    })
+    remote.holds_job_or_answer(&claimed.id.to_string()).unwrap_or(true)
 }

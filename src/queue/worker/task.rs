@@ -234,6 +234,18 @@ impl Task {
     }
 }
 
+impl Slot {
+    /// What the search of this slot's job is told from outside: its stop flag, the jobs
+    /// waiting for a thread, and where its live counters go.
+    fn control<'a>(&'a self, shared: &'a Shared) -> Control<'a> {
+        Control {
+            cancel: Some(&self.stop),
+            waiting: Some(&shared.waiting),
+            progress: Some(&self.progress),
+        }
+    }
+}
+
 /// Tells the server every `period` that the job is still being worked on.
 async fn keep_alive(message: Arc<jetstream::Message>, period: Duration) {
     let mut ticks = tokio::time::interval(period.max(Duration::from_millis(100)));
@@ -289,11 +301,7 @@ fn answer_part(
 ) -> Solved {
     let header = &job.header;
     let text = String::from_utf8_lossy(&job.input);
-    let control = Control {
-        cancel: Some(&slot.stop),
-        waiting: Some(&shared.waiting),
-        progress: Some(&slot.progress),
-    };
+    let control = slot.control(shared);
     let reports = pipeline::answer_part(&text, part.first_line, options, control);
     let puzzles = reports.iter().map(part_puzzle).collect();
     let mut summary = Summary::default();
@@ -349,11 +357,7 @@ fn solve_with(
     slot: &Slot,
     shared: &Shared,
 ) -> FileReport {
-    let control = Control {
-        cancel: Some(&slot.stop),
-        waiting: Some(&shared.waiting),
-        progress: Some(&slot.progress),
-    };
+    let control = slot.control(shared);
     work::answer(options, generate, &job.header.name, &job.input, checksum, control)
 }
 

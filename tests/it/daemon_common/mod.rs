@@ -340,3 +340,12 @@ impl Drop for Tmpfs {
         let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
     }
 }
+
+/// The node id of the worker in a `kakurod status --json` document `doc` running `input`, if one runs it.
+pub fn runner(doc: &serde_json::Value, input: &str) -> Option<String> {
+    let nodes = doc["nodes"].as_array()?;
+    let running = |n: &&serde_json::Value| {
+        n["running"].as_array().is_some_and(|r| r.iter().any(|j| j["input"] == input))
+    };
+    nodes.iter().find(running).and_then(|n| n["node_id"].as_str()).map(String::from)
+}
