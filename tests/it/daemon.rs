@@ -190,7 +190,8 @@ fn sigterm_drains_exits_zero_and_leaves_cancelled_work_for_the_next_start() {
     // A count cut short is not an answer: the solutions found so far are a lower bound.
     assert_eq!(puzzle["status"], "timeout", "{doc}");
     assert!(puzzle["solutions_found"].as_u64().is_some_and(|n| n >= 2), "{doc}");
-    assert!(d.log().contains("timeout=1"), "{}", d.log());
+    // The answer line is logged just after the input is archived.
+    wait_until("the answer line", LONG, Some(&d), || d.log().contains("timeout=1"));
     assert!(claimed(&d.path("claim")).is_empty());
     d.signal("INT");
     assert!(d.wait_exit().success());
