@@ -4,7 +4,7 @@
 //! where the grader starts.
 
 use super::{Because, Path, Run, Step, cell_name, digit_set, digits};
-use crate::grade::{self, KakuroEntry, Technique};
+use crate::grade::{self, Budget, KakuroEntry, Technique};
 use crate::puzzle::{Grid, Kakuro, RunTable};
 use crate::solver::combos;
 
@@ -12,7 +12,12 @@ use crate::solver::combos;
 const ALL: u32 = 0x3fe;
 
 /// The path of `kakuro` from its clues and the digits of `progress`.
-pub(super) fn explain(kakuro: &Kakuro, solution: &Grid, progress: Option<&Grid>) -> Path {
+pub(super) fn explain(
+    kakuro: &Kakuro,
+    solution: &Grid,
+    progress: Option<&Grid>,
+    budget: Budget<'_>,
+) -> Path {
     let table = kakuro.run_table();
     let grid = Coordinates { table: &table, cols: kakuro.cols };
     let placed: Vec<u32> = table
@@ -24,17 +29,17 @@ pub(super) fn explain(kakuro: &Kakuro, solution: &Grid, progress: Option<&Grid>)
         placed.iter().map(|&d| if (1..=9).contains(&d) { 1 << d } else { ALL }).collect();
     let mut steps: Vec<Step> =
         (0..table.runs.len()).filter_map(|r| opening(&grid, r, &mut candidates)).collect();
-    let (logic, entries) = grade::journal_kakuro(kakuro, &table, &placed);
-    steps.extend(entries.iter().map(|entry| step(&grid, entry, &mut candidates)));
-    let solved = logic.solved();
-    if !solved {
+    let journal = grade::journal_kakuro(kakuro, &table, &placed, budget);
+    steps.extend(journal.entries.iter().map(|entry| step(&grid, entry, &mut candidates)));
+    let solved = journal.logic.solved();
+    if !solved && !journal.out_of_budget {
         let open: Vec<usize> = (0..candidates.len())
             .filter(|&w| !candidates[w].is_power_of_two())
             .map(|w| table.white[w] as usize)
             .collect();
         steps.push(super::search_step(&open, solution));
     }
-    Path { steps, difficulty: logic.hardest, solved }
+    Path::ended(steps, journal.logic.hardest, solved, journal.out_of_budget, budget)
 }
 
 /// Where the runs and white cells of a puzzle lie in its grid.
@@ -271,7 +276,7 @@ mod tests {
         for name in ["1_10x12.txt", "241_9x9.txt", "281_6x6.txt", "301_14x14.txt", "251_20x30.txt"]
         {
             let (kakuro, solution) = fixture(name);
-            let path = explain(&kakuro, &solution, None);
+            let path = explain(&kakuro, &solution, None, Budget::default());
             check(&kakuro, &solution, &path);
             let grade = grade::grade(&kakuro);
             assert_eq!(path.solved, grade.solved_by_logic, "{name}");

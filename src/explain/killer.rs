@@ -4,17 +4,22 @@
 //! `None`; each step keeps the level that orders its technique.
 
 use super::{CageRef, House, Path, cell_list, digit_set};
-use crate::grade::{self, SudokuEntry, Technique};
+use crate::grade::{self, Budget, SudokuEntry, Technique};
 use crate::puzzle::{Cage, Grid, Killer};
 
 /// The path of `killer` from its givens and the digits of `progress`.
-pub(super) fn explain(killer: &Killer, solution: &Grid, progress: Option<&Grid>) -> Path {
+pub(super) fn explain(
+    killer: &Killer,
+    solution: &Grid,
+    progress: Option<&Grid>,
+    budget: Budget<'_>,
+) -> Path {
     let mut start = killer.clone();
     super::sudoku::with_progress(&mut start.givens, progress);
-    let (logic, entries) = grade::journal_killer(&start);
-    let (steps, solved) =
-        super::sudoku::path(&entries, &logic, start.n, &start.givens, &start.cages, solution);
-    Path { steps, difficulty: None, solved }
+    let journal = grade::journal_killer(&start, budget);
+    let steps = super::sudoku::path(&journal, start.n, &start.givens, &start.cages, solution);
+    // Not graded: no difficulty, whatever the hardest step.
+    Path::ended(steps, None, journal.logic.solved(), journal.out_of_budget, budget)
 }
 
 /// A cage as the `because` of a step.

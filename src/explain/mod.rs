@@ -17,7 +17,7 @@ pub mod picture;
 pub mod progress;
 mod sudoku;
 
-use crate::grade::Difficulty;
+use crate::grade::{Budget, Difficulty};
 use crate::puzzle::{Grid, Kind, Puzzle};
 use serde::Serialize;
 
@@ -118,15 +118,49 @@ pub struct Path {
     pub difficulty: Option<Difficulty>,
     /// True when logic alone finished the grid (no `search` step).
     pub solved: bool,
+    /// Why the path stops short, when its budget ran out (`"timeout"` or `"cancelled"`):
+    /// the steps are the beginning of the path, with no `search` step and no difficulty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<&'static str>,
+}
+
+impl Path {
+    /// A path of `steps` that ends as the journal did: `stopped` when the budget ran out
+    /// (then no difficulty is claimed), else `solved` or not by logic.
+    fn ended(
+        steps: Vec<Step>,
+        hardest: Option<Difficulty>,
+        solved: bool,
+        stopped: bool,
+        budget: Budget<'_>,
+    ) -> Path {
+        match stopped {
+            true => {
+                Path { steps, difficulty: None, solved: false, stopped_by: Some(budget.reason()) }
+            }
+            false => Path { steps, difficulty: hardest, solved, stopped_by: None },
+        }
+    }
 }
 
 /// The path from `puzzle`'s givens (and the digits of `progress`, a partly filled grid of
 /// the same size) to `solution`, its verified solution.
 pub fn explain(puzzle: &Puzzle, solution: &Grid, progress: Option<&Grid>) -> Path {
+    explain_within(puzzle, solution, progress, Budget::default())
+}
+
+/// [`explain`], giving up when `budget` runs out: the daemon's explanations stay within
+/// their job's time limit and stop at its cancel ([`Path::stopped_by`]).
+pub fn explain_within(
+    puzzle: &Puzzle,
+    solution: &Grid,
+    progress: Option<&Grid>,
+    budget: Budget<'_>,
+) -> Path {
     match puzzle {
-        Puzzle::Sudoku(s) => sudoku::explain(s, solution, progress),
-        Puzzle::Kakuro(k) => kakuro::explain(k, solution, progress),
-        Puzzle::Killer(k) => killer::explain(k, solution, progress),
+        Puzzle::Sudoku(s) => sudoku::explain(s, solution, progress, budget),
+        Puzzle::Kakuro(k) => kakuro::explain(k, solution, progress, budget),
+        Puzzle::Killer(k) => killer::explain(k, solution, progress, budget),
     }
 }
 

@@ -5,16 +5,22 @@
 //! cage techniques by `explain::killer`.
 
 use super::{Because, House, HouseKind, Path, Step, cell_list, cell_name, digit_set, digits};
-use crate::grade::{self, SudokuEntry, Technique};
+use crate::grade::{self, Budget, SudokuEntry, Technique};
 use crate::puzzle::{Cage, Grid, Sudoku};
 
 /// The path of `sudoku` from its givens and the digits of `progress`.
-pub(super) fn explain(sudoku: &Sudoku, solution: &Grid, progress: Option<&Grid>) -> Path {
+pub(super) fn explain(
+    sudoku: &Sudoku,
+    solution: &Grid,
+    progress: Option<&Grid>,
+    budget: Budget<'_>,
+) -> Path {
     let mut start = sudoku.clone();
     with_progress(&mut start.givens, progress);
-    let (logic, entries) = grade::journal_sudoku(&start);
-    let (steps, solved) = path(&entries, &logic, start.n, &start.givens, &[], solution);
-    Path { steps, difficulty: logic.hardest, solved }
+    let journal = grade::journal_sudoku(&start, budget);
+    let steps = path(&journal, start.n, &start.givens, &[], solution);
+    let stopped = journal.out_of_budget;
+    Path::ended(steps, journal.logic.hardest, journal.logic.solved(), stopped, budget)
 }
 
 /// `givens` with the digits of `progress` added.
@@ -29,26 +35,24 @@ pub(super) fn with_progress(givens: &mut [u32], progress: Option<&Grid>) {
 }
 
 /// The steps of a journaled solve from `givens` (a Killer's `cages` aside), closed with a
-/// search step when logic did not finish; and whether it did.
+/// search step when logic got stuck.
 pub(super) fn path(
-    entries: &[SudokuEntry],
-    logic: &grade::SudokuLogic,
+    journal: &grade::SudokuJournal,
     n: usize,
     givens: &[u32],
     cages: &[Cage],
     solution: &Grid,
-) -> (Vec<Step>, bool) {
+) -> Vec<Step> {
     let all = ((1u64 << (n + 1)) - 2) as u32;
     let mut candidates: Vec<u32> =
         givens.iter().map(|&g| if g == 0 { all } else { 1 << g }).collect();
     let mut steps: Vec<Step> =
-        entries.iter().map(|entry| step(entry, n, cages, &mut candidates)).collect();
-    let solved = logic.solved();
-    if !solved {
+        journal.entries.iter().map(|entry| step(entry, n, cages, &mut candidates)).collect();
+    if !journal.logic.solved() && !journal.out_of_budget {
         let open: Vec<usize> = (0..n * n).filter(|&c| !candidates[c].is_power_of_two()).collect();
         steps.push(super::search_step(&open, solution));
     }
-    (steps, solved)
+    steps
 }
 
 /// One journal entry as a step, applied to `candidates`.
@@ -209,7 +213,7 @@ mod tests {
         let sudoku = sudoku_of(line);
         let grid = solved(line);
         let solution = digits_of(&grid);
-        let path = super::explain(&sudoku, &grid, None);
+        let path = super::explain(&sudoku, &grid, None, Budget::default());
         assert!(path.solved);
         assert_eq!(path.difficulty, Some(grade::grade_sudoku(&sudoku).difficulty));
         check(&sudoku, &solution, &path);
@@ -226,7 +230,7 @@ mod tests {
         let sudoku = sudoku_of(line);
         let grid = solved(line);
         let solution = digits_of(&grid);
-        let path = super::explain(&sudoku, &grid, None);
+        let path = super::explain(&sudoku, &grid, None, Budget::default());
         check(&sudoku, &solution, &path);
         let hardest = path.steps.iter().filter_map(|s| s.level).max();
         assert_eq!(hardest, path.difficulty);

@@ -71,7 +71,8 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 pub use sudoku::{
-    Entry as SudokuEntry, SudokuLogic, grade_sudoku, journal_killer, journal_sudoku, solve_sudoku,
+    Entry as SudokuEntry, SudokuJournal, SudokuLogic, grade_sudoku, journal_killer, journal_sudoku,
+    solve_sudoku,
 };
 
 /// How hard a puzzle is for a person: the hardest level of technique its solution needs.
@@ -328,21 +329,35 @@ pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logi
 /// ([`crate::explain`] tells them). The candidates the solve starts from, every white
 /// cell kept to the digits of its two runs' combinations, are not in the journal: they
 /// follow from the runs alone. `placed` holds a digit per white cell (0: none) that the
-/// solve starts from, a player's progress.
+/// solve starts from, a player's progress. The solve gives up when `budget` runs out.
 pub fn journal_kakuro(
     puzzle: &Kakuro,
     runs: &RunTable,
     placed: &[u32],
-) -> (Logic, Vec<KakuroEntry>) {
+    budget: Budget<'_>,
+) -> KakuroJournal {
     let layout = layout::Layout::new(runs, puzzle.cells.len());
     let mut solver = logic::Solver::new(&layout, &[]);
     for (cell, &digit) in placed.iter().enumerate().filter(|&(_, &d)| (1..=9).contains(&d)) {
         solver.set(cell as u32, 1 << digit);
     }
     solver.journal = Some(Box::default());
+    solver.budget = budget;
     solver.run(Difficulty::Expert);
     let entries = solver.journal.take().map(|j| j.entries).unwrap_or_default();
-    (solver.into_logic(), entries)
+    let out_of_budget = solver.out_of_budget;
+    KakuroJournal { logic: solver.into_logic(), entries, out_of_budget }
+}
+
+/// A journaled Kakuro solve ([`journal_kakuro`]).
+#[derive(Clone, Debug)]
+pub struct KakuroJournal {
+    /// The candidates where the logic stopped.
+    pub logic: Logic,
+    /// The steps, in order.
+    pub entries: Vec<KakuroEntry>,
+    /// The budget ran out: the steps are a beginning only.
+    pub out_of_budget: bool,
 }
 
 /// A puzzle's grade.
@@ -425,8 +440,18 @@ pub struct Budget<'a> {
 impl Budget<'_> {
     /// True once the deadline has passed or the flag is raised.
     pub fn spent(&self) -> bool {
+        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// True once the flag is raised.
+    fn cancelled(&self) -> bool {
         self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Why a spent budget is spent, as a report's `stopped_by` says it: `"cancelled"` when
+    /// the flag is raised, else `"timeout"`.
+    pub fn reason(&self) -> &'static str {
+        if self.cancelled() { "cancelled" } else { "timeout" }
     }
 }
 

@@ -159,14 +159,25 @@ fn solve_one(
         graded_by,
         ..report
     };
-    if wants_explain { with_path(report) } else { report }
+    if !wants_explain {
+        return report;
+    }
+    // The path is part of the job: within its time limit, stopped by its cancel.
+    let budget = grade::Budget {
+        deadline: solve_options.timeout.map(|limit| started + limit),
+        cancel: control.cancel.map(|c| c.as_ref()),
+    };
+    with_path(report, budget)
 }
 
 /// `report` with the solving path of its puzzle, when it is solved: asked for by the file
-/// (`"explain": true`), after the answer and its statistics, which never pay for it.
-fn with_path(report: PuzzleReport) -> PuzzleReport {
+/// (`"explain": true`), after the answer and its statistics, which never pay for it. A
+/// path `budget` cut short says so in its `stopped_by`.
+fn with_path(report: PuzzleReport, budget: grade::Budget<'_>) -> PuzzleReport {
     let path = match (&report.status, &report.puzzle, &report.grid) {
-        (Status::Solved, Some(puzzle), Some(grid)) => Some(explain::explain(puzzle, grid, None)),
+        (Status::Solved, Some(puzzle), Some(grid)) => {
+            Some(explain::explain_within(puzzle, grid, None, budget))
+        }
         _ => None,
     };
     PuzzleReport { explain: path, ..report }
@@ -353,6 +364,23 @@ mod tests {
         let report = process("u.txt", b"3 3\n- 4, 4,\n,3 0 0\n,4 0 0\n", &options, None);
         assert_eq!(single(&report).status, Status::Unsatisfiable);
         assert_eq!((single(&report).difficulty, single(&report).techniques), (None, None));
+    }
+
+    #[test]
+    fn an_explanation_asked_for_is_cut_by_the_cancel_and_leaves_the_answer_not_final() {
+        let kakuro = "3 3\n- 4, 3,\n,3 0 0\n,4 0 0\n";
+        let report = process("k.txt", kakuro.as_bytes(), &PipelineOptions::default(), None);
+        assert!(!report.was_cancelled());
+        let raised = AtomicBool::new(true);
+        let budget = grade::Budget { cancel: Some(&raised), ..grade::Budget::default() };
+        let Body::Single(solved) = report.body else { panic!("{report:?}") };
+        let cut = with_path(*solved, budget);
+        assert_eq!(cut.explain.as_ref().and_then(|path| path.stopped_by), Some("cancelled"));
+        let json = serde_json::to_value(&cut).unwrap();
+        assert_eq!(json["explain"]["stopped_by"], "cancelled", "{json}");
+        // A search that ended but whose explanation was cancelled is not answered either.
+        let report = FileReport { body: Body::Single(Box::new(cut)), ..report };
+        assert!(report.was_cancelled());
     }
 
     #[test]

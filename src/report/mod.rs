@@ -281,9 +281,13 @@ impl FileReport {
             || matches!(&self.body, Body::Single(r) if r.status == Status::Invalid)
     }
 
-    /// True when a search was cancelled (daemon shutdown): such a result is not final.
+    /// True when a search, or the explanation asked for, was cancelled (an operator, a
+    /// withdrawn input, the daemon's shutdown): such a result is not final.
     pub fn was_cancelled(&self) -> bool {
-        let cancelled = |r: &PuzzleReport| r.stopped_by == Some("cancelled");
+        let cancelled = |r: &PuzzleReport| {
+            r.stopped_by == Some("cancelled")
+                || r.explain.as_ref().is_some_and(|path| path.stopped_by == Some("cancelled"))
+        };
         match &self.body {
             Body::Single(r) => cancelled(r),
             Body::Batch { puzzles, .. } => puzzles.iter().any(cancelled),

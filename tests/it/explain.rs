@@ -158,6 +158,33 @@ fn corpus_paths_are_sound_and_end_at_the_grade() {
     assert_eq!(count, 1465);
 }
 
+#[test]
+fn a_path_cut_short_by_its_budget_is_its_beginning_and_says_why() {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    let raised = AtomicBool::new(true);
+    let cancelled = grade::Budget { cancel: Some(&raised), ..grade::Budget::default() };
+    let past = grade::Budget { deadline: Some(Instant::now()), ..grade::Budget::default() };
+    let later = Instant::now() + Duration::from_secs(3600);
+    let ample = grade::Budget { deadline: Some(later), ..grade::Budget::default() };
+    for rel in ["kakuro/1_10x12.txt", "sudoku/top1465-1_9x9.txt", "killer/111_9x9.txt"] {
+        let text = fs::read_to_string(fixtures().join(rel)).unwrap();
+        let puzzle = format::read(&text, None).unwrap().entries.remove(0).unwrap().puzzle;
+        let grid = solved(&text);
+        let full = explain::explain(&puzzle, &grid, None);
+        assert_eq!(full.stopped_by, None, "{rel}");
+        assert_eq!(explain::explain_within(&puzzle, &grid, None, ample), full, "{rel}");
+        for (budget, why) in [(cancelled, "cancelled"), (past, "timeout")] {
+            let cut = explain::explain_within(&puzzle, &grid, None, budget);
+            assert_eq!(cut.stopped_by, Some(why), "{rel}");
+            assert!(cut.steps.len() < full.steps.len(), "{rel}: not cut short");
+            assert_eq!(cut.steps, full.steps[..cut.steps.len()], "{rel}: not its beginning");
+            assert!(cut.steps.iter().all(|s| s.technique != "search"), "{rel}");
+            assert_eq!((cut.difficulty, cut.solved), (None, false), "{rel}");
+        }
+    }
+}
+
 fn fixture(rel: &str) -> String {
     fixtures().join(rel).to_str().unwrap().to_string()
 }

@@ -19,7 +19,7 @@
 
 mod cages;
 
-use super::{Difficulty, Grading, Technique, Uses};
+use super::{Budget, Difficulty, Grading, Technique, Uses};
 use crate::puzzle::{Cage, Killer, Sudoku};
 
 /// The largest subsets and fish looked for.
@@ -61,31 +61,43 @@ impl SudokuLogic {
 pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
     let shape = Shape::new(sudoku.n, sudoku.box_size, &[]);
     let mut state = State::new(&shape, &sudoku.givens);
-    state.run(&shape, ceiling);
+    state.run(&shape, ceiling, Budget::default());
     state.logic
 }
 
 /// Solves `sudoku` by logic up to expert as [`grade_sudoku`] does, keeping each step
-/// ([`crate::explain`] tells them).
-pub fn journal_sudoku(sudoku: &Sudoku) -> (SudokuLogic, Vec<Entry>) {
-    journal(&Shape::new(sudoku.n, sudoku.box_size, &[]), &sudoku.givens)
+/// ([`crate::explain`] tells them), within `budget`.
+pub fn journal_sudoku(sudoku: &Sudoku, budget: Budget<'_>) -> SudokuJournal {
+    journal(&Shape::new(sudoku.n, sudoku.box_size, &[]), &sudoku.givens, budget)
 }
 
 /// Solves `killer` by logic up to expert, keeping each step: the Sudoku techniques on its
 /// rows, columns and boxes, and the cage techniques on its cages (`cage_combination`,
 /// `cage_hidden_single`, `cage_pointing`, `innies`, `outies`, `cage_consistency`). The
 /// logic's `hardest` level is kept, but it is no grade: Killer Sudoku are not graded.
-pub fn journal_killer(killer: &Killer) -> (SudokuLogic, Vec<Entry>) {
-    journal(&Shape::new(killer.n, killer.box_size, &killer.cages), &killer.givens)
+pub fn journal_killer(killer: &Killer, budget: Budget<'_>) -> SudokuJournal {
+    journal(&Shape::new(killer.n, killer.box_size, &killer.cages), &killer.givens, budget)
 }
 
-/// Runs the logic up to expert on `shape` from `givens` with a journal.
-fn journal(shape: &Shape, givens: &[u32]) -> (SudokuLogic, Vec<Entry>) {
+/// A journaled solve: where the logic got, its steps, and whether the budget ran out
+/// before it finished or got stuck.
+#[derive(Clone, Debug)]
+pub struct SudokuJournal {
+    /// The candidates where the logic stopped.
+    pub logic: SudokuLogic,
+    /// The steps, in order.
+    pub entries: Vec<Entry>,
+    /// The budget ran out: the steps are a beginning only.
+    pub out_of_budget: bool,
+}
+
+/// Runs the logic up to expert on `shape` from `givens` with a journal, within `budget`.
+fn journal(shape: &Shape, givens: &[u32], budget: Budget<'_>) -> SudokuJournal {
     let mut state = State::new(shape, givens);
     state.journal = Some(Journal::default());
-    state.run(shape, Difficulty::Expert);
-    let steps = state.journal.map(|j| j.steps).unwrap_or_default();
-    (state.logic, steps)
+    state.run(shape, Difficulty::Expert, budget);
+    let entries = state.journal.map(|j| j.steps).unwrap_or_default();
+    SudokuJournal { logic: state.logic, entries, out_of_budget: state.out_of_budget }
 }
 
 /// One use of a technique in a journaled solve.
@@ -174,6 +186,8 @@ struct State {
     placed: Vec<bool>,
     /// The steps, when they are kept.
     journal: Option<Journal>,
+    /// The budget ran out before the logic finished or got stuck.
+    out_of_budget: bool,
 }
 
 impl State {
@@ -189,13 +203,19 @@ impl State {
             .collect::<Vec<_>>();
         let contradiction = candidates.contains(&0) || givens.len() != shape.n * shape.n;
         let logic = SudokuLogic { candidates, contradiction, hardest: None, uses: Uses::default() };
-        State { logic, placed: vec![false; shape.n * shape.n], journal: None }
+        let placed = vec![false; shape.n * shape.n];
+        State { logic, placed, journal: None, out_of_budget: false }
     }
 
     /// Applies the techniques up to `ceiling`, cheapest first, until solved, stuck or
-    /// contradicted.
-    fn run(&mut self, shape: &Shape, ceiling: Difficulty) {
+    /// contradicted, or until `budget` runs out (a look at the clock costs nothing beside
+    /// a step, which passes over the whole grid).
+    fn run(&mut self, shape: &Shape, ceiling: Difficulty, budget: Budget<'_>) {
         while !self.logic.contradiction && !self.logic.solved() {
+            if budget.spent() {
+                self.out_of_budget = true;
+                return;
+            }
             let killer = shape.killer();
             let progress = self.naked_singles(shape)
                 || self.hidden_singles(shape)
@@ -211,7 +231,7 @@ impl State {
                 || ceiling >= Difficulty::Hard
                     && ((2..=MAX_SET).any(|k| self.fish(shape, k))
                         || killer && self.cage_consistency(shape))
-                || ceiling >= Difficulty::Expert && self.trial(shape);
+                || ceiling >= Difficulty::Expert && self.trial(shape, budget);
             if !progress {
                 return;
             }
@@ -476,7 +496,7 @@ impl State {
 
     /// Assumes one digit of a cell with two (then three) candidates and follows the levels
     /// up to hard; a contradiction removes the digit.
-    fn trial(&mut self, shape: &Shape) -> bool {
+    fn trial(&mut self, shape: &Shape, budget: Budget<'_>) -> bool {
         for size in 2..=3 {
             for cell in 0..shape.n * shape.n {
                 let mask = self.logic.candidates[cell];
@@ -490,7 +510,11 @@ impl State {
                     let mut assumed = self.clone();
                     assumed.journal = None;
                     assumed.logic.candidates[cell] = digit;
-                    assumed.run(shape, Difficulty::Hard);
+                    assumed.run(shape, Difficulty::Hard, budget);
+                    if assumed.out_of_budget {
+                        self.out_of_budget = true;
+                        return false;
+                    }
                     if assumed.logic.contradiction {
                         self.remove(cell, digit);
                         self.used(Technique::Trial, &[], &[cell]);
