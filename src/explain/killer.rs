@@ -28,6 +28,20 @@ pub(super) fn cage(cage: &Cage, n: usize) -> CageRef {
     CageRef { sum: cage.total, cells: cage.cells.iter().map(|&c| [c / n, c % n]).collect() }
 }
 
+/// `row 3`, or a run of neighbouring houses: `rows 3 and 4`, `columns 0 to 2`.
+fn region_name(houses: &[House]) -> String {
+    match houses {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [first, .., last] => {
+            let kind = first.to_string();
+            let kind = kind.split(' ').next().unwrap_or_default();
+            let join = if houses.len() == 2 { "and" } else { "to" };
+            format!("{kind}s {} {join} {}", first.index, last.index)
+        }
+    }
+}
+
 /// `cage r0c0 (15 in 3)`.
 fn cage_name(cage: &Cage, n: usize) -> String {
     let first = cage.cells.first().map_or_else(String::new, |&c| super::cell_name(c, n));
@@ -49,6 +63,7 @@ pub(super) fn describe(
         entry.cages.iter().filter_map(|&k| cages.get(k)).map(|c| cage_name(c, n)).collect();
     let first = named.first().cloned().unwrap_or_default();
     let house = houses.first().map(House::to_string).unwrap_or_default();
+    let region = region_name(houses);
     let (cells, sum) = (cell_list(&entry.cells, n), entry.sum.unwrap_or(0));
     let text = match technique {
         Technique::CageCombination => format!(
@@ -64,12 +79,20 @@ pub(super) fn describe(
             digit_set(removed)
         ),
         Technique::Innies => format!(
-            "{house} adds up to {}; the cages wholly inside it ({}) leave {sum} for {cells}",
-            house_sum(n),
-            if named.is_empty() { "none".to_string() } else { named.join(", ") }
+            "{region} add{} up to {}; the cages wholly inside ({}) leave {sum} for {cells}",
+            if houses.len() == 1 { "s" } else { "" },
+            house_sum(n) * houses.len(),
+            match named.len() {
+                0 => "none".to_string(),
+                1..=4 => named.join(", "),
+                many => format!(
+                    "{many} cages adding up to {}",
+                    house_sum(n) * houses.len() - sum as usize
+                ),
+            }
         ),
         Technique::Outies => format!(
-            "the cages covering {house} ({}) add up to {sum} more than it: {cells} outside it make {sum}",
+            "the cages covering {region} ({}) add up to {sum} more: {cells} outside make {sum}",
             named.join(", ")
         ),
         Technique::CageConsistency => format!(

@@ -12,7 +12,9 @@
 //!   [`Technique::Innies`] and [`Technique::Outies`] (the rule of 45: a house's digits add
 //!   up to `n(n+1)/2`, so the few cells of a house outside the cages wholly inside it, or
 //!   the few cells outside it of the cages that cover it, have a known sum, which limits
-//!   them like a cage's).
+//!   them like a cage's). They look at each house, then at runs of neighbouring rows or
+//!   columns (two, then three, ...), whose digits add up to as many times the house sum:
+//!   the regions a person looks at, smallest first.
 //! - **hard**: [`Technique::CageConsistency`] (a digit stays in a cell only if the cage's
 //!   cells can take distinct digits adding up to its sum with that digit there).
 //!
@@ -115,21 +117,22 @@ impl State {
     /// Innies: the cells of a house outside the cages wholly inside it add up to the
     /// house's sum less those cages' sums; a few such cells are limited like a cage.
     pub(super) fn innies(&mut self, shape: &Shape) -> bool {
-        let house = house_sum(shape.n);
-        for (u, unit) in shape.units.iter().enumerate() {
-            let inside = cages_inside(shape, u);
+        for units in regions(shape.n) {
+            let region = Region::new(shape, &units);
+            let inside = region.cages_inside(shape);
             let held: u32 = inside.iter().map(|&k| shape.cages[k].total).sum();
-            let rest: Vec<usize> = unit
+            let rest: Vec<usize> = region
+                .cells
                 .iter()
                 .copied()
                 .filter(|&c| shape.cell_cage[c].is_none_or(|k| !inside.contains(&k)))
                 .collect();
-            if rest.is_empty() || rest.len() > MAX_REGION || held > house {
+            if rest.is_empty() || rest.len() > MAX_REGION || held > region.sum {
                 continue;
             }
-            let sum = house - held;
-            if self.restrict(&rest, sum, true) {
-                self.used_on(Technique::Innies, &[u], &inside, &rest, Some(sum));
+            let sum = region.sum - held;
+            if self.restrict(&rest, sum, share_a_house(shape, &rest)) {
+                self.used_on(Technique::Innies, &units, &inside, &rest, Some(sum));
                 return true;
             }
         }
@@ -140,10 +143,10 @@ impl State {
     /// those cages' sums less the house's; a few such cells are limited like a cage (their
     /// digits distinct only when they share a house).
     pub(super) fn outies(&mut self, shape: &Shape) -> bool {
-        let house = house_sum(shape.n);
-        for (u, unit) in shape.units.iter().enumerate() {
+        for units in regions(shape.n) {
+            let region = Region::new(shape, &units);
             let Some(mut meeting) =
-                unit.iter().map(|&c| shape.cell_cage[c]).collect::<Option<Vec<_>>>()
+                region.cells.iter().map(|&c| shape.cell_cage[c]).collect::<Option<Vec<_>>>()
             else {
                 continue;
             };
@@ -152,21 +155,15 @@ impl State {
             let outside: Vec<usize> = meeting
                 .iter()
                 .flat_map(|&k| shape.cages[k].cells.iter().copied())
-                .filter(|c| !unit.contains(c))
+                .filter(|&c| !region.holds(shape, c))
                 .collect();
             let total: u32 = meeting.iter().map(|&k| shape.cages[k].total).sum();
-            if outside.is_empty() || outside.len() > MAX_REGION || total <= house {
+            if outside.is_empty() || outside.len() > MAX_REGION || total <= region.sum {
                 continue;
             }
-            let shared = |kind: usize| {
-                outside
-                    .iter()
-                    .all(|&c| shape.cell_units[c][kind] == shape.cell_units[outside[0]][kind])
-            };
-            let distinct = (0..3).any(shared);
-            let sum = total - house;
-            if self.restrict(&outside, sum, distinct) {
-                self.used_on(Technique::Outies, &[u], &meeting, &outside, Some(sum));
+            let sum = total - region.sum;
+            if self.restrict(&outside, sum, share_a_house(shape, &outside)) {
+                self.used_on(Technique::Outies, &units, &meeting, &outside, Some(sum));
                 return true;
             }
         }
@@ -209,15 +206,62 @@ fn house_sum(n: usize) -> u32 {
     (n * (n + 1) / 2) as u32
 }
 
-/// The cages that lie wholly in unit `u`.
-fn cages_inside(shape: &Shape, u: usize) -> Vec<usize> {
-    let kind = u / shape.n.max(1);
-    let mut inside: Vec<usize> =
-        shape.units[u].iter().filter_map(|&c| shape.cell_cage[c]).collect();
-    inside.sort_unstable();
-    inside.dedup();
-    inside.retain(|&k| shape.cages[k].cells.iter().all(|&c| shape.cell_units[c][kind] == u));
-    inside
+/// The regions the rule of 45 looks at, as lists of units of one kind, smallest first:
+/// every house, then every run of 2, 3, ... up to `n - 1` neighbouring rows or columns.
+/// (A run of all `n` has no cells outside it, and its innies are the whole grid.)
+fn regions(n: usize) -> impl Iterator<Item = Vec<usize>> {
+    let houses = (0..3 * n).map(|u| vec![u]);
+    let runs = (2..n).flat_map(move |len| {
+        (0..2).flat_map(move |kind| {
+            (0..=n - len).map(move |first| (first..first + len).map(|i| kind * n + i).collect())
+        })
+    });
+    houses.chain(runs)
+}
+
+/// A region of the grid: whole units of one kind, whose digits add up to as many times
+/// the house sum.
+struct Region<'a> {
+    /// The units (all rows, all columns or all boxes).
+    units: &'a [usize],
+    /// Row, column or box: the index into a cell's units.
+    kind: usize,
+    /// The cells of the units.
+    cells: Vec<usize>,
+    /// What its digits add up to.
+    sum: u32,
+}
+
+impl<'a> Region<'a> {
+    fn new(shape: &Shape, units: &'a [usize]) -> Region<'a> {
+        let kind = units.first().map_or(0, |&u| u / shape.n.max(1));
+        let cells = units.iter().flat_map(|&u| shape.units[u].iter().copied()).collect();
+        Region { units, kind, cells, sum: house_sum(shape.n) * units.len() as u32 }
+    }
+
+    /// True when `cell` lies in the region.
+    fn holds(&self, shape: &Shape, cell: usize) -> bool {
+        self.units.contains(&shape.cell_units[cell][self.kind])
+    }
+
+    /// The cages that lie wholly in the region.
+    fn cages_inside(&self, shape: &Shape) -> Vec<usize> {
+        let mut inside: Vec<usize> =
+            self.cells.iter().filter_map(|&c| shape.cell_cage[c]).collect();
+        inside.sort_unstable();
+        inside.dedup();
+        inside.retain(|&k| shape.cages[k].cells.iter().all(|&c| self.holds(shape, c)));
+        inside
+    }
+}
+
+/// True when `cells` all lie in one row, one column or one box: their digits are then
+/// distinct.
+fn share_a_house(shape: &Shape, cells: &[usize]) -> bool {
+    let Some(&first) = cells.first() else { return true };
+    (0..3).any(|kind| {
+        cells.iter().all(|&c| shape.cell_units[c][kind] == shape.cell_units[first][kind])
+    })
 }
 
 /// Iterates the set bits of a mask as one-bit masks, lowest first.
@@ -315,6 +359,18 @@ impl Assign<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rule_of_45_looks_at_houses_then_longer_runs_of_rows_and_columns() {
+        let all: Vec<Vec<usize>> = regions(4).collect();
+        // 12 houses; runs of 2 (3 of rows, 3 of columns) and of 3 (2 and 2).
+        assert_eq!(all.len(), 12 + 6 + 4);
+        assert!(all[..12].iter().enumerate().all(|(u, r)| *r == [u]));
+        assert_eq!(all[12], [0, 1]);
+        assert_eq!(all[15], [4, 5]);
+        assert_eq!(all[21], [5, 6, 7]);
+        assert!(all.windows(2).all(|w| w[0].len() <= w[1].len()), "smallest first");
+    }
 
     #[test]
     fn a_sum_has_its_combinations_of_distinct_digits() {
