@@ -517,10 +517,10 @@ pub struct GenerateArgs {
     /// without --out the line carries the puzzle's text.
     #[arg(long)]
     pub json: bool,
-    /// Make a Kakuro or Sudoku whose solving path (`kakurod explain`) uses this technique
-    /// and none of a harder level: seeds derived from --seed are tried until one does (at
-    /// most 200), and the JSON's `seed` is the one that made it. The names are those of
-    /// docs/explain.md (`bounds`, `run_consistency`, `x_wing`, ...).
+    /// Make a puzzle whose solving path (`kakurod explain`) uses this technique and none of
+    /// a harder level: seeds derived from --seed are tried until one does (at most 200),
+    /// and the JSON's `seed` is the one that made it. The names are those of
+    /// docs/explain.md (`bounds`, `run_consistency`, `x_wing`, `innies`, ...).
     #[arg(long, value_name = "TECHNIQUE")]
     pub needs: Option<String>,
     /// Write the puzzle in this format (the names `convert --to` takes) instead of its

@@ -8,6 +8,7 @@ use crate::cli::GenerateArgs;
 use crate::explain;
 use crate::format::{self, puzzlink};
 use crate::generate::{self, GenError, GenOptions, GradeGoal, GridKind, GridOptions, Proof};
+use crate::grade::Difficulty;
 use crate::puzzle::{Kind, Puzzle};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
@@ -134,16 +135,20 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 /// How many seeds `--needs` tries for one puzzle.
 const NEEDS_TRIES: u64 = 200;
 
+/// The techniques a path of a `kind` puzzle can name, with their levels.
+fn techniques_of(kind: Kind) -> &'static [(&'static str, Difficulty)] {
+    match kind {
+        Kind::Killer => explain::KILLER_TECHNIQUES,
+        graded => explain::techniques(graded),
+    }
+}
+
 /// Checks `--needs` against the kind and the grade asked, and sets the grade to the
-/// technique's level, so that the generator aims at it.
+/// technique's level, so that the generator aims at it (a Killer Sudoku is not graded:
+/// its puzzles are only explained until one needs the technique).
 fn with_needs(mut args: GenerateArgs) -> anyhow::Result<GenerateArgs> {
     let Some(name) = &args.needs else { return Ok(args) };
-    let known = explain::techniques(args.kind);
-    if known.is_empty() {
-        bail!(
-            "--needs is for Kakuro and Sudoku: Killer Sudoku are not graded, so none aims at a level"
-        );
-    }
+    let known = techniques_of(args.kind);
     if args.any_solution {
         bail!("--needs makes puzzles with one solution; drop --any-solution");
     }
@@ -156,6 +161,7 @@ fn with_needs(mut args: GenerateArgs) -> anyhow::Result<GenerateArgs> {
         );
     };
     match args.difficulty.exact() {
+        _ if args.kind == Kind::Killer => {}
         Some(asked) if asked != level => bail!(
             "--needs {name} is a {} technique: --difficulty must be {} or left out",
             level.name(),
@@ -242,11 +248,17 @@ fn make(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Output
     )
 }
 
-/// True when the solving path of `output`'s puzzle uses the technique `needs`.
+/// True when the solving path of `output`'s puzzle is logic's alone, uses the technique
+/// `needs` and none of a harder level (a graded puzzle made at its level has none; a
+/// Killer's path is looked at).
 fn path_needs(output: &Output, needs: &str) -> bool {
     let Ok(solution) = format::solution::read_sol(&output.solution) else { return false };
     let path = explain::explain(&output.puzzle, &solution, None);
-    path.solved && path.steps.iter().any(|step| step.technique == needs)
+    let level = techniques_of(output.kind).iter().find(|(name, _)| *name == needs);
+    let hardest = path.steps.iter().filter_map(|step| step.level).max();
+    path.solved
+        && path.steps.iter().any(|step| step.technique == needs)
+        && level.is_some_and(|&(_, level)| hardest <= Some(level))
 }
 
 /// Makes one puzzle from `seed`.

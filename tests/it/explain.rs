@@ -333,7 +333,35 @@ fn generate_needs_makes_a_puzzle_whose_path_uses_the_technique_and_nothing_harde
         let used = path["steps"].as_array().unwrap().iter().any(|s| s["technique"] == technique);
         assert!(used, "{technique} is not on the path");
     }
-    let refused = kakurod(&["generate", "--kind", "killer", "--size", "9", "--needs", "trial"]);
+    // A Killer is not graded: its puzzles are explained until one needs the technique.
+    for technique in ["innies", "cage_pointing"] {
+        let args = ["generate", "--kind", "killer", "--size", "9", "--json", "--needs", technique];
+        let out = kakurod(&args);
+        assert!(out.status.success(), "{technique}: {}", String::from_utf8_lossy(&out.stderr));
+        let made: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let file = dir.path().join(format!("{technique}.txt"));
+        fs::write(&file, made["text"].as_str().unwrap()).unwrap();
+        let out = kakurod(&["explain", "--json", file.to_str().unwrap()]);
+        let path: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(path["solved"], true, "{technique}");
+        let steps = path["steps"].as_array().unwrap();
+        assert!(steps.iter().any(|s| s["technique"] == technique), "{technique} not on the path");
+        let medium_at_most = |s: &&Value| matches!(s["level"].as_str(), Some("easy" | "medium"));
+        assert!(steps.iter().all(|s| medium_at_most(&s)), "{technique}: a harder step");
+    }
+    let refused = kakurod(&["generate", "--kind", "killer", "--size", "9", "--needs", "bounds"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let refused = kakurod(&[
+        "generate",
+        "--kind",
+        "killer",
+        "--size",
+        "9",
+        "--needs",
+        "innies",
+        "--difficulty",
+        "hard",
+    ]);
     assert_eq!(refused.status.code(), Some(2));
     let refused = kakurod(&["generate", "--kind", "sudoku", "--size", "9", "--needs", "bounds"]);
     assert_eq!(refused.status.code(), Some(2));
