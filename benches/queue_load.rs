@@ -121,15 +121,32 @@ fn config(urls: Option<&str>, replicas: usize, ack_wait: u64) -> String {
     }
 }
 
+/// A started daemon on `queue`, with its servers and a worker beside it when it has a
+/// queue: what every run starts from. Dropped, it stops them all.
+struct Run {
+    daemon: Daemon,
+    _worker: Option<QueueWorker>,
+    _servers: Servers,
+    _dir: tempfile::TempDir,
+}
+
+impl Run {
+    fn start(queue: Queue, binary: &Path, o: &Options) -> Run {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let servers = Servers::start(queue, binary, dir.path());
+        let replicas = if matches!(queue, Queue::ThreeServers) { 3 } else { 1 };
+        let mut daemon = Daemon::new(&config(servers.urls().as_deref(), replicas, o.ack_wait));
+        daemon.start(&[]);
+        let log = dir.path().join("worker.log");
+        let worker = servers.urls().map(|urls| QueueWorker::start(&urls, 1, &[], log));
+        Run { daemon, _worker: worker, _servers: servers, _dir: dir }
+    }
+}
+
 /// One throughput run: inputs per second.
 fn throughput(queue: Queue, binary: &Path, o: &Options) -> f64 {
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let servers = Servers::start(queue, binary, dir.path());
-    let replicas = if matches!(queue, Queue::ThreeServers) { 3 } else { 1 };
-    let mut d = Daemon::new(&config(servers.urls().as_deref(), replicas, o.ack_wait));
-    d.start(&[]);
-    let _worker =
-        servers.urls().map(|urls| QueueWorker::start(&urls, 1, &[], dir.path().join("worker.log")));
+    let mut run = Run::start(queue, binary, o);
+    let d = &mut run.daemon;
     let staging = d.path("staging");
     fs::create_dir_all(&staging).expect("staging");
     let puzzles = fixtures();
@@ -142,7 +159,7 @@ fn throughput(queue: Queue, binary: &Path, o: &Options) -> f64 {
     for entry in fs::read_dir(&staging).expect("staging").flatten() {
         fs::rename(entry.path(), d.path("inbox").join(entry.file_name())).expect("rename");
     }
-    wait_until("every input answered", LONG * 10, Some(&d), || {
+    wait_until("every input answered", LONG * 10, Some(d), || {
         names(&d.path("done")).len() + names(&d.path("failed")).len() >= o.files
     });
     let rate = o.files as f64 / start.elapsed().as_secs_f64();
@@ -186,18 +203,13 @@ fn peak_mib(pid: u32) -> f64 {
 
 /// One batch run: puzzles per second, and the daemon's peak memory in MiB.
 fn batch_run(queue: Queue, binary: &Path, o: &Options, text: &str, lines: usize) -> (f64, f64) {
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let servers = Servers::start(queue, binary, dir.path());
-    let replicas = if matches!(queue, Queue::ThreeServers) { 3 } else { 1 };
-    let mut d = Daemon::new(&config(servers.urls().as_deref(), replicas, o.ack_wait));
-    d.start(&[]);
-    let _worker =
-        servers.urls().map(|urls| QueueWorker::start(&urls, 1, &[], dir.path().join("worker.log")));
+    let mut run = Run::start(queue, binary, o);
+    let d = &mut run.daemon;
     let staged = d.path("batch.txt");
     fs::write(&staged, text).expect("staging");
     let start = Instant::now();
     fs::rename(&staged, d.path("inbox").join("batch.txt")).expect("rename");
-    wait_until("the batch answered", LONG * 30, Some(&d), || {
+    wait_until("the batch answered", LONG * 30, Some(d), || {
         names(&d.path("done")).len() + names(&d.path("failed")).len() >= 1
     });
     let rate = lines as f64 / start.elapsed().as_secs_f64();

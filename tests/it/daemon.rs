@@ -5,51 +5,14 @@
 use crate::daemon_common;
 
 use daemon_common::{
-    Daemon, Fixture, LONG, claimed, drop_file, fixtures, names, results, same_grid, wait_until,
+    Daemon, LONG, assert_all_answered, batch, claimed, drop_file, fixtures, names, results,
+    same_grid, wait_until,
 };
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
-
-/// `count` inputs cycling through the fixtures, named `FIXTURE-NNNN.txt`, with the solution
-/// each must get.
-fn batch(count: usize) -> Vec<(String, Fixture)> {
-    let all = fixtures();
-    (0..count)
-        .map(|i| {
-            let f = all[i % all.len()].clone();
-            (format!("{}-{i:04}.txt", f.name), f)
-        })
-        .collect()
-}
-
-/// Asserts that every input of `inputs` has exactly one complete, correct result, that the
-/// inputs went to done/, and that nothing is left half-done.
-fn assert_all_answered(d: &Daemon, inputs: &[(String, Fixture)]) {
-    let outbox = d.path("outbox");
-    let results = results(&outbox);
-    for (name, fixture) in inputs {
-        let docs = results.get(name).unwrap_or_else(|| panic!("no result for {name}"));
-        assert_eq!(docs.len(), 1, "{name} has {} results: {docs:?}", docs.len());
-        let (json_name, doc) = &docs[0];
-        assert_eq!(doc["status"], "solved", "{json_name}: {doc}");
-        let stem = json_name.trim_end_matches(".json");
-        let solution = fs::read_to_string(outbox.join(format!("{stem}.solution.txt")))
-            .unwrap_or_else(|e| panic!("{stem}.solution.txt: {e}"));
-        assert!(same_grid(&solution, &fixture.sol), "{name}: wrong solution\n{solution}");
-        let picture = fs::read_to_string(outbox.join(format!("{stem}.svg")))
-            .unwrap_or_else(|e| panic!("{stem}.svg: {e}"));
-        assert!(picture.contains("<svg") && picture.trim_end().ends_with("</svg>"), "{stem}.svg");
-    }
-    assert_eq!(results.len(), inputs.len(), "results for unknown inputs");
-    let temporaries: Vec<_> = names(&outbox).into_iter().filter(|n| n.starts_with('.')).collect();
-    assert!(temporaries.is_empty(), "temporary files left: {temporaries:?}");
-    assert!(claimed(&d.path("claim")).is_empty(), "claim folder not empty");
-    assert!(names(&d.path("inbox")).is_empty(), "inbox not empty");
-    assert_eq!(names(&d.path("done")).len(), inputs.len());
-}
 
 fn answered(d: &Daemon, n: usize) -> bool {
     names(&d.path("done")).len() + names(&d.path("failed")).len() >= n
@@ -66,7 +29,7 @@ fn five_hundred_files_dropped_at_once_are_all_answered_correctly() {
     wait_until("500 results", LONG, Some(&d), || answered(&d, 500));
     d.signal("TERM");
     assert!(d.wait_exit().success());
-    assert_all_answered(&d, &inputs);
+    assert_all_answered(&d, &inputs, true);
 }
 
 #[test]
@@ -88,7 +51,7 @@ fn a_file_written_slowly_is_not_read_before_it_is_complete() {
     }
     drop(file);
     wait_until("the slow file's result", LONG, Some(&d), || answered(&d, 1));
-    assert_all_answered(&d, &[("slow.txt".to_string(), f.clone())]);
+    assert_all_answered(&d, &[("slow.txt".to_string(), f.clone())], true);
 }
 
 #[test]
@@ -157,7 +120,7 @@ fn a_kill_in_the_middle_of_a_batch_loses_and_duplicates_nothing() {
     wait_until("300 results after the restart", LONG, Some(&d), || answered(&d, 300));
     d.signal("TERM");
     assert!(d.wait_exit().success());
-    assert_all_answered(&d, &inputs);
+    assert_all_answered(&d, &inputs, true);
 }
 
 #[test]
@@ -243,7 +206,7 @@ fn sigterm_with_a_backlog_exits_zero_and_the_rest_is_answered_after_a_restart() 
     wait_until("200 results after the restart", LONG, Some(&d), || answered(&d, 200));
     d.signal("TERM");
     assert!(d.wait_exit().success());
-    assert_all_answered(&d, &inputs);
+    assert_all_answered(&d, &inputs, true);
 }
 
 #[test]
@@ -267,7 +230,7 @@ fn a_second_daemon_on_the_same_inbox_exits_2_naming_the_one_that_runs() {
     wait_until("3 results", LONG, Some(&d), || answered(&d, 3));
     d.signal("TERM");
     assert!(d.wait_exit().success());
-    assert_all_answered(&d, &inputs);
+    assert_all_answered(&d, &inputs, true);
 }
 
 #[test]
@@ -284,7 +247,7 @@ fn files_present_before_start_up_are_processed() {
     d.signal("TERM");
     assert!(d.wait_exit().success());
     fs::remove_file(d.path("inbox").join(".hidden.txt")).unwrap();
-    assert_all_answered(&d, &inputs);
+    assert_all_answered(&d, &inputs, true);
 }
 
 #[test]

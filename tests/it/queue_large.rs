@@ -176,6 +176,28 @@ fn answered_by(d: &Daemon, name: &str, pid: u32) -> bool {
         .any(|l| l.split_whitespace().any(|t| t.starts_with("worker=") && t.ends_with(&mark)))
 }
 
+/// A Sudoku batch of about `bytes` as `DIR/big.txt`, and what `kakurod solve` answers for
+/// it on one host.
+fn big_batch(dir: &std::path::Path, bytes: usize) -> (String, tempfile::TempDir) {
+    let batch = sudoku_batch(bytes);
+    let input = dir.join("big.txt");
+    fs::write(&input, &batch).unwrap();
+    let (local, _) = solve_locally(&input, false);
+    (batch, local)
+}
+
+/// Keeps the daemon's own slot busy with a count that runs into its limit of `seconds`
+/// (no worker is there to take it), so that the separate workers answer what follows.
+fn occupy_the_daemons_slot(d: &Daemon, seconds: u32) {
+    let empty = "[0,0,0,0,0,0,0,0,0]";
+    let rows = [empty; 9].join(",");
+    let long = format!(
+        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": {seconds}}}}}"#
+    );
+    drop_file(&d.path("inbox"), "long.json", long.as_bytes());
+    wait_until("the count running", LONG, Some(d), || !running(d).is_empty());
+}
+
 #[test]
 fn a_five_mib_batch_goes_through_the_bucket_and_is_answered_as_solve_answers_it() {
     let Some(binary) = server_binary("a 5 MiB batch through the queue") else { return };
@@ -188,15 +210,7 @@ fn a_five_mib_batch_goes_through_the_bucket_and_is_answered_as_solve_answers_it(
 
     let mut d = Daemon::new(&queue_config(&server.url(), ""));
     d.start(&[]);
-    // The daemon's own slot is kept busy by a count that runs into its 20 s limit (no other
-    // worker is there to take it), so the separate worker answers the batch.
-    let empty = "[0,0,0,0,0,0,0,0,0]";
-    let rows = [empty; 9].join(",");
-    let long = format!(
-        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": 20}}}}"#
-    );
-    drop_file(&d.path("inbox"), "long.json", long.as_bytes());
-    wait_until("the count running", LONG, Some(&d), || !running(&d).is_empty());
+    occupy_the_daemons_slot(&d, 20);
     let worker = QueueWorker::start(&server.url(), 1, &[], dir.path().join("worker.log"));
     let started = Instant::now();
     drop_file(&d.path("inbox"), "big.txt", batch.as_bytes());
@@ -280,21 +294,12 @@ fn a_worker_killed_while_it_solves_a_large_input_still_leads_to_one_answer() {
     let Some(binary) = server_binary("a worker killed on a large input") else { return };
     let dir = tempfile::tempdir().unwrap();
     let server = NatsServer::start(&binary, dir.path());
-    let batch = sudoku_batch(3 << 20);
-    let input = dir.path().join("big.txt");
-    fs::write(&input, &batch).unwrap();
-    let (local, _) = solve_locally(&input, false);
+    let (batch, local) = big_batch(dir.path(), 3 << 20);
 
     let mut d = Daemon::new(&queue_config(&server.url(), ""));
     d.start(&[]);
-    // As above, the daemon's slot is busy while the first worker takes the batch.
-    let empty = "[0,0,0,0,0,0,0,0,0]";
-    let rows = [empty; 9].join(",");
-    let long = format!(
-        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": 30}}}}"#
-    );
-    drop_file(&d.path("inbox"), "long.json", long.as_bytes());
-    wait_until("the count running", LONG, Some(&d), || !running(&d).is_empty());
+    // The daemon's slot is busy while the first worker takes the batch.
+    occupy_the_daemons_slot(&d, 30);
     let first = QueueWorker::start(&server.url(), 1, &[], dir.path().join("first.log"));
     let look = Look::new(&server.url());
     drop_file(&d.path("inbox"), "big.txt", batch.as_bytes());
@@ -323,22 +328,13 @@ fn an_input_lost_from_the_bucket_is_put_again_and_answered() {
     let Some(binary) = server_binary("an input lost from the bucket") else { return };
     let dir = tempfile::tempdir().unwrap();
     let server = NatsServer::start(&binary, dir.path());
-    let batch = sudoku_batch(3 << 19);
-    let input = dir.path().join("big.txt");
-    fs::write(&input, &batch).unwrap();
-    let (local, _) = solve_locally(&input, false);
+    let (batch, local) = big_batch(dir.path(), 3 << 19);
 
     // A short duplicate window, so that the job sent again is not taken for the first.
     let extra = "reconcile_seconds = 2\nduplicate_window_seconds = 1\n";
     let mut d = Daemon::new(&queue_config(&server.url(), extra));
     d.start(&[]);
-    let empty = "[0,0,0,0,0,0,0,0,0]";
-    let rows = [empty; 9].join(",");
-    let long = format!(
-        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": 30}}}}"#
-    );
-    drop_file(&d.path("inbox"), "long.json", long.as_bytes());
-    wait_until("the count running", LONG, Some(&d), || !running(&d).is_empty());
+    occupy_the_daemons_slot(&d, 30);
     // The batch waits on the queue (the only slot is busy) while its input vanishes from
     // the bucket, as if a server lost it.
     let look = Look::new(&server.url());

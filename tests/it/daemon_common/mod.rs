@@ -114,6 +114,49 @@ pub fn results(outbox: &Path) -> BTreeMap<String, Vec<(String, serde_json::Value
     map
 }
 
+/// `count` inputs cycling through the fixtures, named `FIXTURE-NNNN.txt`, with the solution
+/// each must get.
+pub fn batch(count: usize) -> Vec<(String, Fixture)> {
+    let all = fixtures();
+    (0..count)
+        .map(|i| {
+            let f = all[i % all.len()].clone();
+            (format!("{}-{i:04}.txt", f.name), f)
+        })
+        .collect()
+}
+
+/// Asserts that every input of `inputs` has exactly one complete, correct result under its
+/// own name (with its picture when `pictures`), that the inputs went to done/, and that
+/// nothing is left half-done.
+pub fn assert_all_answered(d: &Daemon, inputs: &[(String, Fixture)], pictures: bool) {
+    let outbox = d.path("outbox");
+    let results = results(&outbox);
+    for (name, fixture) in inputs {
+        let docs = results.get(name).unwrap_or_else(|| panic!("no result for {name}"));
+        assert_eq!(docs.len(), 1, "{name} has {} results: {docs:?}", docs.len());
+        let (json_name, doc) = &docs[0];
+        assert_eq!(doc["status"], "solved", "{json_name}: {doc}");
+        let stem = json_name.trim_end_matches(".json");
+        assert_eq!(format!("{stem}.txt"), *name, "answered under another name");
+        let solution = fs::read_to_string(outbox.join(format!("{stem}.solution.txt")))
+            .unwrap_or_else(|e| panic!("{stem}.solution.txt: {e}"));
+        assert!(same_grid(&solution, &fixture.sol), "{name}: wrong solution\n{solution}");
+        if pictures {
+            let picture = fs::read_to_string(outbox.join(format!("{stem}.svg")))
+                .unwrap_or_else(|e| panic!("{stem}.svg: {e}"));
+            let whole = picture.contains("<svg") && picture.trim_end().ends_with("</svg>");
+            assert!(whole, "{stem}.svg");
+        }
+    }
+    assert_eq!(results.len(), inputs.len(), "results for unknown inputs");
+    let temporaries: Vec<_> = names(&outbox).into_iter().filter(|n| n.starts_with('.')).collect();
+    assert!(temporaries.is_empty(), "temporary files left: {temporaries:?}");
+    assert!(claimed(&d.path("claim")).is_empty(), "claim folder not empty");
+    assert!(names(&d.path("inbox")).is_empty(), "inbox not empty");
+    assert_eq!(names(&d.path("done")).len(), inputs.len());
+}
+
 /// Polls `done` every 10 ms until it is true; panics with `what` (and the daemon log, when
 /// given) after `limit`.
 pub fn wait_until(
