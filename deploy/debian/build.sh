@@ -25,15 +25,18 @@ mkdir -p "$stage/man" "$stage/completions" "$stage/units"
 "$kakurod" completions bash >"$stage/completions/kakurod"
 "$kakurod" completions zsh >"$stage/completions/_kakurod"
 "$kakurod" completions fish >"$stage/completions/kakurod.fish"
-# The package installs under /usr, where the hand-made install of the same unit uses
-# /usr/local.
-sed -e 's#/usr/local/bin/kakurod#/usr/bin/kakurod#' \
-    -e 's#/usr/local/share/doc/kakurod#/usr/share/doc/kakurod#' \
-    systemd/kakurod.service >"$stage/units/kakurod.service"
-if grep -n '/usr/local' "$stage/units/kakurod.service"; then
-    echo "the package's unit still names /usr/local" >&2
-    exit 1
-fi
+# The package installs under /usr, where the hand-made install of the same units uses
+# /usr/local: the daemon's, and the queue worker's for the hosts that only answer jobs.
+for unit in systemd/kakurod.service deploy/nats/kakurod-worker.service; do
+    staged="$stage/units/$(basename "$unit")"
+    sed -e 's#/usr/local/bin/kakurod#/usr/bin/kakurod#' \
+        -e 's#/usr/local/share/doc/kakurod#/usr/share/doc/kakurod#' \
+        "$unit" >"$staged"
+    if grep -n '/usr/local' "$staged"; then
+        echo "the package's unit $staged still names /usr/local" >&2
+        exit 1
+    fi
+done
 
 # The release profile keeps line tables for backtraces; the package strips them.
 cargo deb --no-build --strip "$@"

@@ -358,6 +358,11 @@ fn the_unit_documents_itself_with_the_manual_page_and_the_pages_the_install_step
     );
     assert!(steps.contains("kakurod man /usr/local/share/man/man1"), "no manual pages installed");
     assert!(root.join("docs/service.md").is_file());
+    // The queue worker's unit points at its page in the same folder.
+    let worker = fs::read_to_string(root.join("deploy/nats/kakurod-worker.service")).unwrap();
+    let line = format!("Documentation=man:kakurod-worker(1) file://{folder}/queue.md\n");
+    assert!(worker.contains(&line), "the worker's unit lacks {line}");
+    assert!(root.join("docs/queue.md").is_file());
 }
 
 #[test]

@@ -164,12 +164,21 @@ fn the_debian_package_names_what_it_installs_and_every_file_exists() {
     ] {
         assert!(destinations.iter().any(|d| d == wanted), "nothing goes to {wanted}");
     }
-    assert_eq!(deb["systemd-units"]["unit-name"].as_str(), Some("kakurod"));
+    // The daemon's unit, enabled and started; the queue worker's, installed only.
+    let units: Vec<(&str, bool)> = deb["systemd-units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["unit-name"].as_str().unwrap(), u["enable"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(units, [("kakurod", true), ("kakurod-worker", false)]);
     let scripts = deb["maintainer-scripts"].as_str().unwrap();
     let postrm = fs::read_to_string(root.join(scripts).join("postrm")).unwrap();
     assert!(postrm.contains("#DEBHELPER#"), "cargo-deb's fragments have no place");
     // The unit the package installs is the repository's, moved from /usr/local to /usr.
-    assert!(build.contains("systemd/kakurod.service >\"$stage/units/kakurod.service\""));
+    assert!(
+        build.contains("for unit in systemd/kakurod.service deploy/nats/kakurod-worker.service")
+    );
     assert!(
         fs::read_to_string(root.join("docs/service.md"))
             .unwrap()

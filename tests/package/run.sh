@@ -2,8 +2,8 @@
 # The Debian package, built and installed for real: builds it with deploy/debian/build.sh,
 # checks what it holds, runs lintian (no error allowed), then installs it into a fresh
 # Debian bookworm root made with mmdebstrap and checks, in that root, that the binary runs
-# and solves, the user exists, a local edit of the conffile survives a reinstall, and a
-# purge removes what the package made but keeps an answer left in the outbox.
+# and solves, the user exists, the daemon's unit is enabled and the worker's is not, a
+# local edit of the conffile survives a reinstall, and a purge removes what the package made but keeps an answer left in the outbox.
 #
 #   bash tests/package/run.sh
 #
@@ -58,6 +58,10 @@ grep -q '^ExecStart=/usr/bin/kakurod serve' <<<"$unit" || fail "the unit does no
 grep -q 'systemd-sysusers' "$control/postinst" || fail "the postinst does not make the user"
 grep -q 'deb-systemd-invoke \$_dh_action kakurod.service' "$control/postinst" \
     || fail "the postinst does not start the service"
+# The queue worker's unit is there, under /usr, but neither enabled nor started.
+worker=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/lib/systemd/system/kakurod-worker.service)
+grep -q '^ExecStart=/usr/bin/kakurod worker' <<<"$worker" || fail "the worker's unit does not start /usr/bin/kakurod"
+! grep -q '/usr/local' <<<"$worker" || fail "the worker's unit names /usr/local"
 rm -rf "$control"
 
 echo "== lintian"
@@ -83,6 +87,11 @@ said=$(in_root getent passwd kakurod)
 grep -q ':/var/lib/kakurod:' <<<"$said" || fail "no user kakurod: $said"
 in_root getent group kakurod >/dev/null || fail "no group kakurod"
 [ -f "$root/usr/share/man/man1/kakurod-serve.1.gz" ] || fail "no manual page kakurod-serve(1)"
+# The daemon is enabled; the worker, which needs its queue's URL first, is not.
+wants="$root/etc/systemd/system/multi-user.target.wants"
+[ -L "$wants/kakurod.service" ] || fail "the install did not enable kakurod.service"
+[ ! -e "$wants/kakurod-worker.service" ] || fail "the install enabled kakurod-worker.service"
+[ -f "$root/usr/lib/systemd/system/kakurod-worker.service" ] || fail "no kakurod-worker.service"
 
 echo "# a local edit" >>"$root/etc/kakurod/config.toml"
 in_root dpkg -i /tmp/kakurod.deb >/dev/null
