@@ -223,7 +223,10 @@ fn a_five_mib_batch_goes_through_the_bucket_and_is_answered_as_solve_answers_it(
         local_took.as_secs_f64(),
         queued_took.as_secs_f64()
     );
-    assert!(answered_by(&d, "big.txt", worker.pid()), "{}", d.log());
+    // The answer line is logged just after the input is archived.
+    wait_until("the answer line naming the worker", LONG, Some(&d), || {
+        answered_by(&d, "big.txt", worker.pid())
+    });
     let outbox = d.path("outbox");
     assert_eq!(read(&outbox, "big.solution.txt"), read(local.path(), "big.solution.txt"));
     let doc = &results(&outbox)["big.txt"][0].1;
@@ -310,7 +313,10 @@ fn a_worker_killed_while_it_solves_a_large_input_still_leads_to_one_answer() {
     drop(first); // SIGKILL
     let second = QueueWorker::start(&server.url(), 1, &[], dir.path().join("second.log"));
     wait_until("the batch answered", LONG * 3, Some(&d), || d.path("done/big.txt").exists());
-    assert!(answered_by(&d, "big.txt", second.pid()), "{}", d.log());
+    // The answer line is logged just after the input is archived.
+    wait_until("the answer line naming the worker", LONG, Some(&d), || {
+        answered_by(&d, "big.txt", second.pid())
+    });
     let outbox = d.path("outbox");
     assert_eq!(results(&outbox)["big.txt"].len(), 1);
     assert_eq!(read(&outbox, "big.solution.txt"), read(local.path(), "big.solution.txt"));
