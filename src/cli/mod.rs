@@ -186,6 +186,11 @@ pub struct ExplainArgs {
     /// Read the file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
+    /// Give up after this many seconds (0: no limit), on the search for the solution and on
+    /// the path: a path cut short is printed as far as it got, says so, and the exit status
+    /// is 1.
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// `kakurod hint`.
@@ -203,6 +208,10 @@ pub struct HintArgs {
     /// Read the file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
+    /// Give up after this many seconds (0: no limit), on the search for the solution and on
+    /// the path (exit status 1 when no step was found in time).
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// The formats `convert` writes.

@@ -7,6 +7,7 @@ use super::{located, read_text};
 use crate::cli::{ExplainArgs, HintArgs};
 use crate::explain::{self, Path, Step, picture, progress};
 use crate::format::{self, Format};
+use crate::grade::Budget;
 use crate::pipeline::{self, PipelineOptions};
 use crate::puzzle::{Grid, Puzzle};
 use crate::report::{Status, Uniqueness};
@@ -15,13 +16,25 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use std::path::Path as FilePath;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// `--timeout`, where 0 is no limit (as for `solve`).
+fn limit(timeout: Option<Duration>) -> Option<Duration> {
+    timeout.filter(|t| !t.is_zero())
+}
+
+/// The budget of a path whose command started at `started`, with `--timeout`.
+fn budget(started: Instant, timeout: Option<Duration>) -> Budget<'static> {
+    Budget { deadline: limit(timeout).map(|limit| started + limit), cancel: None }
+}
 
 /// Runs `kakurod explain`.
 pub fn run_explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let Some((puzzle, solution)) = solved(&args.file, args.format)? else {
+    let started = Instant::now();
+    let Some((puzzle, solution)) = solved(&args.file, args.format, args.timeout)? else {
         return Ok(ExitCode::from(1));
     };
-    let path = explain::explain(&puzzle, &solution, None);
+    let path = explain::explain_within(&puzzle, &solution, None, budget(started, args.timeout));
     if let Some(dir) = &args.svg {
         write_pictures(dir, args.steps.as_deref(), &puzzle, &path)?;
     }
@@ -30,7 +43,7 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         print!("{}", text(&path));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if path.stopped_by.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// `explain --svg DIR [--steps LIST]`: the grid after each chosen step, as
@@ -57,7 +70,8 @@ fn write_pictures(
 
 /// Runs `kakurod hint`.
 pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
-    let Some((puzzle, solution)) = solved(&args.file, args.format)? else {
+    let started = Instant::now();
+    let Some((puzzle, solution)) = solved(&args.file, args.format, args.timeout)? else {
         return Ok(ExitCode::from(1));
     };
     let progress = match &args.progress {
@@ -74,13 +88,19 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let path = explain::explain(&puzzle, &solution, progress.as_ref());
+    let budget = budget(started, args.timeout);
+    let path = explain::explain_within(&puzzle, &solution, progress.as_ref(), budget);
     // A digit already in the grid leaving its peers is what a player takes for granted.
     let implied = |s: &Step| s.technique == "naked_single" && s.place.is_empty();
     let next = path.steps.iter().position(|s| !implied(s));
+    if next.is_none() && path.stopped_by.is_some() {
+        eprintln!("{}: no step found within the time limit", args.file.display());
+        return Ok(ExitCode::from(1));
+    }
     let hint = Hint {
         step: next.map(|k| &path.steps[k]),
         steps_left: next.map_or(0, |k| path.steps.len() - k),
+        stopped_by: path.stopped_by,
     };
     if args.json {
         println!("{}", serde_json::to_string(&hint)?);
@@ -94,16 +114,23 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `kakurod hint --json`: the next step (`null` when the grid is full) and how many steps
-/// the path from here has.
+/// the path from here has (at least, when the path was cut short: `stopped_by`).
 #[derive(Serialize)]
 struct Hint<'a> {
     step: Option<&'a Step>,
     steps_left: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<&'static str>,
 }
 
-/// The one puzzle of `file` and its verified solution; `None` (said on standard error)
-/// when the file cannot be read or the puzzle has no solution.
-fn solved(file: &FilePath, forced: Option<Format>) -> anyhow::Result<Option<(Puzzle, Grid)>> {
+/// The one puzzle of `file` and its verified solution, searched for `timeout` at most;
+/// `None` (said on standard error) when the file cannot be read or the puzzle has no
+/// solution (or none was found in time).
+fn solved(
+    file: &FilePath,
+    forced: Option<Format>,
+    timeout: Option<Duration>,
+) -> anyhow::Result<Option<(Puzzle, Grid)>> {
     let shown = file.display().to_string();
     let text = read_text(file)?;
     let mut document = match format::read(&text, forced) {
@@ -126,6 +153,7 @@ fn solved(file: &FilePath, forced: Option<Format>) -> anyhow::Result<Option<(Puz
     let puzzle = parsed.puzzle.clone();
     let mut options = PipelineOptions { format: forced, ..PipelineOptions::default() };
     options.solve.mode = Mode::Unique;
+    options.solve.timeout = limit(timeout);
     let report = pipeline::solve_parsed(parsed, &options, Control::default());
     match (report.status, report.grid) {
         (Status::Solved, Some(grid)) => {
@@ -137,6 +165,10 @@ fn solved(file: &FilePath, forced: Option<Format>) -> anyhow::Result<Option<(Puz
             }
             Ok(Some((puzzle, grid)))
         }
+        (Status::Timeout, _) => {
+            eprintln!("{shown}: no path: no solution was found within the time limit");
+            Ok(None)
+        }
         (status, _) => {
             eprintln!("{shown}: no path: the puzzle is {}", status.name());
             Ok(None)
@@ -144,12 +176,16 @@ fn solved(file: &FilePath, forced: Option<Format>) -> anyhow::Result<Option<(Puz
     }
 }
 
-/// The path as JSON, one step a line.
+/// The path as JSON, one step a line; `stopped_by` only when it was cut short.
 fn json(path: &Path) -> anyhow::Result<String> {
     let steps: Vec<String> =
         path.steps.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
+    let stopped = match path.stopped_by {
+        Some(why) => format!(", \"stopped_by\": {}", serde_json::to_string(why)?),
+        None => String::new(),
+    };
     Ok(format!(
-        "{{\"steps\": [\n  {}\n], \"difficulty\": {}, \"solved\": {}}}\n",
+        "{{\"steps\": [\n  {}\n], \"difficulty\": {}, \"solved\": {}{stopped}}}\n",
         steps.join(",\n  "),
         serde_json::to_string(&path.difficulty)?,
         path.solved
@@ -160,6 +196,11 @@ fn json(path: &Path) -> anyhow::Result<String> {
 fn text(path: &Path) -> String {
     let mut out: String =
         path.steps.iter().enumerate().map(|(k, step)| format!("{}\n", line(k + 1, step))).collect();
+    if path.stopped_by.is_some() {
+        let steps = path.steps.len();
+        out.push_str(&format!("the time limit ran out after {steps} steps: the path goes on\n"));
+        return out;
+    }
     let difficulty = path.difficulty.map_or("none", |d| d.name());
     let how = if path.solved { "logic alone finishes the grid" } else { "logic needs a search" };
     out.push_str(&format!("difficulty: {difficulty}; {how}; {} steps\n", path.steps.len()));

@@ -261,6 +261,33 @@ fn explain_prints_numbered_steps_or_json_and_refuses_what_it_cannot_explain() {
 }
 
 #[test]
+fn explain_and_hint_give_up_at_their_time_limit_and_say_so() {
+    let kakuro = fixture("kakuro/960_31x46.txt");
+    let whole = kakurod(&["explain", "--json", "--timeout", "0", &kakuro]);
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let whole: Value = serde_json::from_slice(&whole.stdout).unwrap();
+    assert!(whole.get("stopped_by").is_none(), "0 is no limit");
+    // A microsecond runs out in the search or in the path: either way it says so. A path
+    // cut short exits 1; a hint found before the cut is given, with the cut said.
+    for command in ["explain", "hint"] {
+        let out = kakurod(&[command, "--json", "--timeout", "0.000001", &kakuro]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.stdout.is_empty() {
+            assert_eq!(out.status.code(), Some(1), "{command}");
+            assert!(stderr.contains("within the time limit"), "{command}: {stderr}");
+            continue;
+        }
+        let cut: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(cut["stopped_by"], "timeout", "{command}: {cut}");
+        let code = if command == "hint" { 0 } else { 1 };
+        assert_eq!(out.status.code(), Some(code), "{command}: {stderr}");
+        if command == "hint" {
+            assert!(cut["step"].is_object(), "{cut}");
+        }
+    }
+}
+
+#[test]
 fn hint_gives_the_next_step_from_a_players_grid_and_names_a_wrong_digit() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = fixture("kakuro/281_6x6.txt");
