@@ -238,8 +238,8 @@ mod tests {
     use super::*;
     use crate::settings::Config;
 
-    #[test]
-    fn a_job_round_trips_with_any_bytes_and_a_foreign_schema_is_refused() {
+    /// The header of a job `name` (stem `stem`) of the default settings.
+    fn header(claim: &str, name: &str, stem: &str) -> JobHeader {
         let config = Config::default();
         let settings = JobSettings {
             solver: config.solver,
@@ -247,17 +247,22 @@ mod tests {
             generate: config.generate,
             svg: true,
         };
-        let header = JobHeader {
+        JobHeader {
             schema: SCHEMA,
-            claim: "0123456789abcdef".into(),
-            name: "a\nb.txt".into(),
-            stem: "a\nb".into(),
+            claim: claim.into(),
+            name: name.into(),
+            stem: stem.into(),
             settings,
             max_crashes: 3,
             large: false,
             part: None,
             object: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_job_round_trips_with_any_bytes_and_a_foreign_schema_is_refused() {
+        let header = header("0123456789abcdef", "a\nb.txt", "a\nb");
         let job = Job { header, input: b"\n\xff\x00x\n".to_vec() };
         assert_eq!(Job::decode(&job.encode()).unwrap(), job);
         let mut other = job.clone();
@@ -278,24 +283,9 @@ mod tests {
 
     #[test]
     fn a_stored_input_or_answer_says_where_it_is_and_an_older_schema_is_read_without_one() {
-        let config = Config::default();
-        let settings = JobSettings {
-            solver: config.solver,
-            limits: config.limits,
-            generate: config.generate,
-            svg: false,
-        };
-        let header = JobHeader {
-            schema: SCHEMA,
-            claim: "00ab".into(),
-            name: "big.txt".into(),
-            stem: "big".into(),
-            settings,
-            max_crashes: 3,
-            large: true,
-            part: None,
-            object: None,
-        };
+        let mut header = header("00ab", "big.txt", "big");
+        header.settings.svg = false;
+        header.large = true;
         // A job without an object has no such field.
         let small = Job { header: header.clone(), input: b"1 2\n".to_vec() };
         assert!(!String::from_utf8_lossy(&small.encode()).contains("object"));

@@ -50,6 +50,13 @@ impl State {
         Some(live)
     }
 
+    /// The digits every live combination of cage `k` holds (none when it has none; `None`
+    /// past the bound).
+    fn required(&self, shape: &Shape, k: usize) -> Option<u32> {
+        let live = self.live(shape, k)?;
+        Some(live.iter().fold(if live.is_empty() { 0 } else { !0 }, |u, &s| u & s))
+    }
+
     /// Every cage's cells keep only the digits of its live combinations.
     pub(super) fn cage_combinations(&mut self, shape: &Shape) -> bool {
         for k in 0..shape.cages.len() {
@@ -71,8 +78,7 @@ impl State {
     /// goes there.
     pub(super) fn cage_hidden_singles(&mut self, shape: &Shape) -> bool {
         for k in 0..shape.cages.len() {
-            let Some(live) = self.live(shape, k) else { continue };
-            let required = live.iter().fold(if live.is_empty() { 0 } else { !0 }, |u, &s| u & s);
+            let Some(required) = self.required(shape, k) else { continue };
             for digit in bits(required) {
                 let places = self.places_in(&shape.cages[k].cells, digit);
                 if let [cell] = places[..]
@@ -90,8 +96,7 @@ impl State {
     /// row, column or box, leaves that house's other cells.
     pub(super) fn cage_pointing(&mut self, shape: &Shape) -> bool {
         for k in 0..shape.cages.len() {
-            let Some(live) = self.live(shape, k) else { continue };
-            let required = live.iter().fold(if live.is_empty() { 0 } else { !0 }, |u, &s| u & s);
+            let Some(required) = self.required(shape, k) else { continue };
             for digit in bits(required) {
                 let places = self.places_in(&shape.cages[k].cells, digit);
                 let Some(&first) = places.first() else { continue };

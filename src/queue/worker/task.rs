@@ -272,21 +272,30 @@ fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
         Err(error) => failed(&header.name, checksum, &format!("the job's settings: {error}")),
     };
     let generation = matches!(report.body, Body::Generation(_));
-    let files = rendered::render(&report, &header.stem, header.settings.svg);
-    let mut line = LogLine::new(job.input.len() as u64, &report, started);
-    line.host = Some(shared.host.clone());
     let answer = Answer {
-        schema: wire::SCHEMA,
-        claim: header.claim.clone(),
-        name: header.name.clone(),
         stem: generation.then(|| header.stem.clone()),
-        files,
+        files: rendered::render(&report, &header.stem, header.settings.svg),
+        ..answer_of(shared, job, &report, started)
+    };
+    Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
+}
+
+/// The answer to `job` that `report` gives, its log line stamped with this host: no files
+/// and no part, which the caller adds.
+fn answer_of(shared: &Shared, job: &Job, report: &FileReport, started: Instant) -> Answer {
+    let mut line = LogLine::new(job.input.len() as u64, report, started);
+    line.host = Some(shared.host.clone());
+    Answer {
+        schema: wire::SCHEMA,
+        claim: job.header.claim.clone(),
+        name: job.header.name.clone(),
+        stem: None,
+        files: Vec::new(),
         rejected: report.is_rejected(),
         line,
         part: None,
         object: None,
-    };
-    Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
+    }
 }
 
 /// Answers a part of a cut batch: each puzzle's pieces of the result files, rendered here
@@ -314,18 +323,9 @@ fn answer_part(
         format: Some(Format::Lines),
         body: Body::Batch { puzzles: reports, summary, invalid_lines },
     };
-    let mut line = LogLine::new(job.input.len() as u64, &report, started);
-    line.host = Some(shared.host.clone());
     let answer = Answer {
-        schema: wire::SCHEMA,
-        claim: header.claim.clone(),
-        name: header.name.clone(),
-        stem: None,
-        files: Vec::new(),
-        rejected: false,
-        line,
         part: Some(PartAnswer { index: part.index, first_line: part.first_line, puzzles }),
-        object: None,
+        ..answer_of(shared, job, &report, started)
     };
     Solved { answer, cancelled: report.was_cancelled(), withdrawn: false }
 }
