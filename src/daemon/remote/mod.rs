@@ -258,17 +258,30 @@ impl Remote {
 
     /// Whether the queue holds the job `id` (a claim's, or a part's) or its answer; `None`
     /// when a stream cannot be looked up.
+    ///
+    /// A message its stream still holds behind its consumer's ack floor is not held: no
+    /// consumer delivers it again. A server failover can leave one so (the stream missed
+    /// the removal of a message its consumer acknowledged); it is taken off, so that the
+    /// job sent again is not refused as a second one.
     pub(super) fn holds_job_or_answer(&self, id: &str) -> Option<bool> {
         let queue = &self.queue;
+        let names = &queue.names;
         queue.block_on(async {
-            for (stream, subject) in [
-                (queue.names.jobs_stream(), queue.names.job(id)),
-                (queue.names.answers_stream(), queue.names.answer(id)),
+            for (stream, subject, consumer) in [
+                (names.jobs_stream(), names.job(id), names.workers_consumer()),
+                (names.answers_stream(), names.answer(id), names.daemon_consumer()),
             ] {
                 let stream = queue.js.get_stream(stream).await.ok()?;
-                if stream.get_last_raw_message_by_subject(&subject).await.is_ok() {
+                let Ok(message) = stream.get_last_raw_message_by_subject(&subject).await else {
+                    continue;
+                };
+                let floor = stream.consumer_info(consumer).await.ok()?.ack_floor.stream_sequence;
+                if message.sequence > floor {
                     return Some(true);
                 }
+                tracing::warn!(subject = %subject, sequence = message.sequence, ack_floor = floor,
+                    "a message no consumer delivers again (left behind by a failover); taken off");
+                stream.purge().filter(&subject).await.ok()?;
             }
             Some(false)
         })

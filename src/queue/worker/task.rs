@@ -35,6 +35,9 @@ use std::time::{Duration, Instant};
 /// again.
 const READ_RETRY: Duration = Duration::from_secs(2);
 
+/// How long a job whose answer could not be published waits before it comes again.
+const PUBLISH_RETRY: Duration = Duration::from_secs(1);
+
 /// One fetched job and what handling it needs.
 pub(super) struct Task {
     pub(super) shared: Arc<Shared>,
@@ -120,7 +123,10 @@ impl Task {
             Err(error) => {
                 tracing::warn!(%error, file = %solved.answer.name,
                     "cannot publish the answer; the job is handed back");
-                self.hand_back(&message, &claim, crashes).await;
+                // After a moment: the server that refused it is likely still recovering,
+                // and an immediate redelivery would only be refused again, many times a
+                // second.
+                self.hand_back_after(&message, &claim, crashes, Some(PUBLISH_RETRY)).await;
             }
         }
     }
@@ -229,8 +235,20 @@ impl Task {
 
     /// Gives the job back for another worker at once, its crash count as before.
     async fn hand_back(&self, message: &jetstream::Message, claim: &str, crashes: u32) {
+        self.hand_back_after(message, claim, crashes, None).await;
+    }
+
+    /// Gives the job back, to be delivered again after `delay` (at once when `None`), its
+    /// crash count as before.
+    async fn hand_back_after(
+        &self,
+        message: &jetstream::Message,
+        claim: &str,
+        crashes: u32,
+        delay: Option<Duration>,
+    ) {
         let _ = self.crashes.set(claim, crashes).await;
-        let _ = message.ack_with(AckKind::Nak(None)).await;
+        let _ = message.ack_with(AckKind::Nak(delay)).await;
     }
 }
 
