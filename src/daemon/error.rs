@@ -34,6 +34,24 @@ pub enum DaemonError {
         /// The inbox.
         inbox: PathBuf,
     },
+    /// Two of the folders are one folder, or one lies inside the other: the daemon would take
+    /// its own results, or the inputs it archived, for new inputs.
+    #[error(
+        "folders.{first} ({first_path}) {relation} folders.{second} ({second_path}); the \
+         inbox, outbox, claim, done and failed folders must lie apart"
+    )]
+    Overlapping {
+        /// The first setting's name.
+        first: &'static str,
+        /// Its folder.
+        first_path: PathBuf,
+        /// The second setting's name.
+        second: &'static str,
+        /// Its folder.
+        second_path: PathBuf,
+        /// How they overlap: "is the same folder as" or "lies inside".
+        relation: &'static str,
+    },
     /// Another kakurod serves this inbox already.
     #[error(
         "another kakurod already serves the inbox {inbox} ({holder}; it holds the lock \

@@ -202,6 +202,11 @@ impl Daemon {
         drop(watch);
         drop((heartbeat, listener));
         status::remove(&ctx.settings.folders.claim);
+        // A metrics file left behind would go on telling node_exporter of a daemon at work:
+        // gone with the daemon, its metrics go absent, as a stopped target's do.
+        if let Some(file) = &ctx.settings.metrics.file {
+            let _ = std::fs::remove_file(file);
+        }
         log_stopped(&ctx.settings, dispatcher.counters(), drained);
     }
 }
@@ -398,9 +403,24 @@ fn drain(dispatcher: &Dispatcher, timeout: Duration, signals: &Receiver<i32>) ->
     }
 }
 
-/// Creates the folders, makes their paths absolute, and checks that the ones inputs are
-/// renamed between share the inbox's filesystem.
+/// Creates the folders, makes their paths absolute, and checks that they lie apart and that
+/// the ones inputs are renamed between share the inbox's filesystem.
 fn prepare(folders: &Folders) -> Result<Folders, DaemonError> {
+    // Before anything is created, on the paths as written, when none climbs with `..`
+    // (which only the real paths resolve); again below on the real ones.
+    let climbs = |path: &Path| path.components().any(|c| c == std::path::Component::ParentDir);
+    let written = [&folders.inbox, &folders.outbox, &folders.done, &folders.failed, &folders.claim];
+    if !written.iter().any(|path| climbs(path)) {
+        let absolute =
+            |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        refuse_overlaps(&Folders {
+            inbox: absolute(&folders.inbox),
+            outbox: absolute(&folders.outbox),
+            done: absolute(&folders.done),
+            failed: absolute(&folders.failed),
+            claim: absolute(&folders.claim),
+        })?;
+    }
     let make = |about: &'static str, path: &Path| -> Result<PathBuf, DaemonError> {
         let error = |source| DaemonError::Folder { about, path: path.to_path_buf(), source };
         std::fs::create_dir_all(path).map_err(error)?;
@@ -413,6 +433,7 @@ fn prepare(folders: &Folders) -> Result<Folders, DaemonError> {
         failed: make("cannot create the failed folder", &folders.failed)?,
         claim: make("cannot create the claim folder", &folders.claim)?,
     };
+    refuse_overlaps(&resolved)?;
     let device = |path: &Path| {
         path.metadata().map(|m| m.dev()).map_err(|source| DaemonError::Folder {
             about: "cannot stat",
@@ -433,4 +454,38 @@ fn prepare(folders: &Folders) -> Result<Folders, DaemonError> {
         }
     }
     Ok(resolved)
+}
+
+/// Refuses two folders that are one, or one inside the other (paths already canonical):
+/// an outbox that is the inbox, or a done folder inside it, would feed the daemon its own
+/// results and archived inputs for ever.
+fn refuse_overlaps(folders: &Folders) -> Result<(), DaemonError> {
+    let named = [
+        ("inbox", &folders.inbox),
+        ("outbox", &folders.outbox),
+        ("claim", &folders.claim),
+        ("done", &folders.done),
+        ("failed", &folders.failed),
+    ];
+    for (i, &(a, a_path)) in named.iter().enumerate() {
+        for &(b, b_path) in &named[i + 1..] {
+            let (first, second, relation) = if a_path == b_path {
+                ((a, a_path), (b, b_path), "is the same folder as")
+            } else if b_path.starts_with(a_path) {
+                ((b, b_path), (a, a_path), "lies inside")
+            } else if a_path.starts_with(b_path) {
+                ((a, a_path), (b, b_path), "lies inside")
+            } else {
+                continue;
+            };
+            return Err(DaemonError::Overlapping {
+                first: first.0,
+                first_path: first.1.clone(),
+                second: second.0,
+                second_path: second.1.clone(),
+                relation,
+            });
+        }
+    }
+    Ok(())
 }

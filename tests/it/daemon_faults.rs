@@ -196,3 +196,46 @@ fn a_claim_folder_on_another_filesystem_is_refused_at_start_up() {
     assert!(stderr.contains("is not on the same filesystem as the inbox"), "{stderr}");
     assert_eq!(stderr.matches("not on the same filesystem").count(), 1, "said twice: {stderr}");
 }
+
+#[test]
+fn folders_that_overlap_are_refused_at_start_up_naming_both_settings() {
+    // The outbox given on the command line is the inbox: the daemon would answer its own
+    // answers for ever.
+    let d = Daemon::new("");
+    let inbox = d.path("inbox");
+    let out = Command::new(BIN)
+        .args(["serve", "--config"])
+        .arg(d.config())
+        .arg("--inbox")
+        .arg(&inbox)
+        .arg("--outbox")
+        .arg(&inbox)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("folders.inbox") && stderr.contains("is the same folder as folders.outbox"),
+        "{stderr}"
+    );
+    assert!(names(&inbox).is_empty(), "{:?}", names(&inbox));
+
+    // The configuration's done folder lies inside the inbox, written with `..` so that only
+    // the resolved paths show it.
+    let d = Daemon::new("[folders]\ninbox = \"inbox\"\ndone = \"outbox/../inbox/old\"\n");
+    let out = Command::new(BIN).args(["serve", "--config"]).arg(d.config()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("folders.done") && stderr.contains("lies inside folders.inbox"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("must lie apart").count(), 1, "said twice: {stderr}");
+
+    // The claim folder is the done folder.
+    let d = Daemon::new("[folders]\nclaim = \"archive\"\ndone = \"archive\"\n");
+    let out = Command::new(BIN).args(["serve", "--config"]).arg(d.config()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("folders.claim") && stderr.contains("folders.done"), "{stderr}");
+}
