@@ -7,6 +7,8 @@
 use serde::Deserialize;
 use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::field::MakeExt;
+use tracing_subscriber::fmt::FormatFields;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -84,9 +86,32 @@ pub fn init(format: LogFormat, level: LogLevel) {
         .with_target(false);
     let _ = match (format, journald) {
         (LogFormat::Json, _) => builder.json().flatten_event(true).try_init(),
-        (LogFormat::Text, true) => builder.without_time().try_init(),
-        (LogFormat::Text, false) => builder.try_init(),
+        (LogFormat::Text, true) => builder.fmt_fields(text_fields()).without_time().try_init(),
+        (LogFormat::Text, false) => builder.fmt_fields(text_fields()).try_init(),
     };
+}
+
+/// The fields of a text line as the default formatter writes them (`name=value`, the
+/// message bare), except that a value holding a control character (a file named with a
+/// newline) or a double quote is written quoted and escaped, so that it can neither split
+/// the line nor pass for other fields.
+fn text_fields() -> impl for<'w> FormatFields<'w> + 'static {
+    tracing_subscriber::fmt::format::debug_fn(|writer, field, value| {
+        let text = format!("{value:?}");
+        if field.name() == "message" {
+            write!(writer, "{text}")
+        } else if text.contains(|c: char| c.is_control() || c == '"') && !is_quoted(&text) {
+            write!(writer, "{field}={text:?}")
+        } else {
+            write!(writer, "{field}={text}")
+        }
+    })
+    .delimited(" ")
+}
+
+/// A value already written quoted (a `&str` field, which its `Debug` quotes and escapes).
+fn is_quoted(text: &str) -> bool {
+    text.len() >= 2 && text.starts_with('"') && text.ends_with('"')
 }
 
 #[cfg(test)]

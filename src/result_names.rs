@@ -21,8 +21,13 @@ use crate::format::InputError;
 /// The end of a stem that is reserved for error documents.
 pub const RESERVED_STEM_END: &str = ".error";
 
-/// The stem of the outputs for an input: its name without the last extension.
+/// The stem of the outputs for an input: its name without the last extension. A `.sol`
+/// file, refused as a solution, keeps its whole name, so that its error document
+/// (`NAME.sol.error.json`) never takes the name of the puzzle it was published beside.
 pub fn stem_of(input_name: &str) -> String {
+    if is_solution_name(input_name) {
+        return input_name.to_string();
+    }
     match input_name.rsplit_once('.') {
         Some((stem, _)) if !stem.is_empty() => stem.to_string(),
         _ => input_name.to_string(),
@@ -71,9 +76,14 @@ pub fn reserved(input_name: &str) -> Option<InputError> {
     ))
 }
 
+/// Whether the name is a solution file's (`.sol`, any case).
+fn is_solution_name(input_name: &str) -> bool {
+    input_name.to_ascii_lowercase().ends_with(".sol")
+}
+
 /// The refusal of a `.sol` file, a solution and never a puzzle, if `input_name` is one.
 pub fn solution_file(input_name: &str) -> Option<InputError> {
-    input_name.to_ascii_lowercase().ends_with(".sol").then(|| {
+    is_solution_name(input_name).then(|| {
         InputError::whole_file(
             format!("`{input_name}` is a solution file (`.sol`), not a puzzle"),
             "a puzzle file; a `.sol` is the solution that `kakurod solve` prints and the \
@@ -99,6 +109,7 @@ mod tests {
         assert_eq!(stem_of("a.b.txt"), "a.b");
         assert_eq!(stem_of("plain"), "plain");
         assert_eq!(stem_of(".hidden"), ".hidden");
+        assert_eq!(stem_of("241_9x9.sol"), "241_9x9.sol", "a refused solution keeps its name");
     }
 
     #[test]

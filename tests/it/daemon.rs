@@ -80,7 +80,11 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
     wait_until("17 results", LONG, Some(&d), || answered(&d, 17));
     let outbox = d.path("outbox");
     for (name, _) in &bad {
-        let stem = name.rsplit_once('.').map_or(*name, |(stem, _)| stem);
+        // A refused solution keeps its whole name as its stem.
+        let stem = match name.rsplit_once('.') {
+            Some((stem, ext)) if ext != "sol" => stem,
+            _ => *name,
+        };
         let text = fs::read_to_string(outbox.join(format!("{stem}.error.json")))
             .unwrap_or_else(|e| panic!("{stem}.error.json: {e}\n{}", d.log()));
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -93,7 +97,7 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
     assert!(huge.contains("over the limit of 4096 bytes"), "{huge}");
     let junk = fs::read_to_string(outbox.join("junk.error.json")).unwrap();
     assert!(junk.contains("none of the first 100 puzzle lines can be read"), "{junk}");
-    let sol = fs::read_to_string(outbox.join("solution.error.json")).unwrap();
+    let sol = fs::read_to_string(outbox.join("solution.sol.error.json")).unwrap();
     assert!(sol.contains("is a solution file"), "{sol}");
     let solved: Vec<_> = good.clone();
     for (name, f) in &solved {
@@ -102,6 +106,43 @@ fn malformed_files_get_error_results_and_valid_ones_around_them_are_solved() {
         assert!(same_grid(&solution, &f.sol), "{name}");
         assert!(d.path("done").join(name).exists());
     }
+}
+
+#[test]
+fn a_published_solution_dropped_beside_its_puzzle_never_takes_the_puzzles_result_name() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let inbox = d.path("inbox");
+    let fixture = &fixtures()[0];
+    // The solution first, so that it is the first to want the stem `p`.
+    drop_file(&inbox, "p.sol", fixture.sol.as_bytes());
+    wait_until("the solution refused", LONG, Some(&d), || d.path("failed").join("p.sol").exists());
+    drop_file(&inbox, "p.txt", fixture.text.as_bytes());
+    wait_until("the puzzle answered", LONG, Some(&d), || d.path("done").join("p.txt").exists());
+    let outbox = d.path("outbox");
+    let error = fs::read_to_string(outbox.join("p.sol.error.json")).unwrap();
+    assert!(error.contains("is a solution file"), "{error}");
+    let solution = fs::read_to_string(outbox.join("p.solution.txt")).unwrap();
+    assert!(same_grid(&solution, &fixture.sol));
+    let answer: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(outbox.join("p.json")).unwrap()).unwrap();
+    assert_eq!(answer["status"], "solved");
+    assert!(!outbox.join("p.error.json").exists() && !outbox.join("p-2.json").exists());
+}
+
+#[test]
+fn a_file_name_with_a_newline_is_answered_on_one_log_line_with_the_name_escaped() {
+    let mut d = Daemon::new("");
+    d.start(&[]);
+    let fixture = &fixtures()[0];
+    drop_file(&d.path("inbox"), "two\nlines.txt", fixture.text.as_bytes());
+    wait_until("the answer", LONG, Some(&d), || d.path("done").join("two\nlines.txt").exists());
+    wait_until("its log line", LONG, Some(&d), || d.log().contains(r#"result="two\nlines""#));
+    let log = d.log();
+    let answered: Vec<&str> = log.lines().filter(|l| l.contains(" answered")).collect();
+    assert_eq!(answered.len(), 1, "{log}");
+    assert!(answered[0].contains(r#"file="two\nlines.txt""#), "{log}");
+    assert!(!log.lines().any(|l| l.starts_with("lines.txt")), "a line split by the name:\n{log}");
 }
 
 #[test]
