@@ -35,6 +35,10 @@ pub fn detect(text: &str) -> Option<Format> {
     if trimmed.starts_with('{') {
         return Some(Format::Json);
     }
+    if trimmed.starts_with('<') {
+        // An HTML or XML page: no format of puzzles starts with markup.
+        return None;
+    }
     let mut lines = text::lines(text).filter(|line| !line.is_blank());
     let first = lines.next()?;
     if is_matrices_key(first.text) {
@@ -120,6 +124,8 @@ mod tests {
         assert_eq!(detect("{\"kind\": \"sudoku\", \"grid\": [[1]]}"), Some(Format::Json));
         assert_eq!(detect("{\"size\": 4, \"grid\": [ [ {}]]}"), Some(Format::Fpuzzles));
         assert_eq!(detect("https://sudokupad.app/fpuzzlesN4Ig"), Some(Format::Fpuzzles));
+        assert_eq!(detect("https://sudokupad.app/psxczr0jpr"), Some(Format::Fpuzzles));
+        assert_eq!(detect("https://puzz.link/p?nurikabe/5/5/g5k"), Some(Format::Puzzlink));
         assert_eq!(detect("N4IgzglgXgpiBcBOAvkA\n"), Some(Format::Fpuzzles));
         assert_eq!(detect("3\n3\n0 0 0 0\n"), Some(Format::Kanpen));
         assert_eq!(detect("3\n3\n"), Some(Format::Lines));
@@ -154,5 +160,7 @@ mod tests {
         assert_eq!(detect(" \n\n"), None);
         assert_eq!(detect("hello there world"), None);
         assert_eq!(detect("# only a comment\n"), None);
+        assert_eq!(detect("this is not a puzzle\n1 2 3\n"), None, "prose is no 16x16 row");
+        assert_eq!(detect("<!DOCTYPE html>\n<html>\n"), None);
     }
 }

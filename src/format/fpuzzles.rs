@@ -93,11 +93,24 @@ pub(crate) fn looks_like(text: &str) -> bool {
     let first = text::lines(text).find(Line::is_content);
     first.is_some_and(|line| {
         let trimmed = line.text.trim();
-        let url = ["f-puzzles.com", "sudokupad.app", "crackingthecryptic.com"]
-            .iter()
-            .any(|host| trimmed.contains(host));
-        (url && payload(trimmed).is_some()) || is_bare(trimmed)
+        // A SudokuPad URL without data (a short link) is taken too, for the reader to say
+        // why it cannot be read.
+        (is_url(trimmed) && (payload(trimmed).is_some() || is_short_link(trimmed)))
+            || is_bare(trimmed)
     })
+}
+
+/// A URL of f-puzzles or SudokuPad.
+fn is_url(line: &str) -> bool {
+    ["f-puzzles.com", "sudokupad.app", "crackingthecryptic.com"]
+        .iter()
+        .any(|host| line.contains(host))
+}
+
+/// A SudokuPad short link (`https://sudokupad.app/psxczr0jpr`): the name of a puzzle kept on
+/// SudokuPad's server, with no data in the URL.
+fn is_short_link(line: &str) -> bool {
+    line.contains("://") && !line.contains(' ') && payload(line).is_none()
 }
 
 /// `"grid"` followed by `[[{`: kakurod's own JSON has rows of numbers or strings there.
@@ -147,7 +160,14 @@ fn entry(line: Line<'_>) -> Result<Parsed, InputError> {
     let trimmed = line.text.trim();
     let lead = line.start + (line.text.len() - line.text.trim_start().len());
     let Some((offset, data)) = payload(trimmed) else {
-        return Err(line.error_at(lead, "no f-puzzles data on this line", expected_input()));
+        let message = if is_url(trimmed) && is_short_link(trimmed) {
+            "a SudokuPad short link names a puzzle kept on SudokuPad's server, which kakurod \
+             does not reach (it reads no network): open it in SudokuPad and copy the \
+             f-puzzles data or an fpuzzles link"
+        } else {
+            "no f-puzzles data on this line"
+        };
+        return Err(line.error_at(lead, message, expected_input()));
     };
     let at = lead + offset;
     let json = unpack(line, at, data)?;

@@ -212,6 +212,8 @@ fn unknown_format(text: &str) -> InputError {
     let offset = text.len() - text.trim_start().len();
     let message = if text.trim().is_empty() {
         "the file is empty".to_string()
+    } else if text.trim_start().starts_with('<') {
+        "the file is markup (an HTML or XML page), not a puzzle".to_string()
     } else {
         "cannot tell the puzzle format from the content".to_string()
     };

@@ -47,14 +47,24 @@ pub fn read(text: &str) -> Result<Document, InputError> {
     }
 }
 
-/// True when `text`'s first content line is a puzz.link URL of a type kakurod reads.
+/// True when `text`'s first content line is a puzz.link URL of a type kakurod reads, or a
+/// URL of puzz.link of any type.
 pub(crate) fn looks_like(text: &str) -> bool {
     let first = text::lines(text).find(Line::is_content).map(|line| line.text.trim());
     first.is_some_and(|line| {
         let query = line.split_once('?').map_or(line, |(_, query)| query);
-        ["kakuro/", "sudoku/"].iter().any(|kind| query.starts_with(kind))
-            && (line.contains("://") || !line.contains(' '))
+        let read = ["kakuro/", "sudoku/"].iter().any(|kind| query.starts_with(kind))
+            && (line.contains("://") || !line.contains(' '));
+        // A puzz.link URL of another type is taken too, for the reader to name the type.
+        read || is_puzzlink_url(line)
     })
+}
+
+/// A URL of puzz.link or one of its mirrors, whatever the puzzle type.
+fn is_puzzlink_url(line: &str) -> bool {
+    line.contains("://")
+        && !line.contains(' ')
+        && ["puzz.link/", "pzv.jp/", "pzprxs.vercel.app/"].iter().any(|host| line.contains(host))
 }
 
 fn expected_url() -> &'static str {
@@ -76,7 +86,13 @@ fn url(line: Line<'_>) -> Result<Parsed, InputError> {
             let message = if other.is_empty() {
                 "no puzzle type in the URL".to_string()
             } else {
-                format!("puzz.link type `{other}` is not one kakurod solves")
+                let killer = match other {
+                    "killersudoku" => {
+                        " (a Killer Sudoku is read as f-puzzles, a killer grid or JSON)"
+                    }
+                    _ => "",
+                };
+                format!("puzz.link type `{other}` is not one kakurod solves{killer}")
             };
             return Err(line.error_at(kind.at, message, "kakuro or sudoku"));
         }

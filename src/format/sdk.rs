@@ -119,13 +119,18 @@ pub(crate) fn looks_like(text: &str) -> bool {
         return false;
     }
     let sides = [4, 9, 16, 25];
+    // Every cell a value of the side: prose of letters is no row of a 16x16 or 25x25.
+    let cells = words.concat();
+    let fits = |side: usize| cells.chars().all(|c| value(c).is_some_and(|v| v as usize <= side));
     match words.as_slice() {
         [one] if !first.text.contains('|') => {
             let rows = lines.iter().filter(|l| !is_separator(l.text)).count();
             let side = one.chars().count();
-            matches!(side, 4 | 9 | 25) || (side == 16 && rows == 16)
+            (matches!(side, 4 | 9 | 25) || (side == 16 && rows == 16)) && fits(side)
         }
-        _ => sides.contains(&words.len()) || sides.contains(&words.concat().chars().count()),
+        _ => [words.len(), cells.chars().count()]
+            .into_iter()
+            .any(|side| sides.contains(&side) && fits(side)),
     }
 }
 

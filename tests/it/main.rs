@@ -20,6 +20,8 @@ mod daemon_inputs;
 mod daemon_ops;
 mod daemon_queue;
 mod deploy;
+mod docs;
+mod edges;
 mod explain;
 mod formats;
 mod fpuzzles;
