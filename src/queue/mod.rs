@@ -130,6 +130,15 @@ pub enum QueueError {
         /// Its version.
         version: String,
     },
+    /// The server does not run JetStream, which holds the queue.
+    #[error(
+        "the NATS server at {urls} does not run JetStream, which holds the queue: start it \
+         with `nats-server -js` (or `jetstream {{}}` in its configuration)"
+    )]
+    NoJetStream {
+        /// The URLs.
+        urls: String,
+    },
     /// A stream, consumer or bucket could not be made or found.
     #[error("{about}: {message}")]
     Setup {
@@ -171,6 +180,11 @@ impl Queue {
         }
         let _inside = runtime.enter();
         let js = jetstream::new(client.clone());
+        // The server says in its greeting whether it runs JetStream; a server that does not
+        // may still reach it for this account (a leaf node), which the account look-up tells.
+        if !client.server_info().jetstream && runtime.block_on(js.query_account()).is_err() {
+            return Err(QueueError::NoJetStream { urls: redacted(&settings.urls) });
+        }
         let names = Names::new(&settings.prefix);
         Ok(Queue { runtime, client, js, names, settings: settings.clone() })
     }
@@ -305,11 +319,12 @@ fn version_at_least(version: &str, (major, minor): (u32, u32)) -> bool {
 
 pub(crate) fn setup(about: &str, error: impl std::fmt::Display) -> QueueError {
     let message = error.to_string();
-    let hint = if message.contains("not enabled") || message.contains("no responders") {
-        " (does the server run with JetStream on, `nats-server -js` or `jetstream {}`?)"
-    } else {
-        ""
-    };
+    let hint =
+        if ["not enabled", "no responders", "unavailable"].iter().any(|m| message.contains(m)) {
+            " (does the server run with JetStream on, `nats-server -js` or `jetstream {}`?)"
+        } else {
+            ""
+        };
     QueueError::Setup {
         about: format!("cannot set up the queue's {about}"),
         message: message + hint,

@@ -240,3 +240,20 @@ fn a_server_in_operator_mode_serves_the_daemon_and_a_worker_given_a_creds_file()
     assert_eq!(code, Some(2), "{log}");
     assert!(log.to_lowercase().contains("authorization"), "{log}");
 }
+
+#[test]
+fn a_server_without_jetstream_stops_the_daemon_and_a_worker_at_start_saying_to_start_it_with_js() {
+    let Some(binary) = server_binary("a server without JetStream") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let port = daemon_common::nats::free_port();
+    let port_text = port.to_string();
+    let _server =
+        NatsServer::start_on(&binary, dir.path(), port, &["-a", "127.0.0.1", "-p", &port_text]);
+    let url = format!("nats://127.0.0.1:{port}");
+    let log = daemon_refused(&mut daemon_on(&url, ""));
+    assert!(log.contains("does not run JetStream") && log.contains("nats-server -js"), "{log}");
+    // `worker_refused` waits for the exit: a worker that waited for ever would hang here.
+    let (code, log) = worker_refused(&["--queue", &url], &[]);
+    assert_eq!(code, Some(2), "{log}");
+    assert!(log.contains("does not run JetStream") && log.contains("nats-server -js"), "{log}");
+}

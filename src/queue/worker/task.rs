@@ -110,6 +110,7 @@ impl Task {
         }
         match self.publish(&solved.answer).await {
             Ok(()) => {
+                solved.answer.line.log_sent(&solved.answer.name);
                 if let Ok(mut answered) = self.shared.answered.lock() {
                     *answered.entry(solved.answer.line.result.clone()).or_default() += 1;
                 }
