@@ -9,12 +9,16 @@
 
 use super::claim;
 use super::job::{Context, Job};
+use super::running::Stop;
+use crate::format::Format;
+use crate::puzzle::Kind;
+use crate::report::{Body, Cancellation, FileReport, Status};
 use crate::status;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The folder of requests and replies, inside the claim folder.
 const FOLDER: &str = ".kakurod-cancel";
@@ -174,4 +178,61 @@ fn remove_unread_replies(claim: &Path) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+/// What was read of an input before its cancel, for its answer and its log line.
+#[derive(Default)]
+pub(super) struct ReadSoFar {
+    format: Option<Format>,
+    kind: Option<Kind>,
+    size: Option<(usize, usize)>,
+}
+
+impl ReadSoFar {
+    /// What a report of the input's search says of it.
+    pub(super) fn of_report(report: &FileReport) -> ReadSoFar {
+        let (kind, size) = match &report.body {
+            Body::Single(r) => (r.kind, r.kind.map(|_| (r.rows, r.cols))),
+            Body::Batch { puzzles, .. } => (puzzles.iter().find_map(|p| p.kind), None),
+            _ => (None, None),
+        };
+        ReadSoFar { format: report.format, kind, size }
+    }
+
+    /// The input read (not solved) for its format, kind and size: a cancel asked before
+    /// its search began still says what it was.
+    pub(super) fn of_bytes(bytes: &[u8]) -> ReadSoFar {
+        let Ok(text) = std::str::from_utf8(bytes) else { return ReadSoFar::default() };
+        let Ok(document) = crate::format::read(text, None) else { return ReadSoFar::default() };
+        let first = document.entries.iter().find_map(|e| e.as_ref().ok());
+        ReadSoFar {
+            format: Some(document.format),
+            kind: first.map(|parsed| parsed.puzzle.kind()),
+            size: first.filter(|_| !document.batch).map(|parsed| parsed.puzzle.size()),
+        }
+    }
+}
+
+/// The answer to an input an operator cancelled, with how far its search had come.
+pub(super) fn answer(
+    name: &str,
+    checksum: String,
+    read: ReadSoFar,
+    stop: &Stop,
+    started: Instant,
+) -> FileReport {
+    let counts = stop.progress().counts();
+    let cancelled = Cancellation {
+        after_seconds: (started.elapsed().as_secs_f64() * 1e3).round() / 1e3,
+        nodes: counts.nodes,
+        failures: counts.failures,
+        solutions: counts.solutions,
+    };
+    let body = Body::Cancelled {
+        status: Status::Cancelled,
+        kind: read.kind,
+        rows: read.size.map(|(rows, _)| rows),
+        cols: read.size.map(|(_, cols)| cols),
+        cancelled,
+    };
+    FileReport { file: name.into(), checksum, format: read.format, body }
 }

@@ -150,8 +150,8 @@ impl Beating {
         let folders = &ctx.settings.folders;
         let status = if load.retry_waiting > 0 {
             format!(
-                "results cannot be written; {} inputs wait in {}",
-                load.retry_waiting,
+                "results cannot be written; {} in {}",
+                crate::util::inputs_wait(load.retry_waiting),
                 folders.claim.display()
             )
         } else {

@@ -26,7 +26,7 @@
 //! - **ended** ([`end`]): counted and logged; the dispatcher may take the name again, then
 //!   the retrier hears whether the result could be written.
 
-use super::cancel::{self, Reply};
+use super::cancel::{self, ReadSoFar, Reply};
 use super::claim::{self, Claimed};
 use super::commit::Committer;
 use super::error::JobError;
@@ -34,10 +34,9 @@ use super::input::{self, Input};
 use super::job::{Context, Failure, Job, Outcome, Source};
 use super::retry::{self, Retrier};
 use super::running::Stop;
-use crate::format::Format;
 use crate::outbox::{Prepared, Written};
 use crate::pipeline;
-use crate::report::{Body, Cancellation, FileReport, Status};
+use crate::report::{FileReport, Status};
 use crate::result_names;
 use crate::settings::AfterSuccess;
 use crate::solver::Control;
@@ -231,7 +230,9 @@ fn solve(
     let asked = cancel::is_requested(&ctx.settings.folders.claim, name);
     Ok(match (result_names::reserved(name), ctx.remote.as_deref()) {
         (Some(error), _) => FileReport::rejected(name, checksum, None, Status::Invalid, error),
-        (None, _) if asked => cancellation(name, checksum, None, stop, started),
+        (None, _) if asked => {
+            cancel::answer(name, checksum, ReadSoFar::of_bytes(bytes), stop, started)
+        }
         (None, Some(remote)) => match remote.submit(ctx, claimed, bytes, checksum) {
             Ok(()) => return Err(Ok(Outcome::Published)),
             Err(report) => *report,
@@ -262,7 +263,8 @@ fn cancelled(
         return Ok(report);
     }
     if stop.by_operator() {
-        return Ok(cancellation(name, report.checksum, report.format, stop, started));
+        let read = ReadSoFar::of_report(&report);
+        return Ok(cancel::answer(name, report.checksum, read, stop, started));
     }
     if stop.withdrawn() {
         return Err(Ok(withdrawn(name, started)));
@@ -277,25 +279,6 @@ fn withdrawn(name: &str, started: Instant) -> Outcome {
         "the input was removed from the claim folder while it was worked on; its job is \
          cancelled and nothing is answered");
     Outcome::Withdrawn
-}
-
-/// The answer to an input an operator cancelled, with how far its search had come.
-fn cancellation(
-    name: &str,
-    checksum: String,
-    format: Option<Format>,
-    stop: &Stop,
-    started: Instant,
-) -> FileReport {
-    let counts = stop.progress().counts();
-    let cancelled = Cancellation {
-        after_seconds: (started.elapsed().as_secs_f64() * 1e3).round() / 1e3,
-        nodes: counts.nodes,
-        failures: counts.failures,
-        solutions: counts.solutions,
-    };
-    let body = Body::Cancelled { status: Status::Cancelled, cancelled };
-    FileReport { file: name.into(), checksum, format, body }
 }
 
 /// *committed*, its first half: the result set prepared (written, not yet in place) and

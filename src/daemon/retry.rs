@@ -15,6 +15,7 @@
 use super::claim::Claimed;
 use super::job::{Context, Job};
 use super::sdnotify;
+use crate::util::inputs_wait;
 use crossbeam_channel::{Receiver, Sender, select};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -192,16 +193,16 @@ fn run(ctx: &Context, reports: &Receiver<Report>, jobs: &Sender<Job>) {
                              in {:.1} s", claimed.display(), delay.as_secs_f64()),
                         Failure::ProbeFailed(delay) => tracing::warn!(%error,
                             waiting = retries.waiting(),
-                            "results still cannot be written; {} inputs wait in {}, next try in \
-                             {:.1} s", retries.waiting(), folders.claim.display(),
+                            "results still cannot be written; {} in {}, next try in {:.1} s",
+                            inputs_wait(retries.waiting()), folders.claim.display(),
                             delay.as_secs_f64()),
                         Failure::Joined => tracing::debug!(file = %name, %error,
                             "cannot write the result either; the input waits in {}",
                             claimed.display()),
                     }
                     sdnotify::status(&format!(
-                        "results cannot be written ({error}); {} inputs wait in {}",
-                        retries.waiting(),
+                        "results cannot be written ({error}); {} in {}",
+                        inputs_wait(retries.waiting()),
                         folders.claim.display()
                     ));
                 }

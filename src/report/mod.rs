@@ -180,6 +180,15 @@ pub enum Body {
     Cancelled {
         /// Always `cancelled`.
         status: Status,
+        /// The puzzle's kind, when it was read before the cancel.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<Kind>,
+        /// Its grid's rows and columns, when it was read.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rows: Option<usize>,
+        /// Its grid's columns.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cols: Option<usize>,
         /// How far its search had come.
         cancelled: Cancellation,
     },

@@ -16,6 +16,11 @@ pub(crate) fn plural(count: usize, noun: &str) -> String {
     if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
+/// `count` inputs and the verb "wait" agreeing with it (`1 input waits`, `3 inputs wait`).
+pub(crate) fn inputs_wait(count: usize) -> String {
+    if count == 1 { "1 input waits".to_string() } else { format!("{count} inputs wait") }
+}
+
 /// Lower-case hex digits of `bytes` (a digest).
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -28,5 +33,7 @@ mod tests {
         assert_eq!(super::plural(1, "file"), "1 file");
         assert_eq!(super::plural(0, "worker"), "0 workers");
         assert_eq!(super::plural(2, "puzzle"), "2 puzzles");
+        assert_eq!(super::inputs_wait(1), "1 input waits");
+        assert_eq!(super::inputs_wait(4), "4 inputs wait");
     }
 }

@@ -53,9 +53,12 @@ impl LogLine {
                 format!("{} ({} of {} puzzles)", g.status.name(), g.made, g.job.count),
                 0,
             ),
-            Body::Cancelled { status, cancelled } => (
-                "-".into(),
-                "-".into(),
+            Body::Cancelled { status, kind, rows, cols, cancelled } => (
+                kind.map_or("-", |k| k.name()).to_string(),
+                match (rows, cols) {
+                    (Some(rows), Some(cols)) => format!("{rows}x{cols}"),
+                    _ => "-".into(),
+                },
                 format!("{} after {:.1} s", status.name(), cancelled.after_seconds),
                 cancelled.nodes,
             ),
@@ -98,6 +101,14 @@ impl LogLine {
     /// Seconds from the job's start to its answer.
     pub(crate) fn seconds(&self) -> f64 {
         self.ms / 1e3
+    }
+
+    /// A queue worker's line for a job it answered and sent back to the daemon, which
+    /// writes the result (and logs its own line, naming the worker).
+    pub(crate) fn log_sent(&self, name: &str) {
+        let ms = (self.ms * 100.0).round() / 100.0;
+        tracing::info!(file = %name, kind = %self.kind, grid = %self.grid, bytes = self.bytes,
+            status = %self.status, ms, nodes = self.nodes, "answered; sent to the daemon");
     }
 
     pub(crate) fn log(&self, name: &str, stem: &str) {

@@ -83,6 +83,14 @@ fn status_shows_the_search_moving_and_cancel_stops_it_with_an_answer() {
     let doc = answer(&d, "endless.txt");
     assert_eq!(doc["status"], "cancelled", "{doc}");
     assert!(doc["cancelled"]["nodes"].as_u64() > Some(0), "{doc}");
+    // It keeps what it is, in its answer and in the metrics' kind.
+    assert_eq!(doc["kind"], "sudoku", "{doc}");
+    let line = d
+        .log()
+        .lines()
+        .find(|l| l.contains("answered") && l.contains("endless.txt"))
+        .map(String::from);
+    assert!(line.as_deref().is_some_and(|l| l.contains("kind=sudoku")), "{line:?}");
     assert_eq!(names(&d.path("done")), ["endless.txt"]);
     assert!(claimed(&d.path("claim")).is_empty());
     wait_until("the cancel counted in the status", LONG, Some(&d), || {
@@ -119,6 +127,7 @@ fn a_queued_input_is_cancelled_without_being_solved() {
     let doc = answer(&d, "second.txt");
     assert_eq!(doc["status"], "cancelled");
     assert_eq!(doc["cancelled"]["nodes"], 0, "it was never searched: {doc}");
+    assert_eq!(doc["kind"], "sudoku", "read, though never searched: {doc}");
     assert!(running(&status_json(&d), "first.txt").is_some(), "the running one goes on");
     // No longer counted queued, though its job waits in the pool behind the endless one.
     wait_until("the cancelled input gone from the queued count", LONG, Some(&d), || {
@@ -219,6 +228,8 @@ fn the_metrics_file_and_listener_count_what_was_answered() {
     assert_eq!(get(port, "/nothing").0, 404);
     d.signal("TERM");
     assert!(d.wait_exit().success());
+    // Stopped, it no longer tells node_exporter of a daemon at work.
+    assert!(!d.path("metrics/kakurod.prom").exists(), "the metrics file outlives the daemon");
 }
 
 #[test]

@@ -54,6 +54,10 @@ fn a_thousand_inputs_through_serve_and_two_workers_are_each_answered_once_and_ri
             .filter(|l| l.contains("answered"))
             .any(|l| l.split_whitespace().any(|t| t.starts_with("worker=") && t.ends_with(&mark)));
         assert!(by_it, "worker {} answered none", w.pid());
+        // And the worker itself says, one line per input, what it answered.
+        let own = w.log_text();
+        let lines = own.lines().filter(|l| l.contains("answered; sent to the daemon")).count();
+        assert!(lines > 0 && own.contains("kind=kakuro"), "worker {}:\n{own}", w.pid());
     }
     assert!(log.contains("jobs go through NATS JetStream"), "{log}");
 }
