@@ -2,7 +2,7 @@
 //! to a running daemon through its folders.
 
 use super::choice::choice;
-use super::parse_seconds;
+use super::{parse_seconds, thread_count};
 use crate::logging::{LogFormat, LogLevel};
 use crate::settings::ServeOverrides;
 use clap::Args;
@@ -24,16 +24,16 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     pub outbox: Option<PathBuf>,
     /// Worker threads (0 = one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = thread_count(), allow_negative_numbers = true)]
     pub workers: Option<usize>,
     /// Threads per puzzle (0 = one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = thread_count(), allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Per-puzzle time limit in seconds (0 = none).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
-    /// On SIGTERM, how long running jobs may take before they are cancelled.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    /// On SIGTERM or SIGINT, how long running jobs may take before they are cancelled.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub drain_timeout: Option<Duration>,
     /// Log format.
     #[arg(long, value_parser = choice::<LogFormat>(), value_name = "FORMAT")]
@@ -102,7 +102,7 @@ pub struct CancelArgs {
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
     /// How long to wait for the daemon's answer, in seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "10")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true, default_value = "10")]
     pub wait: Duration,
     /// The input's name, as dropped into the inbox.
     #[arg(value_name = "NAME")]

@@ -29,6 +29,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the daemon: watch the inbox, solve what arrives, write results to the outbox.
+    ///
+    /// SIGTERM or SIGINT stops taking inputs in and lets the running ones finish within
+    /// --drain-timeout; the rest stay claimed for the next start. Exit status: 0 after such
+    /// a stop; 2 when it cannot start (a bad configuration, folders that overlap or are
+    /// not on the inbox's filesystem, another daemon on the inbox, a queue that cannot be
+    /// reached) or stops on a fatal error, said in its log.
     Serve(ServeArgs),
     /// Solve puzzle files and print or write the results.
     ///
@@ -50,6 +56,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Generate Kakuro, Sudoku or Killer Sudoku with exactly one solution (proved),
     /// graded, from a seed.
+    ///
+    /// Exit status: 0 when every puzzle asked for was made and written; 1 when one was not
+    /// (none found within --timeout, or none with the technique --needs asks for); 2 on a
+    /// usage error or a file that cannot be written.
     Generate(GenerateArgs),
     /// Answer jobs from a daemon's shared queue (NATS JetStream), on any host, with no
     /// folders: the daemon (`serve --queue`) claims the inputs and writes the answers.
@@ -76,9 +86,10 @@ pub enum Command {
     /// Convert puzzle files to another format: every puzzle of every input (a batch gives
     /// many), read as `solve` reads them, written in the format --to names.
     ///
-    /// `puzzlink` and `lines` take many puzzles, one per line; `janko`, `sudoku`, `sdk`,
-    /// `ipuz`, `killer`, `json` and `svg` (the empty grid, to print or show) hold one puzzle
-    /// each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link URL, a Kakuro
+    /// `puzzlink`, `fpuzzles` and `lines` take many puzzles, one per line; `janko`,
+    /// `sudoku`, `sdk`, `ipuz`, `killer`, `kanpen`, `json` and `svg` (the empty grid, to
+    /// print or show) hold one puzzle each: many puzzles go to them with --out DIR, one
+    /// file each. A puzzle the target cannot hold (a Killer Sudoku as a puzz.link URL, a Kakuro
     /// as Sudoku lines) is refused with the reason. Exit status: 0 when every
     /// puzzle was converted; 1 when an input or puzzle could not be (each said on standard
     /// error as FILE:LINE:COLUMN); 2 on a usage error.
@@ -128,7 +139,8 @@ pub enum Command {
 /// `kakurod convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// Puzzle files; `-` reads standard input.
+    /// Puzzle files, or folders (their files, not recursively, without `.sol` solutions and
+    /// hidden files); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The format to write.
@@ -137,20 +149,28 @@ pub struct ConvertArgs {
     /// Read every file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
-    /// Write here instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    /// Write here instead of standard output; an existing folder gets one file per puzzle,
+    /// named after its input (`NAME.EXT`, or `NAME-LINE.EXT` for a batch's puzzles).
+    #[arg(long, value_name = "FILE_OR_DIR")]
     pub out: Option<PathBuf>,
+    /// Replace files that --out would write over (refused without it).
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// `kakurod print`.
 #[derive(Debug, Args)]
 pub struct PrintArgs {
-    /// Puzzle files; `-` reads standard input.
+    /// Puzzle files, or folders (their files, not recursively, without `.sol` solutions and
+    /// hidden files); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The PDF file to write (with --svg, the SVG file, numbered when there are more pages).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Replace files that --out would write over (refused without it).
+    #[arg(long)]
+    pub force: bool,
     /// The paper size.
     #[arg(long, value_parser = choice::<Paper>(), default_value = Paper::A4.name())]
     pub paper: Paper,
@@ -162,7 +182,7 @@ pub struct PrintArgs {
     pub format: Option<Format>,
     /// Stop the search for one puzzle's solution after this many seconds (it is then
     /// printed without one).
-    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 }
 
@@ -183,13 +203,16 @@ pub struct ExplainArgs {
     /// With --svg, draw only these steps: numbers and ranges from 1, as `1,5,10-12`.
     #[arg(long, value_name = "LIST", requires = "svg")]
     pub steps: Option<String>,
+    /// Replace pictures that --svg would write over (refused without it).
+    #[arg(long, requires = "svg")]
+    pub force: bool,
     /// Read the file as this format instead of detecting it.
     #[arg(long, value_parser = choice::<Format>(), value_name = "NAME")]
     pub format: Option<Format>,
     /// Give up after this many seconds (0: no limit), on the search for the solution and on
     /// the path: a path cut short is printed as far as it got, says so, and the exit status
     /// is 1.
-    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 }
 
@@ -210,7 +233,7 @@ pub struct HintArgs {
     pub format: Option<Format>,
     /// Give up after this many seconds (0: no limit), on the search for the solution and on
     /// the path (exit status 1 when no step was found in time).
-    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 }
 
@@ -316,7 +339,8 @@ pub struct WorkerArgs {
     #[arg(long, value_name = "URLS", env = "KAKUROD_QUEUE", hide_env_values = true)]
     pub queue: String,
     /// Job slots, each solving one input at a time (0 = one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = thread_count(),
+          allow_negative_numbers = true)]
     pub workers: usize,
     /// The daemon's `[queue] subject_prefix`.
     #[arg(long, value_name = "PREFIX", default_value = crate::settings::DEFAULT_SUBJECT_PREFIX)]
@@ -328,7 +352,7 @@ pub struct WorkerArgs {
     #[arg(long, value_name = "PATH")]
     pub ca_file: Option<PathBuf>,
     /// On SIGTERM, how long running jobs may take before they are handed back.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "10")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true, default_value = "10")]
     pub drain_timeout: Duration,
     /// Log format.
     #[arg(long, value_parser = choice::<LogFormat>(), value_name = "FORMAT",
@@ -363,12 +387,12 @@ pub struct SolverArgs {
     /// Threads per puzzle's search (0 = all cores); a batch file's puzzles are spread over
     /// them instead, one thread each. Default: all cores for `solve` on fewer files than
     /// cores, one per puzzle otherwise; always 1 for `bench`.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = thread_count(), allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Give up on a puzzle's search after this many seconds (0: no limit, as leaving it out);
     /// the `timeout_seconds` of config.toml and puzzle files, which `--timeout-seconds`
     /// also names.
-    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, alias = "timeout-seconds", value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Give up on a puzzle's search after this many search nodes (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -419,6 +443,15 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("'{text}' is not a number of seconds between 0 and 1e9"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// The most threads or workers a command takes, as config.toml's `workers` and `threads`.
+pub const MAX_THREADS: i64 = 1024;
+
+/// The parser of a count of threads or workers: 0 (one per core) to [`MAX_THREADS`], a
+/// negative number refused by name rather than as "an invalid digit".
+pub fn thread_count() -> clap::builder::RangedI64ValueParser<usize> {
+    clap::builder::RangedI64ValueParser::new().range(0..=MAX_THREADS)
 }
 
 /// `kakurod solve`.
@@ -505,10 +538,11 @@ pub struct GenerateArgs {
     pub difficulty: GradeGoal,
     /// Threads for one puzzle's uniqueness checks, or puzzles made at once with --count
     /// (0 = one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = thread_count(),
+          allow_negative_numbers = true)]
     pub threads: usize,
-    /// Give up on a puzzle after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    /// Give up on a puzzle after this many seconds (0: no limit, as leaving it out).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Write the puzzle here instead of standard output (a folder when --count is above 1).
     #[arg(long, value_name = "PATH")]

@@ -15,16 +15,24 @@ use anyhow::{Context, bail};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// One converted puzzle: its text, its kind, and the name of its file when each puzzle is
+/// written apart (`--out DIR`).
+struct Converted {
+    text: String,
+    kind: Kind,
+    name: String,
+}
+
 /// Converts the files; exit 1 when any input or puzzle could not be converted.
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let mut written = Vec::new();
     let mut failed = false;
-    for path in &args.files {
+    for path in &super::puzzle_files(&args.files)? {
         let name = path.display().to_string();
         let text = match read_text(path) {
             Ok(text) => text,
             Err(error) => {
-                eprintln!("{name}: {error}");
+                eprintln!("{name}: {error:#}");
                 failed = true;
                 continue;
             }
@@ -37,13 +45,19 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
+        let stem = crate::result_names::stem_of(&super::file_name(path));
         for entry in document.entries {
             let converted = entry.map_err(|error| located(&name, &error)).and_then(|parsed| {
+                let file = match document.batch {
+                    true => format!("{stem}-{}.{}", parsed.line, args.to.extension()),
+                    false => format!("{stem}.{}", args.to.extension()),
+                };
                 write(&parsed.puzzle, args.to)
+                    .map(|text| Converted { text, kind: parsed.puzzle.kind(), name: file })
                     .map_err(|why| format!("{name}:{}: {why}", parsed.line))
             });
             match converted {
-                Ok(text) => written.push(text),
+                Ok(converted) => written.push(converted),
                 Err(message) => {
                     eprintln!("{message}");
                     failed = true;
@@ -51,25 +65,65 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if written.len() > 1 && !args.to.many_per_file() {
-        bail!(
-            "{} puzzles to write, but a {} file holds one puzzle: convert one at a time, or \
-             to lines, puzzlink or fpuzzles",
-            written.len(),
-            args.to.name()
-        );
-    }
-    let output = written.concat();
     match &args.out {
-        Some(out) => std::fs::write(out, output)
-            .with_context(|| format!("cannot write {}", out.display()))?,
+        Some(out) if out.is_dir() => write_apart(out, &written, args.force)?,
+        Some(out) => {
+            one_file_holds_them(&written, args.to)?;
+            super::refuse_overwrite(out, args.force)?;
+            let output: String = written.iter().map(|c| c.text.as_str()).collect();
+            std::fs::write(out, output)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+        }
         None => {
+            one_file_holds_them(&written, args.to)?;
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(output.as_bytes())?;
+            for converted in &written {
+                stdout.write_all(converted.text.as_bytes())?;
+            }
             stdout.flush()?;
         }
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Refuses many puzzles for a format that holds one, naming what would hold them all: a
+/// folder (one file each) and the formats of many puzzles that take every kind among them.
+fn one_file_holds_them(written: &[Converted], to: Target) -> anyhow::Result<()> {
+    if written.len() <= 1 || to.many_per_file() {
+        return Ok(());
+    }
+    let holding: Vec<&str> = Target::ALL
+        .into_iter()
+        .filter(|t| t.many_per_file())
+        .filter(|&t| written.iter().all(|c| refusal(c.kind, t).is_none()))
+        .map(Target::name)
+        .collect();
+    let or_formats = match holding.as_slice() {
+        [] => String::new(),
+        [one] => format!(", or convert to {one}"),
+        [rest @ .., last] => format!(", or convert to {} or {last}", rest.join(", ")),
+    };
+    bail!(
+        "{} puzzles to write, but {} holds one puzzle a file: give --out an existing folder \
+         to write one file per puzzle{or_formats}",
+        written.len(),
+        to.name()
+    )
+}
+
+/// `--out DIR`: each puzzle in a file of its own, named after its input (and its line, for
+/// a batch's puzzles); files there already are kept unless `force`.
+fn write_apart(dir: &std::path::Path, written: &[Converted], force: bool) -> anyhow::Result<()> {
+    for converted in written {
+        super::refuse_overwrite(&dir.join(&converted.name), force)?;
+    }
+    for converted in written {
+        let file = dir.join(&converted.name);
+        std::fs::write(&file, &converted.text)
+            .with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    eprintln!("{} files written in {}", written.len(), dir.display());
+    Ok(())
 }
 
 /// One puzzle in the target format, ending with a newline; the reason when the target

@@ -36,7 +36,7 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     };
     let path = explain::explain_within(&puzzle, &solution, None, budget(started, args.timeout));
     if let Some(dir) = &args.svg {
-        write_pictures(dir, args.steps.as_deref(), &puzzle, &path)?;
+        write_pictures(dir, args.steps.as_deref(), &puzzle, &path, args.force)?;
     }
     if args.json {
         print!("{}", json(&path)?);
@@ -53,7 +53,9 @@ fn write_pictures(
     steps: Option<&str>,
     puzzle: &Puzzle,
     path: &Path,
+    force: bool,
 ) -> anyhow::Result<()> {
+    super::want_folder(dir, "--svg")?;
     let total = path.steps.len();
     let chosen = match steps {
         Some(list) => picture::parse_steps(list, total).map_err(anyhow::Error::msg)?,
@@ -61,8 +63,12 @@ fn write_pictures(
     };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let width = total.to_string().len().max(3);
+    let file_of = |k: usize| dir.join(format!("step-{k:0width$}.svg"));
+    for &k in &chosen {
+        super::refuse_overwrite(&file_of(k), force)?;
+    }
     for (k, svg) in picture::pictures(puzzle, path, |k| chosen.binary_search(&k).is_ok()) {
-        let file = dir.join(format!("step-{k:0width$}.svg"));
+        let file = file_of(k);
         std::fs::write(&file, svg).with_context(|| format!("writing {}", file.display()))?;
     }
     Ok(())
@@ -77,7 +83,9 @@ pub fn run_hint(args: HintArgs) -> anyhow::Result<ExitCode> {
     let progress = match &args.progress {
         Some(file) => {
             let shown = file.display().to_string();
-            let text = read_text(file)?;
+            let Some(text) = read_named(file) else {
+                return Ok(ExitCode::from(1));
+            };
             match progress::read(&text, &puzzle, &solution) {
                 Ok(grid) => Some(grid),
                 Err(error) => {
@@ -123,6 +131,12 @@ struct Hint<'a> {
     stopped_by: Option<&'static str>,
 }
 
+/// The text of `file`, or `None` when it cannot be read, said on standard error with the
+/// file's name and the reason.
+fn read_named(file: &FilePath) -> Option<String> {
+    read_text(file).map_err(|error| eprintln!("{}: {error:#}", file.display())).ok()
+}
+
 /// The one puzzle of `file` and its verified solution, searched for `timeout` at most;
 /// `None` (said on standard error) when the file cannot be read or the puzzle has no
 /// solution (or none was found in time).
@@ -132,7 +146,9 @@ fn solved(
     timeout: Option<Duration>,
 ) -> anyhow::Result<Option<(Puzzle, Grid)>> {
     let shown = file.display().to_string();
-    let text = read_text(file)?;
+    let Some(text) = read_named(file) else {
+        return Ok(None);
+    };
     let mut document = match format::read(&text, forced) {
         Ok(document) => document,
         Err(error) => {

@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// What `--json` prints for one puzzle.
 #[derive(Serialize)]
@@ -219,7 +220,7 @@ fn kakuro_options(args: &GenerateArgs, seed: u64) -> GenOptions {
             ..GenOptions::unique(rows, cols, black, seed)
         }
     };
-    GenOptions { threads: args.threads, timeout: args.timeout, ..base }
+    GenOptions { threads: args.threads, timeout: no_limit_at_zero(args.timeout), ..base }
 }
 
 /// Makes the puzzle of `seed`.
@@ -269,9 +270,7 @@ fn make_one(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Ou
         let made =
             generate::generate(&options, None).map_err(anyhow::Error::new).with_context(context)?;
         let black = made.black_percent();
-        if args.black.is_some() {
-            warn_of_black_share(&options, seed, black);
-        }
+        warn_of_black_share(&options, seed, black, args.black.is_some());
         return Ok(Output {
             kind: Kind::Kakuro,
             rows: options.rows,
@@ -299,7 +298,7 @@ fn make_one(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Ou
         seed,
         symmetry: args.symmetry,
         threads,
-        timeout: args.timeout,
+        timeout: no_limit_at_zero(args.timeout),
         difficulty: args.difficulty,
     };
     let made = generate::generate_grid(&options, None)
@@ -330,9 +329,9 @@ fn text_of(args: &GenerateArgs, puzzle: &Puzzle, native: String) -> anyhow::Resu
 }
 
 /// Warns on standard error when a Kakuro's black share ended more than
-/// [`BLACK_TOLERANCE`] points from the one asked with `--black`, and says why it could not
-/// be kept.
-fn warn_of_black_share(options: &GenOptions, seed: u64, reached: f64) {
+/// [`BLACK_TOLERANCE`] points from the one asked with `--black` (or the default one, when
+/// `asked_by_flag` is false), and says why it could not be kept.
+fn warn_of_black_share(options: &GenOptions, seed: u64, reached: f64, asked_by_flag: bool) {
     let asked = options.black_percent;
     if (reached - asked).abs() <= BLACK_TOLERANCE {
         return;
@@ -345,9 +344,10 @@ fn warn_of_black_share(options: &GenOptions, seed: u64, reached: f64) {
          connected"
             .to_string()
     };
+    let asked_how = if asked_by_flag { "asked" } else { "of the default (--black)" };
     eprintln!(
         "kakurod: warning: seed {seed}: {reached:.1}% of the cells are black, not the {asked}% \
-         asked: {why}"
+         {asked_how}: {why}"
     );
 }
 
@@ -456,4 +456,9 @@ fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
             false => format!("cannot write {}", path.display()),
         })?;
     file.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `--timeout 0` means no limit, as everywhere else (solve, explain, config.toml).
+fn no_limit_at_zero(timeout: Option<Duration>) -> Option<Duration> {
+    timeout.filter(|limit| !limit.is_zero())
 }

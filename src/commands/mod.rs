@@ -46,6 +46,30 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not UTF-8 text"))
 }
 
+/// The name results of `path` are named after: its file name, `stdin` for `-`.
+fn file_name(path: &Path) -> String {
+    match path.file_name() {
+        Some(name) if !is_stdin(path) => name.to_string_lossy().into_owned(),
+        _ => "stdin".into(),
+    }
+}
+
+/// Refuses to write over `path` unless `force` (the `--force` of the command writing it).
+fn refuse_overwrite(path: &Path, force: bool) -> anyhow::Result<()> {
+    if !force && path.exists() {
+        bail!("{} exists: it is not replaced without --force", path.display());
+    }
+    Ok(())
+}
+
+/// Refuses `dir` for an option that wants a folder (`flag`) when it is something else.
+fn want_folder(dir: &Path, flag: &str) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!("{flag} wants a folder, and {} is not one", dir.display());
+    }
+    Ok(())
+}
+
 /// An input error as `FILE:LINE:COLUMN: message (expected ...)`.
 fn located(file: &str, e: &crate::format::InputError) -> String {
     format!("{file}:{}:{}: {} (expected {})", e.line, e.column, e.message, e.expected)

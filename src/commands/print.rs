@@ -13,6 +13,7 @@ use crate::render::sheet::{self, Entry};
 use crate::render::{Drawing, pdf};
 use crate::report::Status;
 use crate::solver::Control;
+use crate::util::plural;
 use anyhow::Context;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -32,15 +33,24 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
     options.solve.timeout = args.timeout;
     let mut failed = false;
     let mut read = Vec::new();
-    for path in &args.files {
+    // Before any puzzle is solved; the numbered pages of --svg are checked once counted.
+    if !args.svg {
+        super::refuse_overwrite(&args.out, args.force)?;
+    }
+    for path in &super::puzzle_files(&args.files)? {
         let name = shown(path);
-        let document = read_text(path).and_then(|text| {
-            format::read(&text, args.format).map_err(|e| anyhow::anyhow!(located(&name, &e)))
-        });
-        let document = match document {
+        let text = match read_text(path) {
+            Ok(text) => text,
+            Err(error) => {
+                eprintln!("{}: {error:#}", path.display());
+                failed = true;
+                continue;
+            }
+        };
+        let document = match format::read(&text, args.format) {
             Ok(document) => document,
             Err(error) => {
-                eprintln!("{name}: {error:#}");
+                eprintln!("{}", located(&name, &error));
                 failed = true;
                 continue;
             }
@@ -82,14 +92,19 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let pages = sheet::pages(&entries, args.paper)?;
     if args.svg {
-        write_svg(&pages, &args.out)?;
+        write_svg(&pages, &args.out, args.force)?;
     } else {
         let title = args.out.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into());
         let document = pdf::pdf(&pages, &title);
         std::fs::write(&args.out, document)
             .with_context(|| format!("cannot write {}", args.out.display()))?;
     }
-    eprintln!("{}: {} puzzles on {} pages", args.out.display(), printed.len(), pages.len());
+    eprintln!(
+        "{}: {} on {}",
+        args.out.display(),
+        plural(printed.len(), "puzzle"),
+        plural(pages.len(), "page")
+    );
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -118,7 +133,8 @@ fn solve(title: String, parsed: format::Parsed, options: &PipelineOptions) -> Pr
 }
 
 /// The pages as SVG files: `out` for one page, `STEM-1.svg`, `STEM-2.svg`, ... for more.
-fn write_svg(pages: &[Drawing], out: &Path) -> anyhow::Result<()> {
+/// Files there already are kept unless `force`.
+fn write_svg(pages: &[Drawing], out: &Path, force: bool) -> anyhow::Result<()> {
     let paths: Vec<PathBuf> = if pages.len() == 1 {
         vec![out.to_path_buf()]
     } else {
@@ -126,6 +142,9 @@ fn write_svg(pages: &[Drawing], out: &Path) -> anyhow::Result<()> {
         let folder = out.parent().unwrap_or(Path::new(""));
         (1..=pages.len()).map(|n| folder.join(format!("{stem}-{n}.svg"))).collect()
     };
+    for path in &paths {
+        super::refuse_overwrite(path, force)?;
+    }
     for (page, path) in pages.iter().zip(&paths) {
         std::fs::write(path, page.to_svg())
             .with_context(|| format!("cannot write {}", path.display()))?;

@@ -313,6 +313,11 @@ fn a_black_share_out_of_reach_is_warned_of_and_the_share_reached_reported() {
     let (made, stderr) = generated_json(&["--rows", "15", "--cols", "15", "--black", "42"]);
     assert!((made["black_percent"].as_f64().unwrap() - 42.0).abs() <= 5.0, "{made}");
     assert!(stderr.is_empty(), "{stderr}");
+    // The default share is no different: missed by far, it is warned of too.
+    let (made, stderr) = generated_json(&["--rows", "12", "--cols", "12", "--seed", "1"]);
+    let reached = made["black_percent"].as_f64().unwrap();
+    let warned = stderr.contains("% of the cells are black, not the 40% of the default (--black)");
+    assert_eq!(warned, (reached - 40.0).abs() > 5.0, "{reached}: {stderr}");
 }
 
 #[test]

@@ -17,6 +17,7 @@ use std::time::Instant;
 /// Writes every file's outputs into `dir`, then a summary line on standard error.
 /// Returns whether every puzzle was solved and every output written.
 pub(super) fn to_folder(plan: &Plan, dir: &Path, svg: bool) -> anyhow::Result<bool> {
+    super::super::want_folder(dir, "--out")?;
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let outbox = open_outbox(dir, svg);
     let started = Instant::now();
