@@ -1,6 +1,6 @@
 //! When a solve must stop before it has what its mode asks: the caller's deadline, node
-//! limit and cancel flag, a rival engine that won the race, or other work waiting for the
-//! thread. One type serves the depth-first search, the portfolio's workers and the SAT
+//! limit and cancel flag, a rival engine that won the race, a part solved beside this one
+//! that failed, or other work waiting for the thread. One type serves the depth-first search, the portfolio's workers and the SAT
 //! engine (as Pumpkin's `Termination` does); it is checked every few nodes, off the hot
 //! path. The flags an engine may have to hold on its own (the SAT solver's terminator
 //! owns what it reads) are shared handles.
@@ -29,6 +29,9 @@ pub struct Termination<'a> {
     pub cancel: Option<&'a Arc<AtomicBool>>,
     /// Stop when this flag becomes true: another engine of the race has finished.
     pub rival: Option<&'a Arc<AtomicBool>>,
+    /// Stop when this flag becomes true: another part of the same problem, solved beside
+    /// this one, has no solution or was stopped, so this part's answer is not needed.
+    pub abandon: Option<&'a Arc<AtomicBool>>,
     /// Give the thread back while work waits for one: set for helpers a rival engine can
     /// do without.
     pub waiting: Waiting<'a>,
@@ -79,7 +82,7 @@ impl<'a> Termination<'a> {
     /// first (they end a helper quietly), then the node limit, the cancel flag and the
     /// deadline.
     pub fn check(&self, nodes: u64) -> Option<Stop> {
-        if self.rival_won() {
+        if self.rival_won() || self.abandoned() {
             return Some(Stop::RivalWon);
         }
         if work_waits(self.waiting) {
@@ -100,6 +103,11 @@ impl<'a> Termination<'a> {
     /// Whether another engine of the race has finished.
     pub fn rival_won(&self) -> bool {
         self.rival.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Whether a part solved beside this one made this one's answer needless.
+    pub fn abandoned(&self) -> bool {
+        self.abandon.is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// Whether the deadline has passed.

@@ -4,7 +4,7 @@
 use kakurod::generate;
 use kakurod::model::Domain;
 use kakurod::model::Model;
-use kakurod::puzzle::{Kakuro, Puzzle};
+use kakurod::puzzle::{Kakuro, KakuroCell, Puzzle};
 use kakurod::solver::portfolio;
 use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
 use kakurod::verify;
@@ -165,6 +165,66 @@ fn with_work_waiting_a_search_borrows_no_threads_and_gives_the_same_answer() {
 }
 
 #[test]
+fn a_grid_cut_into_regions_gets_verified_answers_and_the_same_verdict_at_1_2_and_4_threads() {
+    // 130x130: one open part of about 8,000 cells, cut into regions solved side by side.
+    let large = generated(130, 130, 35.0, 2);
+    let mut first_answers = Vec::new();
+    for threads in [1, 2, 4] {
+        let first = solve_checked(&large, &options(Mode::First, threads));
+        assert_eq!((first.count, first.complete), (1, true), "first at {threads}");
+        // More SAT solvers than parts and probe: the regions and their pieces each had one.
+        assert!(first.stats.sat_solvers > 30, "not cut at {threads}: {:?}", first.stats);
+        first_answers.push(first.solutions);
+        let unique = solve_checked(&large, &options(Mode::Unique, threads));
+        assert_eq!((unique.count, unique.complete), (2, true), "unique at {threads}");
+        assert_ne!(unique.solutions[0], unique.solutions[1]);
+    }
+    // The cut does not depend on the thread count, nor does the solution it finds.
+    assert!(first_answers.windows(2).all(|w| w[0] == w[1]));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 4, ..Default::default() })]
+
+    /// Random grids large enough to be cut, with one clue made impossible in some of them:
+    /// first, unique and the verdict without a solution agree at 1 and 2 threads.
+    #[test]
+    fn verdicts_on_grids_cut_into_regions_agree_at_1_and_2_threads(
+        seed in 1u64..1_000,
+        spoil in proptest::bool::ANY,
+    ) {
+        let mut grid = generated(112, 112, 35.0, seed);
+        if spoil {
+            spoil_a_run(&mut grid, seed);
+        }
+        for mode in [Mode::First, Mode::Unique] {
+            let one = solve_checked(&grid, &options(mode, 1));
+            let two = solve_checked(&grid, &options(mode, 2));
+            proptest::prop_assert_eq!(answer(&one), answer(&two), "{:?}", mode);
+            proptest::prop_assert!(one.complete);
+        }
+    }
+}
+
+/// Changes the clue of one run of `grid` by one (up where the run's digits allow it, else
+/// down), which may leave the grid with solutions or with none.
+fn spoil_a_run(grid: &mut Kakuro, seed: u64) {
+    let runs: Vec<_> = grid.runs().into_iter().filter(|r| r.total.is_some()).collect();
+    let run = &runs[seed as usize % runs.len()];
+    let (Some(at), Some(total)) = (run.clue_cell, run.total) else { return };
+    let len = run.cells.len() as u32;
+    let most = (10 - len..=9).sum::<u32>();
+    let changed = if total < most { total + 1 } else { total - 1 };
+    if let KakuroCell::Black { down, right } = &mut grid.cells[at] {
+        let clue = match run.direction {
+            kakurod::puzzle::Direction::Down => down,
+            kakurod::puzzle::Direction::Right => right,
+        };
+        *clue = Some(changed);
+    }
+}
+
+#[test]
 fn a_large_grid_past_the_probe_gets_the_same_verdict_at_1_2_and_4_threads() {
     // The depth-first search stalls on this grid; the SAT engine answers it.
     let large = generated(80, 80, 35.0, 1);
@@ -190,4 +250,30 @@ fn live_progress_counts_every_solution_at_1_2_and_4_threads() {
         assert_eq!(counts.solutions, outcome.count, "{threads} threads");
         assert!(counts.nodes > 0 && counts.nodes <= outcome.stats.nodes, "{threads} threads");
     }
+}
+
+#[test]
+fn a_time_limit_during_a_search_cut_into_regions_ends_the_real_binary_promptly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("large.txt");
+    let puzzle = Puzzle::Kakuro(generated(200, 200, 35.0, 1));
+    std::fs::write(&file, generate::to_text(&puzzle)).unwrap();
+    let limit = 0.25;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(["solve", "--threads", "2", "--grade", "off", "--timeout", &limit.to_string()])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(": timeout "), "{stderr}");
+    let solve_ms: f64 = stderr
+        .split_whitespace()
+        .find_map(|t| t.strip_prefix("solve_ms="))
+        .and_then(|ms| ms.parse().ok())
+        .unwrap();
+    // Every region's solver polls the deadline; what is left after it is the region each
+    // thread was beginning (tens of milliseconds here). The bound is wide for a loaded
+    // 2-core machine: it catches a search that runs on, not a slow poll.
+    assert!(solve_ms < limit * 1e3 + 1_000.0, "stopped {solve_ms} ms after the start");
 }

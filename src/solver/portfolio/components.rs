@@ -65,7 +65,7 @@ pub(crate) fn split(model: &Model, domains: &[Domain]) -> Vec<Component> {
 }
 
 /// The model of one component: its open variables first, then the fixed ones it needs.
-fn build(
+pub(super) fn build(
     model: &Model,
     domains: &[Domain],
     open_vars: Vec<VarId>,

@@ -9,8 +9,10 @@
 //!    thread;
 //! 2. otherwise, except in `count` mode, the propagated problem is cut into independent
 //!    parts (`components`: the connected components of the open variables through the
-//!    constraints), solved one after the other, each with all threads, and put together
-//!    (`parts`);
+//!    constraints), solved side by side, a thread each, largest first (one after the
+//!    other, each with all threads, under a node limit), and put together (`parts`); a
+//!    part (or a whole) too large for one solver to be quick on is cut into `regions`,
+//!    bands solved in two rounds side by side, for `first` and `unique`;
 //! 3. each part is searched by the engines the algorithm names (`race`): the depth-first
 //!    workers, the SAT engine, or both racing each other on half the threads each. The
 //!    depth-first workers are either the `split` (one task on the root, which donates its
@@ -27,6 +29,7 @@
 pub(crate) mod components;
 mod parts;
 mod race;
+mod regions;
 mod restarts;
 mod shared;
 mod split;
@@ -71,7 +74,7 @@ pub fn solve_observed(
         live,
     };
     let crew = Crew { options, threads: threads.max(1), waiting: control.waiting };
-    let mut found = solve_model(model, crew, goal, true);
+    let mut found = solve_model(model, crew, goal, Scope::Whole);
     found.stats.solve_time = start.elapsed();
     // Searches stopped by the target may have met solutions that were not counted.
     found.stats.solutions = found.count;
@@ -94,20 +97,38 @@ struct Crew<'a> {
     waiting: Waiting<'a>,
 }
 
-/// Root propagation, then for the `whole` problem the probe and the parts (or the whole
-/// at once), as the module docs say; a part (`whole` false) is searched directly.
-fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, whole: bool) -> Found {
+/// What [`solve_model`] is given: the whole problem, an independent part of it, or a
+/// region of a part.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Whole,
+    Part,
+    Region,
+}
+
+/// Root propagation, then for the `Whole` problem the probe and the parts (or the whole
+/// at once), as the module docs say; a `Part` is cut into regions when it is large enough,
+/// else searched directly, as a `Region` is.
+fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> Found {
     let options = crew.options;
     let mut search = Search::new(model, options);
     let Some(root) = search.root() else {
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
-    if options.algorithm.engines(options.mode) == Engines::Sat {
+    let engines = options.algorithm.engines(options.mode);
+    if scope == Scope::Part
+        && engines != Engines::Search
+        && let Some(mut found) = regions::solve(model, &root.domains, crew, goal)
+    {
+        found.stats += search.stats();
+        return found;
+    }
+    if engines == Engines::Sat {
         let mut found = race::sat_alone(model, &root.domains, goal, crew);
         found.stats += counted(search.stats());
         return found;
     }
-    if !whole {
+    if scope != Scope::Whole {
         // The whole problem was probed already.
         let mut found = race::run(model, crew, goal, root);
         found.stats += search.stats();
@@ -126,6 +147,10 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, whole: bool) -> Fo
         let parts = components::split(model, &root.domains);
         if parts.len() > 1 {
             parts::solve(model, crew, goal, &root.domains, &parts)
+        } else if engines != Engines::Search
+            && let Some(found) = regions::solve(model, &root.domains, crew, goal)
+        {
+            found
         } else {
             race::run(model, crew, goal, root)
         }

@@ -1,13 +1,26 @@
-//! Independent parts of one problem (see [`components`]), solved one after the other,
-//! each with all threads, and put together into the answer for the whole.
+//! Independent parts of one problem (see [`components`]), solved and put together into the
+//! answer for the whole.
+//!
+//! On more than one thread the parts are solved side by side, one thread each (more when
+//! there are fewer parts than threads), largest first: each thread takes the next part as it finishes one, so the threads divide the
+//! work between them, which racing copies of one search cannot do. A part without a
+//! solution, or one stopped by a limit, abandons the others at once. A thread other than
+//! the caller's gives itself back between parts while other work waits (the daemon's
+//! queue), so a lone large input takes every idle core and many inputs share them.
+//!
+//! With a node limit the parts are solved one after the other, each with every thread: the
+//! limit counts the nodes of the whole, in order.
 
-use super::{Crew, components};
+use super::{Crew, components, regions};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
+use crate::solver::termination::{Termination, work_waits};
 use crate::solver::{Engine, Stats};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
-/// Solves the independent parts one after the other and puts the answers together: the
-/// whole has as many solutions as the product of the parts' counts, capped at the target.
+/// Solves the independent parts and puts the answers together: the whole has as many
+/// solutions as the product of the parts' counts, capped at the target.
 pub(super) fn solve(
     model: &Model,
     crew: Crew<'_>,
@@ -15,41 +28,177 @@ pub(super) fn solve(
     domains: &[Domain],
     parts: &[components::Component],
 ) -> Found {
-    let mut base: Vec<u32> = domains.iter().map(|d| d.value().unwrap_or(0)).collect();
+    let side_by_side = crew.threads > 1 && parts.len() > 1 && goal.termination.node_limit.is_none();
+    let answers = if side_by_side {
+        self::side_by_side(crew, goal, parts, super::Scope::Part, Failing::EndsAll)
+    } else {
+        one_after_another(crew, goal, parts)
+    };
     let mut stats = Stats::default();
     let mut engine = Engine::Search;
-    // `second` keeps another solution of the whole once one part has shown two.
-    let mut second: Option<(usize, Vec<u32>)> = None;
-    for (index, part) in parts.iter().enumerate() {
-        let target = if second.is_some() { 1 } else { goal.target };
-        let part_goal = Goal { target, termination: goal.termination.after(stats.nodes), ..goal };
-        let found = super::solve_model(&part.model, crew, part_goal, false);
+    for found in &answers.found {
         stats += found.stats;
         if found.engine == Engine::Sat {
             engine = Engine::Sat;
         }
-        if found.stopped.is_some() || found.count == 0 {
-            let stopped = found.stopped;
-            return Found {
-                solutions: Vec::new(),
-                count: 0,
-                stopped,
-                stats,
-                engine,
-                yielded: false,
-            };
-        }
-        components::place(part, &found.solutions[0], &mut base);
-        if second.is_none() && found.count > 1 {
-            second = found.solutions.get(1).map(|s| (index, s.clone()));
-        }
     }
+    if let Some(failed) = answers.failed {
+        let stopped = answers.found[failed].stopped;
+        return Found { solutions: Vec::new(), count: 0, stopped, stats, engine, yielded: false };
+    }
+    let mut base: Vec<u32> = domains.iter().map(|d| d.value().unwrap_or(0)).collect();
+    for (part, found) in parts.iter().zip(&answers.found) {
+        components::place(part, &found.solutions[0], &mut base);
+    }
+    // Another solution of the whole: the first part that showed two, its second in place.
+    let second = parts.iter().zip(&answers.found).find(|(_, found)| found.count > 1);
     let mut solutions = vec![base.clone()];
-    if let Some((index, values)) = second {
+    if let Some((part, found)) = second {
         let mut other = base;
-        components::place(&parts[index], &values, &mut other);
+        components::place(part, &found.solutions[1], &mut other);
         solutions.push(other);
     }
     debug_assert!(solutions.iter().all(|s| model.is_satisfied_by(s)));
     Found { count: solutions.len() as u64, solutions, stopped: None, stats, engine, yielded: false }
+}
+
+/// What the parts gave: their answers, in the order of the parts (only as many as were
+/// solved when one failed), and the one that failed (no solution, or stopped), if any.
+pub(super) struct Answers {
+    pub found: Vec<Found>,
+    pub failed: Option<usize>,
+}
+
+/// The caller's reason to stop before a part is begun: its deadline passed or its cancel
+/// flag raised (a part's own engines check them too, but only once they run).
+pub(super) fn stopped_before(goal: &Goal<'_>) -> Option<crate::solver::StopReason> {
+    let termination = Termination { node_limit: None, ..goal.termination };
+    match termination.check(0) {
+        Some(crate::solver::termination::Stop::Limit(reason)) => Some(reason),
+        _ => None,
+    }
+}
+
+/// A part's answer that ends the whole: no solution, or stopped before one.
+fn fails(found: &Found) -> bool {
+    found.stopped.is_some() || found.count == 0
+}
+
+/// The parts one after the other, each with every thread; stops at the first that fails.
+fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Component]) -> Answers {
+    let mut found = Vec::with_capacity(parts.len());
+    let mut nodes = 0;
+    // Once a part has shown two solutions, one of each other part is enough.
+    let mut second_known = false;
+    for part in parts {
+        let target = if second_known { 1 } else { goal.target };
+        let part_goal = Goal { target, termination: goal.termination.after(nodes), ..goal };
+        let answer = super::solve_model(&part.model, crew, part_goal, super::Scope::Part);
+        nodes += answer.stats.nodes;
+        second_known |= answer.count > 1;
+        let failed = fails(&answer);
+        found.push(answer);
+        if failed {
+            return Answers { failed: Some(found.len() - 1), found };
+        }
+    }
+    Answers { found, failed: None }
+}
+
+/// How a part that fails ends the others solved beside it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Failing {
+    /// A part without a solution, or stopped, abandons the rest.
+    EndsAll,
+    /// Only a stopped part does: one without a solution is answered so, and the rest go on.
+    StoppedEndsAll,
+}
+
+/// The parts side by side, one thread each (or the threads shared out among fewer parts),
+/// in their order (largest first, as they come from the split), on up to `crew.threads`
+/// threads of the pool, each solved as `scope` says; a part that fails ends the rest as
+/// `failing` says.
+pub(super) fn side_by_side(
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+    parts: &[components::Component],
+    scope: super::Scope,
+    failing: Failing,
+) -> Answers {
+    let next = AtomicUsize::new(0);
+    let abandon = Arc::new(AtomicBool::new(false));
+    let second_known = AtomicBool::new(false);
+    let failed: Mutex<Option<usize>> = Mutex::new(None);
+    let answers: Vec<Mutex<Option<Found>>> = parts.iter().map(|_| Mutex::new(None)).collect();
+    let termination = Termination { abandon: Some(&abandon), ..goal.termination };
+    // Fewer parts than threads: the threads left over go to the parts' own engines.
+    let workers = crew.threads.min(parts.len());
+    let each = Crew { threads: crew.threads / workers, ..crew };
+    // One thread's loop: the next part until none is left or one has failed; a helper
+    // also stops between parts while other work waits for its thread.
+    let work = |helper: bool| {
+        // A helper gives its thread back between parts while other work waits for one.
+        let over = || abandon.load(Ordering::SeqCst) || (helper && work_waits(crew.waiting));
+        while !over() {
+            let index = next.fetch_add(1, Ordering::SeqCst);
+            let Some(part) = parts.get(index) else { break };
+            if let Some(reason) = stopped_before(&goal) {
+                // Past the deadline or cancelled: the part is not begun.
+                let answer = Found { stopped: Some(reason), ..Found::default() };
+                if !abandon.swap(true, Ordering::SeqCst) {
+                    *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);
+                }
+                *answers[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+                break;
+            }
+            let target = if second_known.load(Ordering::SeqCst) { 1 } else { goal.target };
+            let part_goal = Goal { target, termination, ..goal };
+            // A part large enough to be cut into regions takes every thread: its regions
+            // go to the pool, where the threads that run out of parts take them up. A
+            // region takes one thread, so that its answer is the same at every count.
+            let crew = match scope {
+                super::Scope::Part if part.open >= regions::MIN_OPEN => crew,
+                super::Scope::Region => Crew { threads: 1, ..crew },
+                _ => each,
+            };
+            let answer = super::solve_model(&part.model, crew, part_goal, scope);
+            second_known.fetch_or(answer.count > 1, Ordering::SeqCst);
+            let ends = match failing {
+                Failing::EndsAll => fails(&answer),
+                Failing::StoppedEndsAll => answer.stopped.is_some(),
+            };
+            if ends && !abandon.swap(true, Ordering::SeqCst) {
+                // The first to fail says why the whole failed; the parts it stops fail
+                // only because of it.
+                *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);
+            }
+            *answers[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+        }
+    };
+    rayon::scope(|scope| {
+        for _ in 1..workers {
+            let work = &work;
+            scope.spawn(move |_| work(true));
+        }
+        // The caller's thread works too, and never gives itself back: every part is solved
+        // even when every other thread of the pool is busy.
+        work(false);
+    });
+    let failed = failed.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let mut found = Vec::with_capacity(parts.len());
+    let mut failed_at = None;
+    for (index, answer) in answers.into_iter().enumerate() {
+        let answer = answer.into_inner().unwrap_or_else(PoisonError::into_inner);
+        match answer {
+            Some(answer) => {
+                if failed == Some(index) {
+                    failed_at = Some(found.len());
+                }
+                found.push(answer);
+            }
+            // Never taken: only when one failed, which the answers then say.
+            None => debug_assert!(failed.is_some()),
+        }
+    }
+    Answers { found, failed: failed_at }
 }

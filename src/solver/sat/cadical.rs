@@ -22,6 +22,7 @@ const CLOCK_EVERY: u32 = 64;
 /// helper) work waiting.
 struct StopCheck {
     cancel: Option<Arc<AtomicBool>>,
+    abandon: Option<Arc<AtomicBool>>,
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     waiting: Option<Arc<AtomicUsize>>,
@@ -32,6 +33,9 @@ struct StopCheck {
 impl Terminator for StopCheck {
     fn terminated(&mut self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.abandon.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return true;
         }
         if self.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {
@@ -107,6 +111,7 @@ impl<'c> Session<'c> {
         let yielded = Arc::new(AtomicBool::new(false));
         solver.connect_terminator(StopCheck {
             cancel: goal.termination.cancel.cloned(),
+            abandon: goal.termination.abandon.cloned(),
             stop: Arc::clone(stop),
             deadline: goal.termination.deadline,
             waiting: goal.termination.waiting.cloned(),

@@ -1,0 +1,384 @@
+//! A large connected part cut into regions along its own structure, and solved in two
+//! rounds, the pieces of each round side by side.
+//!
+//! A very large grid left open by the logic is one connected part, and a CDCL solver's
+//! time on it grows faster than its size (about as the square on generated grids: its
+//! backjumps undo work in places that had nothing to do with the conflict). Cut into
+//! regions, each piece is small, and several run at once:
+//!
+//! 1. The open variables are ordered by breadth-first distance from a far end of the part
+//!    (two sweeps), through the neighbours each constraint lists (a run's cells, in order),
+//!    and cut into regions of about [`REGION_VARS`] variables: bands across the grid.
+//! 2. First round, the even regions (0, 2, 4, …), each with every constraint on its
+//!    variables, the other variables of those constraints coming along free. A region
+//!    without a solution proves that the whole has none: its constraints are the whole's.
+//! 3. The even regions' variables are fixed to what the first round gave them, except
+//!    within [`RELEASE_DEPTH`] steps of an odd region (so that the second round may still
+//!    move the boundary) and where two even regions meet.
+//! 4. Second round: what is left open falls apart into independent pieces, each an odd
+//!    region with the boundaries released around it ([`components::split`]); each piece's
+//!    solution is then one of the whole's, put together with the others'.
+//!
+//! Where a piece cannot be completed (the first round fixed a boundary that leaves it
+//! none), or the mode asks for a second solution and no piece has one, the regions give up
+//! and the part is solved whole, as before: the regions' time is lost, never the answer.
+//! The cut, and so the solution found, does not depend on the thread count.
+
+use super::parts::{self, Answers, Failing};
+use super::{Crew, Scope, components};
+use crate::model::{Domain, Model, VarId};
+use crate::solver::goal::{Found, Goal};
+use crate::solver::{Engine, Stats};
+use std::collections::VecDeque;
+
+/// About how many open variables a region holds. Smaller regions are solved sooner and
+/// spread over more threads, but have more boundary for the second round to complete.
+const REGION_VARS: usize = 1_500;
+
+/// The fewest regions worth cutting a part into.
+const MIN_REGIONS: usize = 4;
+
+/// The open variables a part needs to be cut into regions.
+pub(super) const MIN_OPEN: usize = REGION_VARS * MIN_REGIONS;
+
+/// How many steps into an even region, from an odd one, its variables stay open for the
+/// second round.
+const RELEASE_DEPTH: usize = 3;
+
+/// How many times the second round opens more around the pieces it could not complete.
+const REPAIRS: u32 = 3;
+
+/// The answer for the part `model` at its propagated `domains`, from its regions; `None`
+/// when it is too small to cut, or the regions gave up.
+pub(super) fn solve(
+    model: &Model,
+    domains: &[Domain],
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+) -> Option<Found> {
+    solve_cut(model, domains, crew, goal, REGION_VARS)
+}
+
+/// [`solve`] with regions of about `region_vars` variables.
+fn solve_cut(
+    model: &Model,
+    domains: &[Domain],
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+    region_vars: usize,
+) -> Option<Found> {
+    if goal.target > 2 {
+        return None;
+    }
+    if let Some(reason) = parts::stopped_before(&goal) {
+        return Some(Found { stopped: Some(reason), ..Found::default() });
+    }
+    let graph = Graph::new(model, domains);
+    let regions = graph.regions(region_vars)?;
+    // The first round: the even regions, their constraints whole.
+    let first: Vec<components::Component> = (0..regions.len())
+        .step_by(2)
+        .map(|r| {
+            let constraints = graph.constraints_of_all(&regions[r]);
+            components::build(model, domains, regions[r].clone(), &constraints)
+        })
+        .collect();
+    let once = Goal { target: 1, ..goal };
+    let Answers { found, failed } =
+        parts::side_by_side(crew, once, &first, Scope::Region, Failing::EndsAll);
+    let mut stats = sum(&found);
+    if let Some(failed) = failed {
+        // No solution of a region is none of the whole; a limit stops the whole.
+        return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
+    }
+    let mut fixed = domains.to_vec();
+    for (part, found) in first.iter().zip(&found) {
+        for (&v, &value) in part.vars[..part.open].iter().zip(&found.solutions[0]) {
+            fixed[v] = Domain::single(value);
+        }
+    }
+    for v in graph.released(&regions) {
+        fixed[v] = domains[v];
+    }
+    // The second round: the pieces left open, independent by construction, solved until
+    // each is complete. A piece without a completion opens what lies around it, ever
+    // wider, and is solved again with the pieces it then meets.
+    let mut seconds: Vec<(Vec<VarId>, Vec<u32>)> = Vec::new();
+    for attempt in 0..=REPAIRS {
+        let pieces = components::split(model, &fixed);
+        let Answers { found, failed } =
+            parts::side_by_side(crew, goal, &pieces, Scope::Region, Failing::StoppedEndsAll);
+        stats += sum(&found);
+        if let Some(failed) = failed {
+            return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
+        }
+        let mut stuck = Vec::new();
+        for (piece, found) in pieces.iter().zip(&found) {
+            let own = &piece.vars[..piece.open];
+            match found.solutions.first() {
+                Some(solution) => {
+                    for (&v, &value) in own.iter().zip(solution) {
+                        fixed[v] = Domain::single(value);
+                    }
+                    if let Some(other) = found.solutions.get(1) {
+                        seconds.push((own.to_vec(), other[..piece.open].to_vec()));
+                    }
+                }
+                None => stuck.extend_from_slice(own),
+            }
+        }
+        if stuck.is_empty() {
+            break;
+        }
+        if attempt == REPAIRS {
+            return None;
+        }
+        for v in graph.around(&stuck, RELEASE_DEPTH << (attempt + 1)) {
+            fixed[v] = domains[v];
+        }
+    }
+    let values: Vec<u32> = fixed.iter().map(|d| d.value().unwrap_or(0)).collect();
+    if !model.is_satisfied_by(&values) {
+        return None;
+    }
+    let mut solutions = vec![values.clone()];
+    // Another solution: a piece's second one, where the pieces settled after it left it
+    // standing.
+    let other = seconds.into_iter().find_map(|(vars, second)| {
+        let mut other = values.clone();
+        for (&v, &value) in vars.iter().zip(&second) {
+            other[v] = value;
+        }
+        (other != values && model.is_satisfied_by(&other)).then_some(other)
+    });
+    solutions.extend(other);
+    if goal.target > solutions.len() as u64 {
+        return None;
+    }
+    let count = solutions.len() as u64;
+    Some(Found { solutions, count, stopped: None, stats, engine: engine(&stats), yielded: false })
+}
+
+/// The statistics of all the answers.
+fn sum(found: &[Found]) -> Stats {
+    let mut stats = Stats::default();
+    for f in found {
+        stats += f.stats;
+    }
+    stats
+}
+
+/// The engine that answered: the SAT engine if it answered any region or piece.
+fn engine(stats: &Stats) -> Engine {
+    if stats.sat_solvers > 0 { Engine::Sat } else { Engine::Search }
+}
+
+/// The part's open variables with their constraints and their neighbours.
+struct Graph<'m> {
+    model: &'m Model,
+    /// Whether each variable is open.
+    open: Vec<bool>,
+    /// The constraints on each variable.
+    constraints_of: Vec<Vec<usize>>,
+    /// Each variable's open neighbours: the open variables listed next to it in a
+    /// constraint.
+    neighbours: Vec<Vec<VarId>>,
+}
+
+impl<'m> Graph<'m> {
+    fn new(model: &'m Model, domains: &[Domain]) -> Self {
+        let n = domains.len();
+        let open: Vec<bool> = domains.iter().map(|d| !d.is_fixed()).collect();
+        let mut constraints_of = vec![Vec::new(); n];
+        let mut neighbours: Vec<Vec<VarId>> = vec![Vec::new(); n];
+        for (c, constraint) in model.constraints.iter().enumerate() {
+            for &v in constraint.vars() {
+                constraints_of[v].push(c);
+            }
+            // A constraint's open variables in a chain, over the fixed ones between them.
+            let chain: Vec<VarId> =
+                constraint.vars().iter().copied().filter(|&v| open[v]).collect();
+            for pair in chain.windows(2) {
+                neighbours[pair[0]].push(pair[1]);
+                neighbours[pair[1]].push(pair[0]);
+            }
+        }
+        Graph { model, open, constraints_of, neighbours }
+    }
+
+    /// Breadth-first distances from `starts` over open variables, stopping at `limit`
+    /// steps and never entering a variable `blocked` says no to (`usize::MAX`: not
+    /// reached).
+    fn distances(
+        &self,
+        starts: &[VarId],
+        limit: usize,
+        blocked: impl Fn(VarId) -> bool,
+    ) -> Vec<usize> {
+        let mut distance = vec![usize::MAX; self.open.len()];
+        let mut queue: VecDeque<VarId> = starts.iter().copied().collect();
+        for &s in starts {
+            distance[s] = 0;
+        }
+        while let Some(v) = queue.pop_front() {
+            if distance[v] >= limit {
+                continue;
+            }
+            for &w in &self.neighbours[v] {
+                if distance[w] == usize::MAX && !blocked(w) {
+                    distance[w] = distance[v] + 1;
+                    queue.push_back(w);
+                }
+            }
+        }
+        distance
+    }
+
+    /// The open variables cut into bands of about `region_vars`, in order of distance
+    /// from a far end; `None` when there would be fewer than [`MIN_REGIONS`].
+    fn regions(&self, region_vars: usize) -> Option<Vec<Vec<VarId>>> {
+        let open: Vec<VarId> = (0..self.open.len()).filter(|&v| self.open[v]).collect();
+        let count = open.len() / region_vars.max(1);
+        if count < MIN_REGIONS {
+            return None;
+        }
+        let reach = |from: VarId| self.distances(&[from], usize::MAX, |_| false);
+        let from_first = reach(open[0]);
+        // A variable the first sweep did not reach (a part joined only through a constraint
+        // whose neighbours it does not list) comes last.
+        let far = open.iter().copied().filter(|&v| from_first[v] != usize::MAX);
+        let start = far.max_by_key(|&v| (from_first[v], std::cmp::Reverse(v)))?;
+        let distance = reach(start);
+        let mut ordered = open;
+        ordered.sort_by_key(|&v| (distance[v], v));
+        let share = ordered.len().div_ceil(count);
+        Some(ordered.chunks(share).map(<[VarId]>::to_vec).collect())
+    }
+
+    /// Every constraint on one of `vars`, once.
+    fn constraints_of_all(&self, vars: &[VarId]) -> Vec<usize> {
+        let mut constraints: Vec<usize> =
+            vars.iter().flat_map(|&v| self.constraints_of[v].iter().copied()).collect();
+        constraints.sort_unstable();
+        constraints.dedup();
+        constraints
+    }
+
+    /// The variables of the part within `depth` steps of `vars` (these included).
+    fn around(&self, vars: &[VarId], depth: usize) -> Vec<VarId> {
+        let distance = self.distances(vars, depth, |_| false);
+        (0..distance.len()).filter(|&v| distance[v] != usize::MAX).collect()
+    }
+
+    /// The variables of the even regions that the second round opens again: those within
+    /// [`RELEASE_DEPTH`] steps of an odd region, and those sharing a constraint with
+    /// another even region.
+    fn released(&self, regions: &[Vec<VarId>]) -> Vec<VarId> {
+        let mut region_of = vec![usize::MAX; self.open.len()];
+        for (r, vars) in regions.iter().enumerate() {
+            for &v in vars {
+                region_of[v] = r;
+            }
+        }
+        let odd: Vec<VarId> = regions.iter().skip(1).step_by(2).flatten().copied().collect();
+        let near_odd = self.distances(&odd, RELEASE_DEPTH, |_| false);
+        let mut released: Vec<VarId> = (0..self.open.len())
+            .filter(|&v| region_of[v] != usize::MAX && region_of[v] % 2 == 0)
+            .filter(|&v| near_odd[v] != usize::MAX)
+            .collect();
+        for constraint in &self.model.constraints {
+            let even: Vec<VarId> = constraint
+                .vars()
+                .iter()
+                .copied()
+                .filter(|&v| region_of[v] != usize::MAX && region_of[v] % 2 == 0)
+                .collect();
+            if even.iter().any(|&v| region_of[v] != region_of[even[0]]) {
+                released.extend(even);
+            }
+        }
+        released.sort_unstable();
+        released.dedup();
+        released
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Constraint;
+    use crate::puzzle::Puzzle;
+    use crate::solver::termination::Termination;
+    use crate::solver::{SolveOptions, portfolio};
+    use std::sync::atomic::AtomicUsize;
+
+    /// The model of a random Kakuro filling (many solutions) of `size` x `size`.
+    fn random_grid(size: usize, seed: u64) -> Model {
+        let kakuro = crate::generate::any_solution(size, size, 35.0, seed);
+        Puzzle::Kakuro(kakuro).compile().model
+    }
+
+    /// The regions' answer for `model`, cut into regions of `region_vars`, on `threads`.
+    fn cut_answer(model: &Model, target: u64, threads: usize, region_vars: usize) -> Option<Found> {
+        let options = SolveOptions::default();
+        let live = AtomicUsize::new(0);
+        let goal = Goal { target, termination: Termination::default(), live: &live };
+        let crew = Crew { options: &options, threads, waiting: None };
+        solve_cut(model, &model.domains, crew, goal, region_vars)
+    }
+
+    #[test]
+    fn regions_find_solutions_of_the_whole_the_same_at_every_thread_count() {
+        let mut cut = 0;
+        for seed in 1..=4 {
+            let model = random_grid(36, seed);
+            for target in [1, 2] {
+                let one = cut_answer(&model, target, 1, 60);
+                for threads in [2, 4] {
+                    let other = cut_answer(&model, target, threads, 60);
+                    assert_eq!(
+                        one.as_ref().map(|f| (&f.solutions, f.count)),
+                        other.as_ref().map(|f| (&f.solutions, f.count)),
+                        "seed {seed}, target {target}, {threads} threads"
+                    );
+                }
+                let Some(found) = one else { continue };
+                cut += 1;
+                assert_eq!(found.count, target, "seed {seed}");
+                assert!(found.solutions.iter().all(|s| model.is_satisfied_by(s)));
+                if target == 2 {
+                    assert_ne!(found.solutions[0], found.solutions[1]);
+                }
+            }
+        }
+        assert!(cut >= 4, "the regions answered only {cut} of 8 solves");
+    }
+
+    #[test]
+    fn a_region_without_a_solution_is_none_of_the_whole_and_nothing_false_is_claimed() {
+        let mut model = random_grid(36, 2);
+        // Two cells of one run made to add up to 1: no digits do, nowhere near the rest.
+        let run = model
+            .constraints
+            .iter()
+            .find_map(|c| match c {
+                Constraint::Sum { vars, .. } if vars.len() >= 2 => Some(vars[..2].to_vec()),
+                _ => None,
+            })
+            .unwrap();
+        model.sum(run, 1);
+        for threads in [1, 2] {
+            if let Some(found) = cut_answer(&model, 1, threads, 60) {
+                assert_eq!((found.count, found.stopped), (0, None), "claimed: {:?}", found.count);
+            }
+        }
+        let whole = portfolio::solve(&model, &SolveOptions::default(), 2, Default::default());
+        assert_eq!(whole.count, 0);
+    }
+
+    #[test]
+    fn a_part_too_small_for_regions_is_left_whole() {
+        let model = random_grid(12, 1);
+        assert!(cut_answer(&model, 1, 2, REGION_VARS).is_none());
+    }
+}
