@@ -11,9 +11,14 @@
 //! that came after the search, and the highest memory seen. Every answer is checked: exit
 //! status 0, status `solved`, the printed grid verified against the clues.
 //!
+//! With more than one thread count (`--threads 1,2`), the runs of one rung take turns over
+//! the counts (so that the machine's moods fall on all of them alike), and a second table
+//! gives each rung's speed-up over the first count, which `--plot FILE.svg` also draws.
+//!
 //! Arguments after `--`:
 //! - `--modes first,unique` modes to time (default both);
-//! - `--threads N` threads per puzzle (default 1; 0 = all cores);
+//! - `--threads N[,N...]` threads per puzzle (default 1; 0 = all cores);
+//! - `--plot FILE.svg` the speed-up curves, one per rung and mode, beside the ideal one;
 //! - `--runs N` runs per cell, the median is reported (default 3);
 //! - `--only NAME` only the rungs whose name contains NAME;
 //! - `--grade off|auto|full` the grade setting (default: the binary's own, `auto`);
@@ -50,7 +55,8 @@ struct Ladder {
 struct Config {
     kakurod: PathBuf,
     modes: Vec<String>,
-    threads: usize,
+    threads: Vec<usize>,
+    plot: Option<PathBuf>,
     runs: usize,
     only: Option<String>,
     grade: Option<String>,
@@ -76,7 +82,8 @@ fn main() {
     let mut config = Config {
         kakurod: PathBuf::from(env!("CARGO_BIN_EXE_kakurod")),
         modes: vec!["first".into(), "unique".into()],
-        threads: 1,
+        threads: vec![1],
+        plot: None,
         runs: 3,
         only: None,
         grade: None,
@@ -86,7 +93,11 @@ fn main() {
         let mut value = || iter.next().unwrap_or_else(|| panic!("{arg} needs a value")).clone();
         match arg.as_str() {
             "--modes" => config.modes = value().split(',').map(str::to_owned).collect(),
-            "--threads" => config.threads = value().parse().expect("--threads N"),
+            "--threads" => {
+                config.threads =
+                    value().split(',').map(|n| n.parse().expect("--threads N[,N...]")).collect()
+            }
+            "--plot" => config.plot = Some(value().into()),
             "--runs" => config.runs = value().parse().expect("--runs N"),
             "--only" => config.only = Some(value()),
             "--grade" => config.grade = Some(value()),
@@ -101,11 +112,13 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("create target/ladder-bench");
 
     println!(
-        "| rung | white cells | mode | answer | engine | graded_by | search ms | grade ms | \
-         whole ms | after the search | peak MB |"
+        "| rung | white cells | mode | threads | answer | engine | graded_by | search ms | \
+         grade ms | whole ms | after the search | peak MB |"
     );
-    println!("|---|---:|---|---|---|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---|---:|---|---|---|---:|---:|---:|---:|---:|");
     let only = config.only.as_deref();
+    // Per rung and mode, the median whole time at each thread count.
+    let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
     for rung in ladder.rung.iter().filter(|r| only.is_none_or(|o| r.name.contains(o))) {
         let path = puzzle_file(rung, root, &dir, &config.kakurod);
         let puzzle = read_puzzle(&path);
@@ -114,30 +127,107 @@ fn main() {
             _ => 0,
         };
         for mode in &config.modes {
-            let mut runs: Vec<Run> =
-                (0..config.runs.max(1)).map(|_| solve(&config, &path, &puzzle, mode)).collect();
-            let whole = median(runs.iter().map(|r| r.whole));
-            let search = median(runs.iter().map(|r| r.search));
-            let grade = median(runs.iter().map(|r| r.grade));
-            let after = median(runs.iter().map(|r| (r.whole - r.search).max(0.0) / r.whole));
-            let peak = runs.iter().map(|r| r.peak_kib).max().unwrap_or(0);
-            let last = runs.swap_remove(0);
-            // A process that ends within the first look at its memory shows none.
-            let peak =
-                if peak == 0 { "-".to_owned() } else { format!("{:.0}", peak as f64 / 1024.0) };
-            println!(
-                "| {} | {white} | {mode} | {} | {} | {} | {:.1} | {:.3} | {:.1} | {:.0}% | {peak} |",
-                rung.name,
-                last.uniqueness,
-                last.engine,
-                last.graded_by,
-                search * 1e3,
-                grade * 1e3,
-                whole * 1e3,
-                after * 100.0,
-            );
+            // Runs in turns over the thread counts.
+            let mut runs: Vec<Vec<Run>> = config.threads.iter().map(|_| Vec::new()).collect();
+            for _ in 0..config.runs.max(1) {
+                for (i, &threads) in config.threads.iter().enumerate() {
+                    runs[i].push(solve(&config, &path, &puzzle, mode, threads));
+                }
+            }
+            let mut wholes = Vec::new();
+            for (mut runs, &threads) in runs.into_iter().zip(&config.threads) {
+                let whole = median(runs.iter().map(|r| r.whole));
+                let search = median(runs.iter().map(|r| r.search));
+                let grade = median(runs.iter().map(|r| r.grade));
+                let after = median(runs.iter().map(|r| (r.whole - r.search).max(0.0) / r.whole));
+                let peak = runs.iter().map(|r| r.peak_kib).max().unwrap_or(0);
+                let last = runs.swap_remove(0);
+                // A process that ends within the first look at its memory shows none.
+                let peak =
+                    if peak == 0 { "-".to_owned() } else { format!("{:.0}", peak as f64 / 1024.0) };
+                println!(
+                    "| {} | {white} | {mode} | {threads} | {} | {} | {} | {:.1} | {:.3} | {:.1} | \
+                     {:.0}% | {peak} |",
+                    rung.name,
+                    last.uniqueness,
+                    last.engine,
+                    last.graded_by,
+                    search * 1e3,
+                    grade * 1e3,
+                    whole * 1e3,
+                    after * 100.0,
+                );
+                wholes.push(whole);
+            }
+            curves.push((format!("{} {mode}", rung.name), wholes));
         }
     }
+    if config.threads.len() > 1 {
+        speed_ups(&config.threads, &curves);
+        if let Some(plot) = &config.plot {
+            draw(plot, &config.threads, &curves);
+            println!("\nThe speed-up plot: {}", plot.display());
+        }
+    }
+}
+
+/// The speed-up table: each rung's median whole time at the first thread count over its
+/// time at each count.
+fn speed_ups(threads: &[usize], curves: &[(String, Vec<f64>)]) {
+    let counts: Vec<String> = threads.iter().map(|t| format!("{t} threads")).collect();
+    println!("\n| rung and mode | {} |", counts.join(" | "));
+    println!("|---|{}", "---:|".repeat(threads.len()));
+    for (name, wholes) in curves {
+        let cells: Vec<String> =
+            wholes.iter().map(|w| format!("{:.2} s, {:.2}x", w, wholes[0] / w)).collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+}
+
+/// Draws the speed-up curves as SVG, with the ideal speed-up for reference.
+fn draw(path: &Path, threads: &[usize], curves: &[(String, Vec<f64>)]) {
+    use plotters::prelude::*;
+    let base = threads[0] as f64;
+    let most = threads.iter().copied().max().unwrap_or(1) as f64 / base;
+    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    root.fill(&WHITE).unwrap();
+    let mut chart = ChartBuilder::on(&root)
+        .caption("kakurod solve: speed-up over one thread, whole process", ("sans-serif", 18))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(48)
+        .build_cartesian_2d(base..threads.iter().copied().max().unwrap_or(1) as f64, 0.0..most)
+        .unwrap();
+    chart
+        .configure_mesh()
+        .x_labels(threads.len())
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc("threads")
+        .y_desc("speed-up")
+        .draw()
+        .unwrap();
+    chart
+        .draw_series(LineSeries::new(threads.iter().map(|&t| (t as f64, t as f64 / base)), &BLACK))
+        .unwrap()
+        .label("ideal")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
+    for (i, (name, wholes)) in curves.iter().enumerate() {
+        let colour = Palette99::pick(i).to_rgba();
+        let points = threads.iter().zip(wholes).map(|(&t, w)| (t as f64, wholes[0] / w));
+        chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+            .unwrap()
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::LowerRight)
+        .draw()
+        .unwrap();
+    root.present().unwrap();
 }
 
 /// The rung's puzzle file: its own, or the generator's output, made once.
@@ -172,9 +262,9 @@ fn read_puzzle(path: &Path) -> Puzzle {
 }
 
 /// One timed `kakurod solve` process, its answer checked.
-fn solve(config: &Config, path: &Path, puzzle: &Puzzle, mode: &str) -> Run {
+fn solve(config: &Config, path: &Path, puzzle: &Puzzle, mode: &str, threads: usize) -> Run {
     let mut command = Command::new(&config.kakurod);
-    command.args(["solve", "--mode", mode, "--threads", &config.threads.to_string()]);
+    command.args(["solve", "--mode", mode, "--threads", &threads.to_string()]);
     if let Some(grade) = &config.grade {
         command.args(["--grade", grade]);
     }

@@ -110,8 +110,9 @@ fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Compon
 pub(super) enum Failing {
     /// A part without a solution, or stopped, abandons the rest.
     EndsAll,
-    /// Only a stopped part does: one without a solution is answered so, and the rest go on.
-    StoppedEndsAll,
+    /// Only a part stopped by the caller's deadline or cancel does: one without a solution,
+    /// or past its own node limit, is answered so, and the rest go on.
+    CallerEndsAll,
 }
 
 /// The parts side by side, one thread each (or the threads shared out among fewer parts),
@@ -165,7 +166,9 @@ pub(super) fn side_by_side(
             second_known.fetch_or(answer.count > 1, Ordering::SeqCst);
             let ends = match failing {
                 Failing::EndsAll => fails(&answer),
-                Failing::StoppedEndsAll => answer.stopped.is_some(),
+                Failing::CallerEndsAll => answer
+                    .stopped
+                    .is_some_and(|reason| reason != crate::solver::StopReason::NodeLimit),
             };
             if ends && !abandon.swap(true, Ordering::SeqCst) {
                 // The first to fail says why the whole failed; the parts it stops fail

@@ -28,7 +28,8 @@ use super::parts::{self, Answers, Failing};
 use super::{Crew, Scope, components};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
-use crate::solver::{Engine, Stats};
+use crate::solver::termination::Termination;
+use crate::solver::{Engine, Stats, StopReason};
 use std::collections::VecDeque;
 
 /// About how many open variables a region holds. Smaller regions are solved sooner and
@@ -44,6 +45,11 @@ pub(super) const MIN_OPEN: usize = REGION_VARS * MIN_REGIONS;
 /// How many steps into an even region, from an odd one, its variables stay open for the
 /// second round.
 const RELEASE_DEPTH: usize = 3;
+
+/// The conflicts (or search nodes) one region or piece may take before it counts as one
+/// that cannot be completed: a boundary that leaves a piece no solution can be as hard to
+/// refute as the whole, and a wider one is cheaper.
+const PIECE_CONFLICTS: u64 = 20_000;
 
 /// How many times the second round opens more around the pieces it could not complete.
 const REPAIRS: u32 = 3;
@@ -67,7 +73,8 @@ fn solve_cut(
     goal: Goal<'_>,
     region_vars: usize,
 ) -> Option<Found> {
-    if goal.target > 2 {
+    // Under the caller's node limit the whole is searched in order, as it counts.
+    if goal.target > 2 || goal.termination.node_limit.is_some() {
         return None;
     }
     if let Some(reason) = parts::stopped_before(&goal) {
@@ -83,13 +90,22 @@ fn solve_cut(
             components::build(model, domains, regions[r].clone(), &constraints)
         })
         .collect();
+    // Each region and piece within a budget: one that is hard to complete (or to refute)
+    // under the boundary it was given is reopened wider rather than fought.
+    let budget = Termination { node_limit: Some(PIECE_CONFLICTS), ..goal.termination };
+    let goal = Goal { termination: budget, ..goal };
     let once = Goal { target: 1, ..goal };
     let Answers { found, failed } =
         parts::side_by_side(crew, once, &first, Scope::Region, Failing::EndsAll);
     let mut stats = sum(&found);
     if let Some(failed) = failed {
-        // No solution of a region is none of the whole; a limit stops the whole.
-        return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
+        // No solution of a region is none of the whole; the caller's limit stops the whole;
+        // a region past its budget leaves the part to be solved whole.
+        let ended = &found[failed];
+        if ended.stopped == Some(StopReason::NodeLimit) {
+            return None;
+        }
+        return Some(Found { stats, engine: engine(&stats), ..ended.clone() });
     }
     let mut fixed = domains.to_vec();
     for (part, found) in first.iter().zip(&found) {
@@ -107,7 +123,7 @@ fn solve_cut(
     for attempt in 0..=REPAIRS {
         let pieces = components::split(model, &fixed);
         let Answers { found, failed } =
-            parts::side_by_side(crew, goal, &pieces, Scope::Region, Failing::StoppedEndsAll);
+            parts::side_by_side(crew, goal, &pieces, Scope::Region, Failing::CallerEndsAll);
         stats += sum(&found);
         if let Some(failed) = failed {
             return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
@@ -115,7 +131,8 @@ fn solve_cut(
         let mut stuck = Vec::new();
         for (piece, found) in pieces.iter().zip(&found) {
             let own = &piece.vars[..piece.open];
-            match found.solutions.first() {
+            // A piece past its budget (stopped, no solution) is stuck, as one without.
+            match found.solutions.first().filter(|_| found.count >= 1) {
                 Some(solution) => {
                     for (&v, &value) in own.iter().zip(solution) {
                         fixed[v] = Domain::single(value);
