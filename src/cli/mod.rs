@@ -351,7 +351,7 @@ pub struct WorkerArgs {
     /// A PEM file of the certificate authorities that sign the servers' certificates.
     #[arg(long, value_name = "PATH")]
     pub ca_file: Option<PathBuf>,
-    /// On SIGTERM, how long running jobs may take before they are handed back.
+    /// On SIGTERM or SIGINT, how long running jobs may take before they are handed back.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true, default_value = "10")]
     pub drain_timeout: Duration,
     /// Log format.
