@@ -179,6 +179,7 @@ fn remove_unread_replies(claim: &Path) {
         }
     }
 }
+
 /// What was read of an input before its cancel, for its answer and its log line.
 #[derive(Default)]
 pub(super) struct ReadSoFar {

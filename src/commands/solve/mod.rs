@@ -68,10 +68,7 @@ impl Input {
     /// The name echoed in the result document, whose stem names the result files: the
     /// file name (or `stdin`).
     fn file_name(&self) -> String {
-        self.path
-            .file_name()
-            .filter(|_| !is_stdin(&self.path))
-            .map_or_else(|| "stdin".into(), |n| n.to_string_lossy().into_owned())
+        super::file_name(&self.path)
     }
 
     /// Reads and processes the file; an unreadable file becomes a rejected report. With

@@ -2,8 +2,9 @@
 //! answer for the whole.
 //!
 //! On more than one thread the parts are solved side by side, one thread each (more when
-//! there are fewer parts than threads), largest first: each thread takes the next part as it finishes one, so the threads divide the
-//! work between them, which racing copies of one search cannot do. A part without a
+//! there are fewer parts than threads), largest first: each thread takes the next part as
+//! it finishes one, so the threads divide the work between them, which racing copies of
+//! one search cannot do. A part without a
 //! solution, or one stopped by a limit, abandons the others at once. A thread other than
 //! the caller's gives itself back between parts while other work waits (the daemon's
 //! queue), so a lone large input takes every idle core and many inputs share them.
