@@ -129,7 +129,10 @@ pub(super) fn side_by_side(
 ) -> Answers {
     let next = AtomicUsize::new(0);
     let abandon = Arc::new(AtomicBool::new(false));
-    let second_known = AtomicBool::new(false);
+    // The first part, in order, that showed two solutions: the parts after it need one
+    // each, those before it still look for two, so that the second solution reported is
+    // the same at every thread count.
+    let first_two = AtomicUsize::new(usize::MAX);
     let failed: Mutex<Option<usize>> = Mutex::new(None);
     let answers: Vec<Mutex<Option<Found>>> = parts.iter().map(|_| Mutex::new(None)).collect();
     let termination = Termination { abandon: Some(&abandon), ..goal.termination };
@@ -153,7 +156,7 @@ pub(super) fn side_by_side(
                 *answers[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
                 break;
             }
-            let target = if second_known.load(Ordering::SeqCst) { 1 } else { goal.target };
+            let target = if index > first_two.load(Ordering::SeqCst) { 1 } else { goal.target };
             let part_goal = Goal { target, termination, ..goal };
             // A part large enough to be cut into regions takes every thread: its regions
             // go to the pool, where the threads that run out of parts take them up. A
@@ -164,7 +167,9 @@ pub(super) fn side_by_side(
                 _ => each,
             };
             let answer = super::solve_model(&part.model, crew, part_goal, scope);
-            second_known.fetch_or(answer.count > 1, Ordering::SeqCst);
+            if answer.count > 1 {
+                first_two.fetch_min(index, Ordering::SeqCst);
+            }
             let ends = match failing {
                 Failing::EndsAll => fails(&answer),
                 Failing::CallerEndsAll => answer

@@ -129,6 +129,9 @@ fn solve_cut(
             return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
         }
         let mut stuck = Vec::new();
+        // Only the first piece that showed a second solution: the pieces beside it may or
+        // may not have looked for one, as the threads came.
+        let mut second_kept = false;
         for (piece, found) in pieces.iter().zip(&found) {
             let own = &piece.vars[..piece.open];
             // A piece past its budget (stopped, no solution) is stuck, as one without.
@@ -137,8 +140,9 @@ fn solve_cut(
                     for (&v, &value) in own.iter().zip(solution) {
                         fixed[v] = Domain::single(value);
                     }
-                    if let Some(other) = found.solutions.get(1) {
+                    if let Some(other) = found.solutions.get(1).filter(|_| !second_kept) {
                         seconds.push((own.to_vec(), other[..piece.open].to_vec()));
+                        second_kept = true;
                     }
                 }
                 None => stuck.extend_from_slice(own),
@@ -253,10 +257,14 @@ impl<'m> Graph<'m> {
 
     /// The open variables cut into bands of about `region_vars`, in order of distance
     /// from a far end; `None` when there would be fewer than [`MIN_REGIONS`].
+    ///
+    /// A band is cut only between two distances, and spans at least [`Graph::thickness`]
+    /// of them: on a wide grid a band of `region_vars` may be only a few steps across, and
+    /// the second round would release it whole, joining the odd regions on both sides into
+    /// one piece as large as the part.
     fn regions(&self, region_vars: usize) -> Option<Vec<Vec<VarId>>> {
         let open: Vec<VarId> = (0..self.open.len()).filter(|&v| self.open[v]).collect();
-        let count = open.len() / region_vars.max(1);
-        if count < MIN_REGIONS {
+        if open.len() / region_vars.max(1) < MIN_REGIONS {
             return None;
         }
         let reach = |from: VarId| self.distances(&[from], usize::MAX, |_| false);
@@ -268,8 +276,41 @@ impl<'m> Graph<'m> {
         let distance = reach(start);
         let mut ordered = open;
         ordered.sort_by_key(|&v| (distance[v], v));
-        let share = ordered.len().div_ceil(count);
-        Some(ordered.chunks(share).map(<[VarId]>::to_vec).collect())
+        let thickness = self.thickness();
+        let mut regions: Vec<Vec<VarId>> = Vec::new();
+        let mut band: Vec<VarId> = Vec::new();
+        let mut first_layer = 0;
+        for v in ordered {
+            let layer = distance[v];
+            let wide = layer.saturating_sub(first_layer) >= thickness;
+            if band.len() >= region_vars && wide {
+                regions.push(std::mem::take(&mut band));
+            }
+            if band.is_empty() {
+                first_layer = layer;
+            }
+            band.push(v);
+        }
+        // A last band too thin to stand alone joins the one before it.
+        match regions.last_mut() {
+            Some(last) if band.len() < region_vars => last.append(&mut band),
+            _ => regions.push(band),
+        }
+        (regions.len() >= MIN_REGIONS).then_some(regions)
+    }
+
+    /// How many distances a band spans at least: the second round's release on both of its
+    /// sides, and room between them for the longest constraint, so that no constraint
+    /// joins two pieces across a band held fixed.
+    fn thickness(&self) -> usize {
+        let longest = self
+            .model
+            .constraints
+            .iter()
+            .map(|c| c.vars().iter().filter(|&&v| self.open[v]).count())
+            .max()
+            .unwrap_or(0);
+        2 * RELEASE_DEPTH + longest + 1
     }
 
     /// Every constraint on one of `vars`, once.
@@ -348,7 +389,7 @@ mod tests {
     fn regions_find_solutions_of_the_whole_the_same_at_every_thread_count() {
         let mut cut = 0;
         for seed in 1..=4 {
-            let model = random_grid(36, seed);
+            let model = random_grid(60, seed);
             for target in [1, 2] {
                 let one = cut_answer(&model, target, 1, 60);
                 for threads in [2, 4] {
@@ -391,6 +432,34 @@ mod tests {
         }
         let whole = portfolio::solve(&model, &SolveOptions::default(), 2, Default::default());
         assert_eq!(whole.count, 0);
+    }
+
+    #[test]
+    fn no_constraint_reaches_past_the_next_band_even_on_a_wide_grid() {
+        // Small regions on a wide grid: a band of that many variables would be a few steps
+        // across, and the second round would release it whole.
+        let model = random_grid(60, 1);
+        let graph = Graph::new(&model, &model.domains);
+        let regions = graph.regions(40).unwrap();
+        assert!(regions.len() >= MIN_REGIONS);
+        let mut region_of = vec![usize::MAX; model.domains.len()];
+        for (r, vars) in regions.iter().enumerate() {
+            for &v in vars {
+                region_of[v] = r;
+            }
+        }
+        for constraint in &model.constraints {
+            let touched: Vec<usize> = constraint
+                .vars()
+                .iter()
+                .map(|&v| region_of[v])
+                .filter(|&r| r != usize::MAX)
+                .collect();
+            let (low, high) = (touched.iter().min(), touched.iter().max());
+            if let (Some(low), Some(high)) = (low, high) {
+                assert!(high - low <= 1, "a constraint touches regions {low} and {high}");
+            }
+        }
     }
 
     #[test]
