@@ -6,7 +6,7 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kakurod::pipeline::{self, PipelineOptions};
+use kakurod_engine::pipeline::{self, PipelineOptions};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;

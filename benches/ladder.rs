@@ -28,9 +28,9 @@
 #[path = "common/proc_status.rs"]
 mod proc_status;
 
-use kakurod::format::{self, solution::read_sol};
-use kakurod::puzzle::{KakuroCell, Puzzle};
-use kakurod::verify;
+use kakurod_engine::format::{self, solution::read_sol};
+use kakurod_engine::puzzle::{KakuroCell, Puzzle};
+use kakurod_engine::verify;
 use proc_status::status_kib;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

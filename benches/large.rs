@@ -29,10 +29,10 @@
 mod generated;
 
 use generated::Instance;
-use kakurod::format::solution::read_sol;
-use kakurod::generate;
-use kakurod::puzzle::{KakuroCell, Puzzle};
-use kakurod::verify;
+use kakurod_engine::format::solution::read_sol;
+use kakurod_engine::generate;
+use kakurod_engine::puzzle::{KakuroCell, Puzzle};
+use kakurod_engine::verify;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;

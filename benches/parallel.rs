@@ -23,10 +23,10 @@
 mod generated;
 
 use generated::Instance;
-use kakurod::generate;
-use kakurod::puzzle::{Grid, Puzzle};
-use kakurod::solver::{self, Mode, Outcome, SolveOptions};
-use kakurod::verify;
+use kakurod_engine::generate;
+use kakurod_engine::puzzle::{Grid, Puzzle};
+use kakurod_engine::solver::{self, Mode, Outcome, SolveOptions};
+use kakurod_engine::verify;
 use std::time::{Duration, Instant};
 
 struct Config {
@@ -223,7 +223,7 @@ fn bench_files(dir: &str, mode: Mode, config: &Config) {
     let mut puzzles = Vec::new();
     for path in &paths {
         let text = std::fs::read_to_string(path).expect("read a puzzle");
-        let document = kakurod::format::read(&text, None).expect("a readable puzzle");
+        let document = kakurod_engine::format::read(&text, None).expect("a readable puzzle");
         for parsed in document.entries.into_iter().flatten() {
             puzzles.push(parsed.puzzle);
         }

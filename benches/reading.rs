@@ -16,7 +16,7 @@
 mod junk;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use kakurod::format;
+use kakurod_engine::format;
 use std::hint::black_box;
 use std::time::Duration;
 

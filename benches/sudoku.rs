@@ -12,8 +12,8 @@
 mod common;
 
 use criterion::{Criterion, criterion_group};
-use kakurod::format::{self, Format};
-use kakurod::solver::{self, SolveOptions};
+use kakurod_engine::format::{self, Format};
+use kakurod_engine::solver::{self, SolveOptions};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -16,9 +16,9 @@
 
 mod common;
 
-use kakurod::format::{self, Format};
-use kakurod::puzzle::Puzzle;
-use kakurod::solver::{self, Control, SolveOptions};
+use kakurod_engine::format::{self, Format};
+use kakurod_engine::puzzle::Puzzle;
+use kakurod_engine::solver::{self, Control, SolveOptions};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

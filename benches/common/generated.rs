@@ -2,9 +2,9 @@
 //! grid shape, a share of black cells and a generator seed, so every machine rebuilds the
 //! same puzzles.
 
-use kakurod::generate;
-use kakurod::puzzle::Kakuro;
-use kakurod::solver::Mode;
+use kakurod_engine::generate;
+use kakurod_engine::puzzle::Kakuro;
+use kakurod_engine::solver::Mode;
 use serde::Deserialize;
 
 /// One `[[instance]]` of a list.

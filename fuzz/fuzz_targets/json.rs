@@ -2,7 +2,7 @@
 //! it reads must compile to a well-formed model.
 #![no_main]
 
-use kakurod::format::Format;
+use kakurod_engine::format::Format;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| kakurod_fuzz::read_and_compile(data, Some(Format::Json)));

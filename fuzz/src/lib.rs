@@ -3,14 +3,14 @@
 //! an error placed inside the text, solver options no looser than the caller's, a
 //! generation job within the limits it was read against, a `.sol` grid that round-trips.
 
-use kakurod::format::generation::{self, Limits};
-use kakurod::format::solution::read_sol;
-use kakurod::format::{self, Format, InputError};
-use kakurod::pipeline::{self, PipelineOptions};
-use kakurod::puzzle::Puzzle;
-use kakurod::report::{Body, Status};
-use kakurod::solver::effective_threads;
-use kakurod::solver::{Algorithm, Mode, SolveOptions};
+use kakurod_engine::format::generation::{self, Limits};
+use kakurod_engine::format::solution::read_sol;
+use kakurod_engine::format::{self, Format, InputError};
+use kakurod_engine::pipeline::{self, PipelineOptions};
+use kakurod_engine::puzzle::Puzzle;
+use kakurod_engine::report::{Body, Status};
+use kakurod_engine::solver::effective_threads;
+use kakurod_engine::solver::{Algorithm, Mode, SolveOptions};
 use std::time::Duration;
 
 /// The pipeline's default limit on cells: larger puzzles are refused before compiling.

@@ -21,10 +21,7 @@ pub(crate) fn inputs_wait(count: usize) -> String {
     if count == 1 { "1 input waits".to_string() } else { format!("{count} inputs wait") }
 }
 
-/// Lower-case hex digits of `bytes` (a digest).
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub(crate) use kakurod_engine::pipeline::hex;
 
 #[cfg(test)]
 mod tests {

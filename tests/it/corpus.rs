@@ -8,10 +8,10 @@
 use crate::common;
 
 use common::{data, fixtures, puzzles_in, text};
-use kakurod::format::{self, solution::read_sol};
-use kakurod::pipeline::{self, PipelineOptions};
-use kakurod::report::{Body, Status, Uniqueness};
-use kakurod::solver::{self, Algorithm, Mode, SolveOptions, VarOrder};
+use kakurod_engine::format::{self, solution::read_sol};
+use kakurod_engine::pipeline::{self, PipelineOptions};
+use kakurod_engine::report::{Body, Status, Uniqueness};
+use kakurod_engine::solver::{self, Algorithm, Mode, SolveOptions, VarOrder};
 use std::path::Path;
 
 /// Puzzles known to have more than one solution, with their exact number of solutions:

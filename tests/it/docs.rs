@@ -1,7 +1,7 @@
 //! What the documentation names is there: every repository path it cites in backquotes,
 //! every input format it lists, and every technique `generate --needs` is said to take.
 
-use kakurod::format::Format;
+use kakurod_engine::format::Format;
 use std::fs;
 use std::path::Path;
 
@@ -100,9 +100,10 @@ fn the_techniques_generating_md_gives_for_needs_are_taken_by_needs() {
         for group in techniques.split('(').skip(1) {
             for name in quoted(group.split(')').next().unwrap()) {
                 named += 1;
-                let taken = kakurod::explain::techniques(kakurod::puzzle::Kind::Sudoku)
-                    .iter()
-                    .any(|(technique, _)| *technique == name);
+                let taken =
+                    kakurod_engine::explain::techniques(kakurod_engine::puzzle::Kind::Sudoku)
+                        .iter()
+                        .any(|(technique, _)| *technique == name);
                 assert!(taken, "generating.md gives `{name}` for --needs, which does not take it");
             }
         }

@@ -9,12 +9,12 @@
 use crate::common;
 
 use common::{data, fixtures, puzzles_in, text};
-use kakurod::explain::{self, Path};
-use kakurod::format::{self, solution::read_sol};
-use kakurod::grade;
-use kakurod::pipeline::{self, PipelineOptions};
-use kakurod::puzzle::{Grid, Puzzle};
-use kakurod::report::Body;
+use kakurod_engine::explain::{self, Path};
+use kakurod_engine::format::{self, solution::read_sol};
+use kakurod_engine::grade;
+use kakurod_engine::pipeline::{self, PipelineOptions};
+use kakurod_engine::puzzle::{Grid, Puzzle};
+use kakurod_engine::report::Body;
 use serde_json::Value;
 use std::fs;
 use std::path::Path as FilePath;
@@ -29,9 +29,11 @@ fn check(name: &str, puzzle: &Puzzle, solution: &Grid, path: &Path) {
     let cols = solution.cols;
     let mut placed: Vec<bool> = match puzzle {
         Puzzle::Sudoku(s) => s.givens.iter().map(|&g| g != 0).collect(),
-        Puzzle::Kakuro(k) => {
-            k.cells.iter().map(|c| !matches!(c, kakurod::puzzle::KakuroCell::White)).collect()
-        }
+        Puzzle::Kakuro(k) => k
+            .cells
+            .iter()
+            .map(|c| !matches!(c, kakurod_engine::puzzle::KakuroCell::White))
+            .collect(),
         Puzzle::Killer(k) => k.givens.iter().map(|&g| g != 0).collect(),
     };
     for step in &path.steps {
@@ -402,7 +404,7 @@ proptest::proptest! {
     /// every path is sound and ends at the grade (a Killer's at none).
     #[test]
     fn random_unique_puzzles_have_sound_paths(seed in 0u64..1_000_000, pick in 0usize..6) {
-        use kakurod::generate::{self, GenOptions, GradeGoal, GridKind, GridOptions};
+        use kakurod_engine::generate::{self, GenOptions, GradeGoal, GridKind, GridOptions};
         let (puzzle, solution) = if !(2..4).contains(&pick) {
             let size = if pick % 2 == 0 { 4 } else { 9 };
             let kind = if pick < 2 { GridKind::Sudoku } else { GridKind::Killer };

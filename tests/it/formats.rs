@@ -3,10 +3,10 @@
 //! is also checked against its published `.sol` with the independent verifier, which proves
 //! the reader understood the clues, cages and boxes the way the puzzle's author meant.
 
-use kakurod::format::solution::read_sol;
-use kakurod::format::{self, Document, Format, Parsed};
-use kakurod::puzzle::{Kind, Puzzle};
-use kakurod::verify;
+use kakurod_engine::format::solution::read_sol;
+use kakurod_engine::format::{self, Document, Format, Parsed};
+use kakurod_engine::puzzle::{Kind, Puzzle};
+use kakurod_engine::verify;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 

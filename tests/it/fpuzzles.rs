@@ -9,8 +9,8 @@
 //! Without node or lz-string the test says so and passes, except under `CI=true`, where it
 //! fails.
 
-use kakurod::format::{self, Format};
-use kakurod::puzzle::Puzzle;
+use kakurod_engine::format::{self, Format};
+use kakurod_engine::puzzle::Puzzle;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,9 @@
 //! binary solves them by another route (a depth-first count with forward checking, no SAT
 //! and no decomposition) to check that each has exactly the one solution it wrote.
 
-use kakurod::format::{self, Parsed};
-use kakurod::grade::{self, Difficulty};
-use kakurod::puzzle::Puzzle;
+use kakurod_engine::format::{self, Parsed};
+use kakurod_engine::grade::{self, Difficulty};
+use kakurod_engine::puzzle::Puzzle;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;

@@ -6,9 +6,9 @@
 use crate::common;
 
 use common::{data, fixtures, puzzles_in, text};
-use kakurod::format::{self, solution::read_sol};
-use kakurod::grade::{self, Difficulty};
-use kakurod::puzzle::{Kakuro, Puzzle};
+use kakurod_engine::format::{self, solution::read_sol};
+use kakurod_engine::grade::{self, Difficulty};
+use kakurod_engine::puzzle::{Kakuro, Puzzle};
 use std::path::Path;
 
 /// Kakuro with more than one solution: logic must leave them open.

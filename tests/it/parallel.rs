@@ -1,13 +1,13 @@
 //! The parallel search gives the same answers at every thread count, stops promptly, and
 //! leaves no work running when it returns.
 
-use kakurod::generate;
-use kakurod::model::Domain;
-use kakurod::model::Model;
-use kakurod::puzzle::{Kakuro, KakuroCell, Puzzle};
-use kakurod::solver::portfolio;
-use kakurod::solver::{self, Mode, Outcome, SolveOptions, StopReason};
-use kakurod::verify;
+use kakurod_engine::generate;
+use kakurod_engine::model::Domain;
+use kakurod_engine::model::Model;
+use kakurod_engine::puzzle::{Kakuro, KakuroCell, Puzzle};
+use kakurod_engine::solver::portfolio;
+use kakurod_engine::solver::{self, Mode, Outcome, SolveOptions, StopReason};
+use kakurod_engine::verify;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -217,8 +217,8 @@ fn spoil_a_run(grid: &mut Kakuro, seed: u64) {
     let changed = if total < most { total + 1 } else { total - 1 };
     if let KakuroCell::Black { down, right } = &mut grid.cells[at] {
         let clue = match run.direction {
-            kakurod::puzzle::Direction::Down => down,
-            kakurod::puzzle::Direction::Right => right,
+            kakurod_engine::puzzle::Direction::Down => down,
+            kakurod_engine::puzzle::Direction::Right => right,
         };
         *clue = Some(changed);
     }

@@ -5,11 +5,11 @@
 //! independent verifier, and propagation must never remove a planted value, at the root or
 //! after any sequence of decisions that agree with the planted solution.
 
-use kakurod::model::Model;
-use kakurod::puzzle::{Cage, Grid, Kakuro, KakuroCell, Killer, Puzzle};
-use kakurod::solver::search::{Search, Subproblem};
-use kakurod::solver::{self, Algorithm, Mode, SolveOptions};
-use kakurod::verify;
+use kakurod_engine::model::Model;
+use kakurod_engine::puzzle::{Cage, Grid, Kakuro, KakuroCell, Killer, Puzzle};
+use kakurod_engine::solver::search::{Search, Subproblem};
+use kakurod_engine::solver::{self, Algorithm, Mode, SolveOptions};
+use kakurod_engine::verify;
 use proptest::prelude::*;
 
 /// A valid 9x9 Sudoku solution, shuffled by `seed` (digit relabelling, row and column

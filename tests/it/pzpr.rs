@@ -10,7 +10,7 @@
 //! `target/pzpr/node_modules`, installed there with npm when npm is on the PATH. Without
 //! node or pzprjs the test says so and passes, except under `CI=true`, where it fails.
 
-use kakurod::format::{self, Format, puzzlink};
+use kakurod_engine::format::{self, Format, puzzlink};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};

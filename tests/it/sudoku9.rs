@@ -6,9 +6,9 @@
 use crate::common;
 
 use common::{data, fixtures, text};
-use kakurod::format::{self, Format};
-use kakurod::puzzle::Puzzle;
-use kakurod::solver::{self, Control, SolveOptions};
+use kakurod_engine::format::{self, Format};
+use kakurod_engine::puzzle::Puzzle;
+use kakurod_engine::solver::{self, Control, SolveOptions};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;

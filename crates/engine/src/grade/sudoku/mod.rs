@@ -1,0 +1,317 @@
+//! Grading Sudoku (N = k*k, 4x4 to 25x25) by the techniques a person solves with.
+//!
+//! Candidates are a bit set per cell (bit `d` for digit `d`). As for Kakuro, the techniques
+//! are tried cheapest level first, going back to the cheapest after any progress, and the
+//! grade is the hardest level that made progress; every step is a sound deduction, so a
+//! grid the logic finishes is the puzzle's only solution.
+//!
+//! - **easy**: [`Technique::NakedSingle`] (a cell's one candidate leaves its row, column
+//!   and box) and [`Technique::HiddenSingle`] (a digit with one place left in a unit).
+//! - **medium**: [`Technique::LockedCandidates`] (pointing and claiming),
+//!   [`Technique::NakedSubset`] and [`Technique::HiddenSubset`] of two and three cells.
+//! - **hard**: [`Technique::Fish`] of two and three lines (X-wing, swordfish).
+//! - **expert**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
+//!   with the levels up to hard; a puzzle that even trial cannot finish is expert too.
+//!
+//! A Killer Sudoku is solved by the same logic with its cages added (`cages`): a placed
+//! digit also leaves the rest of its cage, and the cage techniques join the levels (see
+//! [`journal_killer`]). Killer Sudoku are not graded; the levels only order the techniques.
+
+mod cages;
+mod techniques;
+
+use super::{Budget, Difficulty, Grading, Technique, Uses};
+use crate::puzzle::{Cage, Killer, Sudoku};
+
+/// The largest subsets and fish looked for.
+const MAX_SET: usize = 3;
+
+/// The candidates of a Sudoku, as far as the logic has taken them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SudokuLogic {
+    /// Per cell, row-major: bit `d` set while digit `d` is possible.
+    pub candidates: Vec<u32>,
+    /// Some cell or unit lost every candidate: the givens admit no solution.
+    pub contradiction: bool,
+    /// The hardest level that made progress.
+    pub hardest: Option<Difficulty>,
+    /// How often each technique made progress.
+    pub uses: Uses,
+}
+
+impl SudokuLogic {
+    /// True when every cell holds one digit and there is no contradiction.
+    pub fn solved(&self) -> bool {
+        !self.contradiction && self.candidates.iter().all(|m| m.is_power_of_two())
+    }
+
+    /// The digits of a solved grid, row-major (0 where a cell is still open).
+    pub fn values(&self) -> Vec<u32> {
+        let one = |m: u32| if m.is_power_of_two() { m.trailing_zeros() } else { 0 };
+        self.candidates.iter().map(|&m| one(m)).collect()
+    }
+
+    /// The grade when the logic (up to expert) has run: the hardest level used when it
+    /// finished, expert when it did not.
+    pub fn grade(&self) -> Grading {
+        Grading::of(self.solved(), true, self.hardest, self.uses)
+    }
+}
+
+/// Solves `sudoku` by logic with the techniques of the levels up to `ceiling`.
+pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
+    let shape = Shape::new(sudoku.n, sudoku.box_size, &[]);
+    let mut state = State::new(&shape, &sudoku.givens);
+    state.run(&shape, ceiling, Budget::default());
+    state.logic
+}
+
+/// Solves `sudoku` by logic up to expert as [`grade_sudoku`] does, keeping each step
+/// ([`crate::explain`] tells them), within `budget`.
+pub fn journal_sudoku(sudoku: &Sudoku, budget: Budget<'_>) -> SudokuJournal {
+    journal(&Shape::new(sudoku.n, sudoku.box_size, &[]), &sudoku.givens, budget)
+}
+
+/// Solves `killer` by logic up to expert, keeping each step: the Sudoku techniques on its
+/// rows, columns and boxes, and the cage techniques on its cages (`cage_combination`,
+/// `cage_hidden_single`, `cage_pointing`, `innies`, `outies`, `cage_consistency`). The
+/// logic's `hardest` level is kept, but it is no grade: Killer Sudoku are not graded.
+pub fn journal_killer(killer: &Killer, budget: Budget<'_>) -> SudokuJournal {
+    journal(&Shape::new(killer.n, killer.box_size, &killer.cages), &killer.givens, budget)
+}
+
+/// A journaled solve: where the logic got, its steps, and whether the budget ran out
+/// before it finished or got stuck.
+#[derive(Clone, Debug)]
+pub struct SudokuJournal {
+    /// The candidates where the logic stopped.
+    pub logic: SudokuLogic,
+    /// The steps, in order.
+    pub entries: Vec<Entry>,
+    /// The budget ran out: the steps are a beginning only.
+    pub out_of_budget: bool,
+}
+
+/// Runs the logic up to expert on `shape` from `givens` with a journal, within `budget`.
+fn journal(shape: &Shape, givens: &[u32], budget: Budget<'_>) -> SudokuJournal {
+    let mut state = State::new(shape, givens);
+    state.journal = Some(Journal::default());
+    state.run(shape, Difficulty::Expert, budget);
+    let entries = state.journal.map(|j| j.steps).unwrap_or_default();
+    SudokuJournal { logic: state.logic, entries, out_of_budget: state.out_of_budget }
+}
+
+/// One use of a technique in a journaled solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The technique.
+    pub technique: Technique,
+    /// The units it reasoned on: rows `0..n`, columns `n..2n`, boxes `2n..3n`.
+    pub units: Vec<usize>,
+    /// The cells it reasoned from (the single, the subset, the digit's places).
+    pub cells: Vec<usize>,
+    /// A Killer's cages it reasoned on (indices into the puzzle's cages).
+    pub cages: Vec<usize>,
+    /// The sum of `cells` the step deduced (innies and outies), if any.
+    pub sum: Option<u32>,
+    /// What it removed: per cell, the digits as a bit set.
+    pub removed: Vec<(usize, u32)>,
+}
+
+/// The steps of a solve, kept only when asked for (an answer never pays for them).
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    steps: Vec<Entry>,
+    /// Removals since the last step.
+    pending: Vec<(usize, u32)>,
+}
+
+/// Grades `sudoku`: the hardest level a complete logic solve needs; expert also when logic
+/// up to trial gets stuck.
+pub fn grade_sudoku(sudoku: &Sudoku) -> Grading {
+    solve_sudoku(sudoku, Difficulty::Expert).grade()
+}
+
+/// The grid's units and, per cell, the units it lies in; a Killer's cages.
+struct Shape {
+    n: usize,
+    /// Rows, then columns, then boxes.
+    units: Vec<Vec<usize>>,
+    /// Per cell: its row, column and box (indices into `units`).
+    cell_units: Vec<[usize; 3]>,
+    /// A Killer's cages (none for a Sudoku).
+    cages: Vec<Cage>,
+    /// Per cell, the cage it lies in (empty for a Sudoku).
+    cell_cage: Vec<Option<usize>>,
+}
+
+impl Shape {
+    fn new(n: usize, box_size: usize, cages: &[Cage]) -> Shape {
+        let units = Sudoku::units(n, box_size);
+        let mut cell_units = vec![[0; 3]; n * n];
+        for (u, unit) in units.iter().enumerate() {
+            for &cell in unit {
+                cell_units[cell][u / n] = u;
+            }
+        }
+        let mut cell_cage = Vec::new();
+        if !cages.is_empty() {
+            cell_cage = vec![None; n * n];
+            for (k, cage) in cages.iter().enumerate() {
+                for &cell in &cage.cells {
+                    if let Some(slot) = cell_cage.get_mut(cell) {
+                        *slot = Some(k);
+                    }
+                }
+            }
+        }
+        Shape { n, units, cell_units, cages: cages.to_vec(), cell_cage }
+    }
+
+    /// True for a Killer Sudoku.
+    fn killer(&self) -> bool {
+        !self.cages.is_empty()
+    }
+
+    /// The units of one kind: 0 rows, 1 columns, 2 boxes.
+    fn kind(&self, kind: usize) -> &[Vec<usize>] {
+        &self.units[kind * self.n..(kind + 1) * self.n]
+    }
+}
+
+/// The logic's working state.
+#[derive(Clone)]
+struct State {
+    logic: SudokuLogic,
+    /// Cells whose single digit has already left their peers.
+    placed: Vec<bool>,
+    /// The steps, when they are kept.
+    journal: Option<Journal>,
+    /// The budget ran out before the logic finished or got stuck.
+    out_of_budget: bool,
+}
+
+impl State {
+    fn new(shape: &Shape, givens: &[u32]) -> State {
+        let all = ((1u64 << (shape.n + 1)) - 2) as u32;
+        let n = shape.n as u32;
+        let candidates = (0..shape.n * shape.n)
+            .map(|cell| match givens.get(cell).copied().unwrap_or(0) {
+                0 => all,
+                d if d <= n => 1 << d,
+                _ => 0,
+            })
+            .collect::<Vec<_>>();
+        let contradiction = candidates.contains(&0) || givens.len() != shape.n * shape.n;
+        let logic = SudokuLogic { candidates, contradiction, hardest: None, uses: Uses::default() };
+        let placed = vec![false; shape.n * shape.n];
+        State { logic, placed, journal: None, out_of_budget: false }
+    }
+
+    /// Applies the techniques up to `ceiling`, cheapest first, until solved, stuck or
+    /// contradicted, or until `budget` runs out (a look at the clock costs nothing beside
+    /// a step, which passes over the whole grid).
+    fn run(&mut self, shape: &Shape, ceiling: Difficulty, budget: Budget<'_>) {
+        while !self.logic.contradiction && !self.logic.solved() {
+            if budget.spent() {
+                self.out_of_budget = true;
+                return;
+            }
+            let killer = shape.killer();
+            let progress = self.naked_singles(shape)
+                || self.hidden_singles(shape)
+                || killer && (self.cage_combinations(shape) || self.cage_hidden_singles(shape))
+                || ceiling >= Difficulty::Medium
+                    && (self.locked_candidates(shape)
+                        || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k))
+                        || (2..=MAX_SET).any(|k| self.hidden_subsets(shape, k))
+                        || killer
+                            && (self.cage_pointing(shape)
+                                || self.innies(shape)
+                                || self.outies(shape)))
+                || ceiling >= Difficulty::Hard
+                    && ((2..=MAX_SET).any(|k| self.fish(shape, k))
+                        || killer && self.cage_consistency(shape))
+                || ceiling >= Difficulty::Expert && self.trial(shape, budget);
+            if !progress {
+                return;
+            }
+        }
+    }
+
+    /// Counts a use of `technique`, on `units` from `cells`, which removed what was removed
+    /// since the last use.
+    fn used(&mut self, technique: Technique, units: &[usize], cells: &[usize]) {
+        self.used_on(technique, units, &[], cells, None);
+    }
+
+    /// [`State::used`] with the cages reasoned on and the sum deduced, if any.
+    fn used_on(
+        &mut self,
+        technique: Technique,
+        units: &[usize],
+        cages: &[usize],
+        cells: &[usize],
+        sum: Option<u32>,
+    ) {
+        self.logic.uses.add(technique);
+        let level = technique.level();
+        self.logic.hardest = self.logic.hardest.max(Some(level));
+        if let Some(journal) = &mut self.journal {
+            let removed = std::mem::take(&mut journal.pending);
+            let (units, cells, cages) = (units.to_vec(), cells.to_vec(), cages.to_vec());
+            journal.steps.push(Entry { technique, units, cells, cages, sum, removed });
+        }
+    }
+
+    /// Removes `digits` from `cell`; true when something was removed.
+    fn remove(&mut self, cell: usize, digits: u32) -> bool {
+        let mask = &mut self.logic.candidates[cell];
+        if *mask & digits == 0 {
+            return false;
+        }
+        if let Some(journal) = &mut self.journal {
+            journal.pending.push((cell, *mask & digits));
+        }
+        *mask &= !digits;
+        if *mask == 0 {
+            self.logic.contradiction = true;
+        }
+        true
+    }
+
+    /// Assumes one digit of a cell with two (then three) candidates and follows the levels
+    /// up to hard; a contradiction removes the digit.
+    fn trial(&mut self, shape: &Shape, budget: Budget<'_>) -> bool {
+        for size in 2..=3 {
+            for cell in 0..shape.n * shape.n {
+                let mask = self.logic.candidates[cell];
+                if mask.count_ones() != size {
+                    continue;
+                }
+                let mut rest = mask;
+                while rest != 0 {
+                    let digit = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let mut assumed = self.clone();
+                    assumed.journal = None;
+                    assumed.logic.candidates[cell] = digit;
+                    assumed.run(shape, Difficulty::Hard, budget);
+                    if assumed.out_of_budget {
+                        self.out_of_budget = true;
+                        return false;
+                    }
+                    if assumed.logic.contradiction {
+                        self.remove(cell, digit);
+                        self.used(Technique::Trial, &[], &[cell]);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests;

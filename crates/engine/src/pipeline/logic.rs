@@ -1,0 +1,122 @@
+//! The first engine a Kakuro meets under the default algorithm (`mac`): the grader's logic
+//! with the techniques of the levels below trial (easy, medium, hard).
+//!
+//! Every Kakuro that is solved is graded anyway, and most published ones need no search: the
+//! logic places every digit. Every step of it is a sound deduction, so a grid it finishes is
+//! the puzzle's only solution, which answers every mode (`first`, `unique`, `count`) at
+//! once. The search would only find again what the logic already proved, so it runs only
+//! where the logic gets stuck (or finds a contradiction). The other algorithms (`bt`, `fc`,
+//! `sat`) always search, since they are chosen to see that technique at work.
+
+use crate::grade::{self, Difficulty, Grading};
+use crate::puzzle::{Compiled, Kakuro};
+use crate::solver::goal::solution_target;
+use crate::solver::{Algorithm, Engine, Outcome, SolveOptions, Stats};
+use std::time::{Duration, Instant};
+
+/// What the logic that runs first found.
+pub(super) struct LogicFirst {
+    /// The answer, when the logic placed every digit.
+    pub(super) answer: Option<Outcome>,
+    /// The grade it decides: exact when it finished the grid, expert
+    /// ([`GradedBy::LogicStuck`](grade::GradedBy::LogicStuck)) when it stopped short;
+    /// `None` after a contradiction.
+    pub(super) grading: Option<Grading>,
+    /// What it cost, which is part of the answer's time when the search goes on from here.
+    pub(super) time: Duration,
+}
+
+/// The logic's run on `kakuro` (compiled as `compiled`): its answer when it places every
+/// digit, and the grade it decides either way; `None` when it does not run (the other
+/// algorithms, or no solution asked for). The statistics of an answer count the root as
+/// the one node and each deduction that made progress as a propagation.
+pub(super) fn answer(
+    kakuro: &Kakuro,
+    compiled: &Compiled,
+    options: &SolveOptions,
+) -> Option<LogicFirst> {
+    if options.algorithm != Algorithm::Mac || solution_target(options) == 0 {
+        return None;
+    }
+    let started = Instant::now();
+    let runs = compiled.runs.as_ref()?;
+    let logic = grade::solve_runs(kakuro, runs, Difficulty::Hard);
+    let grading = logic.grade_up_to_hard();
+    let values: Option<Vec<u32>> =
+        compiled.cell_of_var.iter().map(|&cell| logic.value(cell)).collect();
+    let time = started.elapsed();
+    let answer = grading.filter(|_| logic.solved()).zip(values).map(|(grading, values)| {
+        let stats = Stats {
+            nodes: 1,
+            propagations: grading.uses.iter().map(|(_, count)| u64::from(count)).sum(),
+            solutions: 1,
+            subproblems: 1,
+            largest_subproblem_nodes: 1,
+            solve_time: time,
+            ..Stats::default()
+        };
+        Outcome {
+            solutions: vec![values],
+            count: 1,
+            complete: true,
+            stopped: None,
+            stats,
+            engine: Engine::Logic,
+        }
+    });
+    Some(LogicFirst { answer, grading, time })
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use crate::format::solution::read_sol;
+    use crate::pipeline::{PipelineOptions, process};
+    use crate::report::{Body, PuzzleReport, Status, Uniqueness};
+    use crate::solver::{Engine, Mode, SolveOptions};
+
+    const EASY: &str = include_str!("../../../../tests/fixtures/kakuro/1_10x12.txt");
+    const EASY_SOL: &str = include_str!("../../../../tests/fixtures/kakuro/1_10x12.sol");
+    /// A published puzzle with two solutions.
+    const TWO: &str = include_str!("../../../../tests/fixtures/kakuro/257_24x28.txt");
+
+    /// The report of the one puzzle in `text`, solved with `solve` (the grading tests use
+    /// it too).
+    pub(in crate::pipeline) fn solve(text: &str, solve: SolveOptions) -> PuzzleReport {
+        let options = PipelineOptions { solve, ..PipelineOptions::default() };
+        match process("k.txt", text.as_bytes(), &options, None).body {
+            Body::Single(report) => *report,
+            other => panic!("not a single puzzle: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_logic_answers_a_kakuro_it_finishes_in_every_mode() {
+        let expected = read_sol(EASY_SOL).expect("readable .sol");
+        for (mode, uniqueness) in [
+            (Mode::First, Uniqueness::NotChecked),
+            (Mode::Unique, Uniqueness::Unique),
+            (Mode::Count, Uniqueness::Unique),
+        ] {
+            let report = solve(EASY, SolveOptions { mode, ..SolveOptions::default() });
+            assert_eq!((report.status, report.uniqueness), (Status::Solved, uniqueness));
+            assert_eq!(report.solutions_found, 1);
+            assert_eq!(report.grid.as_ref(), Some(&expected), "{mode:?}");
+            let statistics = &report.statistics;
+            assert_eq!((statistics.engine, statistics.threads), (Engine::Logic, 1));
+            assert_eq!((statistics.search.nodes, statistics.search.solutions), (1, 1));
+            assert!(statistics.search.propagations > 0);
+        }
+    }
+
+    #[test]
+    fn a_kakuro_the_logic_cannot_finish_is_searched() {
+        let report = solve(TWO, SolveOptions { mode: Mode::Count, ..SolveOptions::default() });
+        assert_ne!(report.statistics.engine, Engine::Logic);
+        assert_eq!((report.uniqueness, report.solutions_found), (Uniqueness::Multiple, 2));
+        // No sound deduction finishes it: expert, graded without trial.
+        assert_eq!(report.difficulty, Some(crate::grade::Difficulty::Expert));
+        let techniques = report.techniques.expect("graded");
+        assert!(!techniques.is_empty());
+        assert_eq!(techniques.get(crate::grade::Technique::Trial), 0);
+    }
+}
