@@ -206,7 +206,7 @@ fn explain_prints_numbered_steps_or_json_and_refuses_what_it_cannot_explain() {
     let printed = String::from_utf8(out.stdout).unwrap();
     let first = printed.lines().next().unwrap();
     assert!(
-        first.starts_with("   1. [easy] unique_combination: run r1c0 across (16 in 2)"),
+        first.starts_with("   1. [easy] unique_combination: run r2c1 across (16 in 2)"),
         "{first}"
     );
     assert!(printed.trim_end().ends_with("logic alone finishes the grid; 36 steps"), "{printed}");
@@ -316,18 +316,18 @@ fn hint_gives_the_next_step_from_a_players_grid_and_names_a_wrong_digit() {
     let out = kakurod(&["hint", "--progress", progress.to_str().unwrap(), &puzzle]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("progress.txt:3:9: 5 in r1c4 is wrong"), "{stderr}");
+    assert!(stderr.contains("progress.txt:3:9: 5 in r2c5 is wrong"), "{stderr}");
 
     // The wrong size, a digit out of range, a digit in a clue cell.
     for (text, expected) in [
         ("2 2\n- -\n- -\n", ":1:1: the grid is 2x2, the puzzle 6x6"),
         (
             "6 6\n- - - - - -\n- 12 - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n",
-            ":3:3: 12 in r1c1 is not a digit",
+            ":3:3: 12 in r2c2 is not a digit",
         ),
         (
             "6 6\n3 - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n- - - - - -\n",
-            ":2:1: r0c0 is a clue cell",
+            ":2:1: r1c1 is a clue cell",
         ),
     ] {
         fs::write(&progress, text).unwrap();

@@ -39,7 +39,8 @@ pub(super) fn explain(
             .collect();
         steps.push(super::search_step(&open, solution));
     }
-    Path::ended(steps, journal.logic.hardest, solved, journal.out_of_budget, budget)
+    let hardest = journal.logic.hardest.unwrap_or(grade::Difficulty::Easy);
+    Path::ended(steps, Some(hardest), solved, journal.out_of_budget, budget)
 }
 
 /// Where the runs and white cells of a puzzle lie in its grid.
@@ -86,7 +87,7 @@ impl Coordinates<'_> {
     fn run_name(&self, r: usize) -> String {
         let run = self.run(r);
         let [row, col] = run.clue;
-        format!("run r{row}c{col} {} ({} in {})", run.direction, run.sum, run.cells)
+        format!("run r{}c{} {} ({} in {})", row + 1, col + 1, run.direction, run.sum, run.cells)
     }
 }
 

@@ -28,7 +28,7 @@ pub(super) fn cage(cage: &Cage, n: usize) -> CageRef {
     CageRef { sum: cage.total, cells: cage.cells.iter().map(|&c| [c / n, c % n]).collect() }
 }
 
-/// `row 3`, or a run of neighbouring houses: `rows 3 and 4`, `columns 0 to 2`.
+/// `row 3`, or a run of neighbouring houses: `rows 3 and 4`, `columns 1 to 3`.
 fn region_name(houses: &[House]) -> String {
     match houses {
         [] => String::new(),
@@ -37,12 +37,12 @@ fn region_name(houses: &[House]) -> String {
             let kind = first.to_string();
             let kind = kind.split(' ').next().unwrap_or_default();
             let join = if houses.len() == 2 { "and" } else { "to" };
-            format!("{kind}s {} {join} {}", first.index, last.index)
+            format!("{kind}s {} {join} {}", first.index + 1, last.index + 1)
         }
     }
 }
 
-/// `cage r0c0 (15 in 3)`.
+/// `cage r1c1 (15 in 3)`.
 fn cage_name(cage: &Cage, n: usize) -> String {
     let first = cage.cells.first().map_or_else(String::new, |&c| super::cell_name(c, n));
     format!("cage {first} ({} in {})", cage.total, cage.cells.len())

@@ -82,7 +82,8 @@ impl std::fmt::Display for House {
             HouseKind::Column => "column",
             HouseKind::Box => "box",
         };
-        write!(f, "{kind} {}", self.index)
+        // Counted from 1 in the text, as players write it; the JSON's `index` from 0.
+        write!(f, "{kind} {}", self.index + 1)
     }
 }
 
@@ -138,7 +139,13 @@ impl Path {
             true => {
                 Path { steps, difficulty: None, solved: false, stopped_by: Some(budget.reason()) }
             }
-            false => Path { steps, difficulty: hardest, solved, stopped_by: None },
+            // A path the logic could not finish is graded at the top of the scale, as the
+            // grader grades the puzzle.
+            false => {
+                let difficulty =
+                    hardest.map(|level| if solved { level } else { Difficulty::Expert });
+                Path { steps, difficulty, solved, stopped_by: None }
+            }
         }
     }
 }
@@ -219,9 +226,10 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("trial", Difficulty::Expert),
 ];
 
-/// The cell `index` of a grid `cols` wide as `rNcM`.
+/// The cell `index` of a grid `cols` wide as `rNcM`, counted from 1 as players write it
+/// (the JSON's `[row, column]` count from 0).
 fn cell_name(index: usize, cols: usize) -> String {
-    format!("r{}c{}", index / cols.max(1), index % cols.max(1))
+    format!("r{}c{}", index / cols.max(1) + 1, index % cols.max(1) + 1)
 }
 
 /// Digits of a bit set (bit `d` for digit `d`), ascending.
@@ -235,7 +243,7 @@ fn digit_set(mask: u32) -> String {
     format!("{{{}}}", list.join(","))
 }
 
-/// Cells as `r0c1, r0c2`.
+/// Cells as `r1c2, r1c3`.
 fn cell_list(cells: &[usize], cols: usize) -> String {
     cells.iter().map(|&c| cell_name(c, cols)).collect::<Vec<_>>().join(", ")
 }

@@ -20,7 +20,8 @@ pub(super) fn explain(
     let journal = grade::journal_sudoku(&start, budget);
     let steps = path(&journal, start.n, &start.givens, &[], solution);
     let stopped = journal.out_of_budget;
-    Path::ended(steps, journal.logic.hardest, journal.logic.solved(), stopped, budget)
+    let hardest = journal.logic.hardest.unwrap_or(grade::Difficulty::Easy);
+    Path::ended(steps, Some(hardest), journal.logic.solved(), stopped, budget)
 }
 
 /// `givens` with the digits of `progress` added.
@@ -235,5 +236,50 @@ mod tests {
         let hardest = path.steps.iter().filter_map(|s| s.level).max();
         assert_eq!(hardest, path.difficulty);
         assert!(hardest > Some(grade::Difficulty::Easy), "{hardest:?}");
+    }
+
+    #[test]
+    fn a_path_the_logic_cannot_finish_is_graded_as_the_grader_grades_the_puzzle() {
+        // Golden Nugget, one of the hardest published 9x9: the logic stops on it.
+        let line =
+            ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....";
+        let sudoku = sudoku_of(line);
+        let grid = solved(line);
+        let path = super::explain(&sudoku, &grid, None, Budget::default());
+        assert!(!path.solved);
+        assert_eq!(path.steps.last().map(|s| s.technique), Some("search"));
+        assert_eq!(path.difficulty, Some(grade::Difficulty::Expert));
+        assert_eq!(path.difficulty, Some(grade::grade_sudoku(&sudoku).difficulty));
+    }
+
+    #[test]
+    fn the_text_counts_rows_columns_and_boxes_from_1_and_the_json_from_0() {
+        // The first puzzle of top1465, whose path names houses.
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let sudoku = sudoku_of(line);
+        let path = super::explain(&sudoku, &solved(line), None, Budget::default());
+        for step in &path.steps {
+            for &[r, c, d] in &step.place {
+                let named = format!("r{}c{}={d}", r + 1, c + 1);
+                assert!(step.text.contains(&named), "{named} not in {}", step.text);
+            }
+        }
+        // Every house a text names is one of 1..=9, and the ninth is named somewhere.
+        let mut named = Vec::new();
+        for step in &path.steps {
+            for kind in ["row ", "column ", "box "] {
+                for (at, _) in step.text.match_indices(kind) {
+                    let rest = &step.text[at + kind.len()..];
+                    let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    if let Ok(number) = number.parse::<usize>() {
+                        named.push(number);
+                    }
+                }
+            }
+        }
+        assert!(named.iter().all(|n| (1..=9).contains(n)), "{named:?}");
+        assert!(named.contains(&9), "{named:?}");
+        assert!(!path.steps.iter().any(|s| s.text.contains("r0") || s.text.contains("c0")));
     }
 }
