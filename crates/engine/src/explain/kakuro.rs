@@ -30,7 +30,7 @@ pub(super) fn explain(
     let mut steps: Vec<Step> =
         (0..table.runs.len()).filter_map(|r| opening(&grid, r, &mut candidates)).collect();
     let journal = grade::journal_kakuro(kakuro, &table, &placed, budget);
-    steps.extend(journal.entries.iter().map(|entry| step(&grid, entry, &mut candidates)));
+    steps.extend(journal.entries.iter().filter_map(|entry| step(&grid, entry, &mut candidates)));
     let solved = journal.logic.solved();
     if !solved && !journal.out_of_budget {
         let open: Vec<usize> = (0..candidates.len())
@@ -113,20 +113,13 @@ fn opening(grid: &Coordinates<'_>, r: usize, candidates: &mut [u32]) -> Option<S
     Some(step)
 }
 
-/// One journal entry as a step, applied to `candidates`.
-fn step(grid: &Coordinates<'_>, entry: &KakuroEntry, candidates: &mut [u32]) -> Step {
+/// One journal entry as a step, applied to `candidates`; `None` when it places and
+/// eliminates nothing there (a hidden single whose digit an earlier step placed already).
+fn step(grid: &Coordinates<'_>, entry: &KakuroEntry, candidates: &mut [u32]) -> Option<Step> {
     let run = entry.run.map(|r| r as usize);
     let changes: Vec<(u32, u32)> =
         entry.changes.iter().map(|&(w, _, new)| (w, u32::from(new))).collect();
-    let mut step =
-        apply(grid, entry.technique, run, &changes, candidates).unwrap_or_else(|| Step {
-            technique: entry.technique.name(),
-            level: Some(entry.technique.level()),
-            place: Vec::new(),
-            eliminate: Vec::new(),
-            because: Because::default(),
-            text: String::new(),
-        });
+    let mut step = apply(grid, entry.technique, run, &changes, candidates)?;
     let name = run.map(|r| grid.run_name(r)).unwrap_or_default();
     let removed = step.eliminate.iter().fold(0u32, |m, &[_, _, d]| m | 1 << d);
     let lead = match entry.technique {
@@ -170,7 +163,7 @@ fn step(grid: &Coordinates<'_>, entry: &KakuroEntry, candidates: &mut [u32]) -> 
         other => other.name().replace('_', " "),
     };
     step.text = format!("{lead}{}", step.text);
-    step
+    Some(step)
 }
 
 /// The step that narrows each white cell of `changes` to its candidates there: what it

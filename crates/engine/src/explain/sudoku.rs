@@ -47,8 +47,20 @@ pub(super) fn path(
     let all = ((1u64 << (n + 1)) - 2) as u32;
     let mut candidates: Vec<u32> =
         givens.iter().map(|&g| if g == 0 { all } else { 1 << g }).collect();
-    let mut steps: Vec<Step> =
-        journal.entries.iter().map(|entry| step(entry, n, cages, &mut candidates)).collect();
+    // A given (or a digit of the player's grid) spreading to its peers is where the path
+    // starts from, not a step, unless that leaves a cell one candidate.
+    let given = |entry: &SudokuEntry| {
+        entry.technique == Technique::NakedSingle
+            && entry.cells.iter().all(|&c| givens.get(c).is_some_and(|&g| g != 0))
+    };
+    let mut steps: Vec<Step> = journal
+        .entries
+        .iter()
+        .filter_map(|entry| {
+            let step = step(entry, n, cages, &mut candidates);
+            (!(given(entry) && step.place.is_empty())).then_some(step)
+        })
+        .collect();
     if !journal.logic.solved() && !journal.out_of_budget {
         let open: Vec<usize> = (0..n * n).filter(|&c| !candidates[c].is_power_of_two()).collect();
         steps.push(super::search_step(&open, solution));
@@ -86,7 +98,25 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
             } else {
                 "row, column, box and cage"
             };
-            ("naked_single", format!("{cell} holds only {digit}: it leaves its {peers}"))
+            // The cells it fills come first, as a player reads a single.
+            let spread = digits(held).map(|d| d.to_string()).collect::<Vec<_>>().join(",");
+            let filled: Vec<String> = place
+                .iter()
+                .map(|&[r, c, d]| format!("{} = {d}", cell_name(r * n + c, n)))
+                .collect();
+            let text = match filled.len() {
+                0 => format!("{cell} holds only {digit}: it leaves its {peers}"),
+                1 => format!(
+                    "{}: the only digit left in the cell once {cell}'s {spread} leaves its {peers}",
+                    filled[0]
+                ),
+                _ => format!(
+                    "{}: the only digits left in those cells once {cell}'s {spread} leaves its \
+                     {peers}",
+                    filled.join(", ")
+                ),
+            };
+            ("naked_single", text)
         }
         Technique::HiddenSingle => {
             let digit = digit_set(held);
@@ -132,7 +162,7 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         }
         other => super::killer::describe(entry, other, cages, n, held, removed_digits, &houses),
     };
-    if !place.is_empty() {
+    if !place.is_empty() && technique != "naked_single" {
         let placed: Vec<String> =
             place.iter().map(|&[r, c, d]| format!("{}={d}", cell_name(r * n + c, n))).collect();
         text.push_str(&format!("; places {}", placed.join(", ")));
@@ -261,8 +291,13 @@ mod tests {
         let path = super::explain(&sudoku, &solved(line), None, Budget::default());
         for step in &path.steps {
             for &[r, c, d] in &step.place {
-                let named = format!("r{}c{}={d}", r + 1, c + 1);
-                assert!(step.text.contains(&named), "{named} not in {}", step.text);
+                let (named, spaced) =
+                    (format!("r{}c{}={d}", r + 1, c + 1), format!("r{}c{} = {d}", r + 1, c + 1));
+                assert!(
+                    step.text.contains(&named) || step.text.contains(&spaced),
+                    "{named} not in {}",
+                    step.text
+                );
             }
         }
         // Every house a text names is one of 1..=9, and the ninth is named somewhere.
@@ -281,5 +316,31 @@ mod tests {
         assert!(named.iter().all(|n| (1..=9).contains(n)), "{named:?}");
         assert!(named.contains(&9), "{named:?}");
         assert!(!path.steps.iter().any(|s| s.text.contains("r0") || s.text.contains("c0")));
+    }
+
+    #[test]
+    fn givens_are_never_steps_and_a_single_names_the_cell_it_fills_first() {
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let sudoku = sudoku_of(line);
+        let grid = solved(line);
+        let path = super::explain(&sudoku, &grid, None, Budget::default());
+        check(&sudoku, &digits_of(&grid), &path);
+        // No given spreads as a step of its own, and a single that fills cells starts with
+        // the first of them.
+        let n = sudoku.n;
+        let mut spread_placed = 0;
+        for step in path.steps.iter().filter(|s| s.technique == "naked_single") {
+            let [r, c] = step.because.cells[0];
+            match step.place.first() {
+                None => assert_eq!(sudoku.givens[r * n + c], 0, "{}", step.text),
+                Some(&[pr, pc, d]) => {
+                    let lead = format!("r{}c{} = {d}", pr + 1, pc + 1);
+                    assert!(step.text.starts_with(&lead), "{}", step.text);
+                    spread_placed += 1;
+                }
+            }
+        }
+        assert!(spread_placed > 0);
     }
 }
