@@ -162,6 +162,11 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         }
         other => super::killer::describe(entry, other, cages, n, held, removed_digits, &houses),
     };
+    // The cells an elimination clears, as `r5c7 ≠ 4` (a single's own are its peers, or the
+    // other digits of the cell it fills, which its text says).
+    if !eliminate.is_empty() && !technique.ends_with("single") {
+        text.push_str(&format!("; {}", cleared(&eliminate, n)));
+    }
     if !place.is_empty() && technique != "naked_single" {
         let placed: Vec<String> =
             place.iter().map(|&[r, c, d]| format!("{}={d}", cell_name(r * n + c, n))).collect();
@@ -179,6 +184,24 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
     };
     Step { technique, level: Some(entry.technique.level()), place, eliminate, because, text }
+}
+
+/// Eliminations as `r5c7 ≠ 4, r5c8 ≠ 4,6`: each cell once, in the order first met, with
+/// the digits it loses.
+fn cleared(eliminate: &[[usize; 3]], n: usize) -> String {
+    let mut cells: Vec<(usize, Vec<String>)> = Vec::new();
+    for &[r, c, d] in eliminate {
+        let cell = r * n + c;
+        match cells.iter_mut().find(|(at, _)| *at == cell) {
+            Some((_, lost)) => lost.push(d.to_string()),
+            None => cells.push((cell, vec![d.to_string()])),
+        }
+    }
+    let named: Vec<String> = cells
+        .iter()
+        .map(|(cell, lost)| format!("{} ≠ {}", cell_name(*cell, n), lost.join(",")))
+        .collect();
+    named.join(", ")
 }
 
 /// Unit `u` of the grader (rows, then columns, then boxes) as a house.
@@ -300,6 +323,16 @@ mod tests {
                 );
             }
         }
+        // An elimination names the cells it clears.
+        let mut clears = 0;
+        for step in path.steps.iter().filter(|s| !s.technique.ends_with("single")) {
+            for &[r, c, _] in &step.eliminate {
+                let named = format!("r{}c{} ≠ ", r + 1, c + 1);
+                assert!(step.text.contains(&named), "{named} not in {}", step.text);
+                clears += 1;
+            }
+        }
+        assert!(clears > 0);
         // Every house a text names is one of 1..=9, and the ninth is named somewhere.
         let mut named = Vec::new();
         for step in &path.steps {
