@@ -290,6 +290,34 @@ fn explain_and_hint_give_up_at_their_time_limit_and_say_so() {
 }
 
 #[test]
+fn a_sudoku_hint_acts_on_the_open_cells_and_starts_from_the_cell_it_fills() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = fixture("sudoku/1_9x9.txt");
+    let solution = fs::read_to_string(fixture("sudoku/1_9x9.sol")).unwrap();
+    // The solution's first five rows filled, the last four open.
+    let mut rows: Vec<String> = solution.lines().map(String::from).collect();
+    for row in &mut rows[6..=9] {
+        *row = vec!["-"; 9].join(" ");
+    }
+    let progress = dir.path().join("progress.txt");
+    fs::write(&progress, rows.join("\n") + "\n").unwrap();
+    let out = kakurod(&["hint", "--json", "--progress", progress.to_str().unwrap(), &puzzle]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let hint: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let step = &hint["step"];
+    let placed = step["place"].as_array().unwrap();
+    for cell in step["eliminate"].as_array().unwrap().iter().chain(placed) {
+        assert!(cell[0].as_u64().unwrap() >= 5, "a step about the filled rows: {hint}");
+    }
+    // Its text starts from the cell it fills, counted from 1.
+    let first = &placed[0];
+    let (r, c, d) =
+        (first[0].as_u64().unwrap(), first[1].as_u64().unwrap(), first[2].as_u64().unwrap());
+    let text = step["text"].as_str().unwrap();
+    assert!(text.starts_with(&format!("r{}c{} = {d}", r + 1, c + 1)), "{text}");
+}
+
+#[test]
 fn hint_gives_the_next_step_from_a_players_grid_and_names_a_wrong_digit() {
     let dir = tempfile::tempdir().unwrap();
     let puzzle = fixture("kakuro/281_6x6.txt");
