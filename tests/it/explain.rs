@@ -297,7 +297,7 @@ fn a_sudoku_hint_acts_on_the_open_cells_and_starts_from_the_cell_it_fills() {
     // The solution's first five rows filled, the last four open.
     let mut rows: Vec<String> = solution.lines().map(String::from).collect();
     for row in &mut rows[6..=9] {
-        *row = vec!["-"; 9].join(" ");
+        *row = ["-"; 9].join(" ");
     }
     let progress = dir.path().join("progress.txt");
     fs::write(&progress, rows.join("\n") + "\n").unwrap();
