@@ -39,8 +39,7 @@ pub(super) fn explain(
             .collect();
         steps.push(super::search_step(&open, solution));
     }
-    let hardest = journal.logic.hardest.unwrap_or(grade::Difficulty::Easy);
-    Path::ended(steps, Some(hardest), solved, journal.out_of_budget, budget)
+    Path::ended(steps, true, journal.logic.hardest, solved, journal.out_of_budget, budget)
 }
 
 /// Where the runs and white cells of a puzzle lie in its grid.

@@ -127,9 +127,13 @@ pub struct Path {
 
 impl Path {
     /// A path of `steps` that ends as the journal did: `stopped` when the budget ran out
-    /// (then no difficulty is claimed), else `solved` or not by logic.
+    /// (then no difficulty is claimed), else `solved` or not by logic. `hardest` is the
+    /// hardest level that made progress, for a puzzle that is `graded`: the path's
+    /// difficulty is then the grader's own ([`Difficulty::reached`]), expert for a path
+    /// the logic could not finish.
     fn ended(
         steps: Vec<Step>,
+        graded: bool,
         hardest: Option<Difficulty>,
         solved: bool,
         stopped: bool,
@@ -139,11 +143,8 @@ impl Path {
             true => {
                 Path { steps, difficulty: None, solved: false, stopped_by: Some(budget.reason()) }
             }
-            // A path the logic could not finish is graded at the top of the scale, as the
-            // grader grades the puzzle.
             false => {
-                let difficulty =
-                    hardest.map(|level| if solved { level } else { Difficulty::Expert });
+                let difficulty = graded.then(|| Difficulty::reached(solved, hardest));
                 Path { steps, difficulty, solved, stopped_by: None }
             }
         }

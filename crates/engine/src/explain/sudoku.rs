@@ -20,8 +20,8 @@ pub(super) fn explain(
     let journal = grade::journal_sudoku(&start, budget);
     let steps = path(&journal, start.n, &start.givens, &[], solution);
     let stopped = journal.out_of_budget;
-    let hardest = journal.logic.hardest.unwrap_or(grade::Difficulty::Easy);
-    Path::ended(steps, Some(hardest), journal.logic.solved(), stopped, budget)
+    let (hardest, solved) = (journal.logic.hardest, journal.logic.solved());
+    Path::ended(steps, true, hardest, solved, stopped, budget)
 }
 
 /// `givens` with the digits of `progress` added.

@@ -90,6 +90,15 @@ pub enum Difficulty {
 }
 
 impl Difficulty {
+    /// The grade of a logic run that `solved` the puzzle or not: the hardest level that
+    /// made progress (easy when none had to), expert when it did not finish.
+    pub fn reached(solved: bool, hardest: Option<Difficulty>) -> Difficulty {
+        match solved {
+            true => hardest.unwrap_or(Difficulty::Easy),
+            false => Difficulty::Expert,
+        }
+    }
+
     /// Every level, easiest first.
     pub const ALL: [Difficulty; 4] =
         [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard, Difficulty::Expert];
@@ -379,10 +388,7 @@ impl Grading {
     /// the hardest level that made progress (easy when none had to), expert when it did not
     /// finish.
     fn of(solved: bool, trial: bool, hardest: Option<Difficulty>, uses: Uses) -> Grading {
-        let difficulty = match solved {
-            true => hardest.unwrap_or(Difficulty::Easy),
-            false => Difficulty::Expert,
-        };
+        let difficulty = Difficulty::reached(solved, hardest);
         let graded_by = match (trial, solved) {
             (_, true) if difficulty < Difficulty::Expert => GradedBy::Logic,
             (true, true) => GradedBy::Trial,

@@ -2,9 +2,9 @@
 //! kakurod solves (anything else refused by name), the grid's givens, the boxes and the
 //! killer cages, every error placed in the file or, for compressed data, on its line.
 
-use super::super::json_path::{self, Step};
-use super::super::text::{self, Line};
-use super::super::{InputError, json};
+use crate::format::json_path::{self, Step};
+use crate::format::text::{self, Line};
+use crate::format::{InputError, json};
 use crate::puzzle::validate::{self, Aspect, Invalid};
 use crate::puzzle::{Cage, Killer, Puzzle, Sudoku};
 use serde_json::{Map, Value};
