@@ -238,7 +238,7 @@ impl SolverArgs {
             mode: Some(self.mode),
             count_limit: self.count_limit,
             threads: self.threads,
-            timeout_seconds: self.timeout.filter(|t| !t.is_zero()).map(|t| t.as_secs_f64()),
+            timeout: self.timeout.filter(|t| !t.is_zero()),
             node_limit: self.node_limit,
             grade: Some(self.grade),
             explain: None,

@@ -7,11 +7,10 @@ use super::{located, read_text};
 use crate::cli::{ExplainArgs, HintArgs};
 use crate::explain::{self, Path, Step, picture, progress};
 use crate::format::{self, Format};
-use crate::grade::Budget;
 use crate::pipeline::{self, PipelineOptions};
 use crate::puzzle::{Grid, Puzzle};
 use crate::report::{Status, Uniqueness};
-use crate::solver::{Control, Mode};
+use crate::solver::{Budget, Control, Mode};
 use anyhow::{Context, bail};
 use serde::Serialize;
 use std::path::Path as FilePath;
@@ -25,7 +24,7 @@ fn limit(timeout: Option<Duration>) -> Option<Duration> {
 
 /// The budget of a path whose command started at `started`, with `--timeout`.
 fn budget(started: Instant, timeout: Option<Duration>) -> Budget<'static> {
-    Budget { deadline: limit(timeout).map(|limit| started + limit), cancel: None }
+    Budget::new(started, limit(timeout), None)
 }
 
 /// Runs `kakurod explain`.

@@ -10,13 +10,14 @@ use crate::format::{self, puzzlink};
 use crate::generate::{self, GenError, GenOptions, GradeGoal, GridKind, GridOptions, Proof};
 use crate::grade::Difficulty;
 use crate::puzzle::{Kind, Puzzle};
+use crate::solver::Budget;
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::Instant;
 
 /// What `--json` prints for one puzzle.
 #[derive(Serialize)]
@@ -220,7 +221,7 @@ fn kakuro_options(args: &GenerateArgs, seed: u64) -> GenOptions {
             ..GenOptions::unique(rows, cols, black, seed)
         }
     };
-    GenOptions { threads: args.threads, timeout: no_limit_at_zero(args.timeout), ..base }
+    GenOptions { threads: args.threads, ..base }
 }
 
 /// Makes the puzzle of `seed`.
@@ -267,8 +268,9 @@ fn make_one(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Ou
     let context = || format!("seed {seed}");
     if args.kind == Kind::Kakuro {
         let options = GenOptions { threads, ..kakuro_options(args, seed) };
-        let made =
-            generate::generate(&options, None).map_err(anyhow::Error::new).with_context(context)?;
+        let made = generate::generate(&options, budget(args))
+            .map_err(anyhow::Error::new)
+            .with_context(context)?;
         let black = made.black_percent();
         warn_of_black_share(&options, seed, black, args.black.is_some());
         return Ok(Output {
@@ -298,10 +300,9 @@ fn make_one(args: &GenerateArgs, seed: u64, threads: usize) -> anyhow::Result<Ou
         seed,
         symmetry: args.symmetry,
         threads,
-        timeout: no_limit_at_zero(args.timeout),
         difficulty: args.difficulty,
     };
-    let made = generate::generate_grid(&options, None)
+    let made = generate::generate_grid(&options, budget(args))
         .map_err(anyhow::Error::new)
         .with_context(context)?;
     Ok(Output {
@@ -458,7 +459,8 @@ fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     file.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// `--timeout 0` means no limit, as everywhere else (solve, explain, config.toml).
-fn no_limit_at_zero(timeout: Option<Duration>) -> Option<Duration> {
-    timeout.filter(|limit| !limit.is_zero())
+/// The budget of one puzzle, from now: `--timeout`, where 0 means no limit as everywhere
+/// else (solve, explain, config.toml).
+fn budget(args: &GenerateArgs) -> Budget<'static> {
+    Budget::new(Instant::now(), args.timeout.filter(|limit| !limit.is_zero()), None)
 }

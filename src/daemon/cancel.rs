@@ -9,7 +9,8 @@
 
 use super::claim;
 use super::job::{Context, Job};
-use super::running::Stop;
+use super::periodic::Periodic;
+use super::running::{PERIOD, Stop};
 use crate::format::Format;
 use crate::puzzle::Kind;
 use crate::report::{Body, Cancellation, FileReport, Status};
@@ -18,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The folder of requests and replies, inside the claim folder.
@@ -236,4 +238,16 @@ pub(super) fn answer(
         cancelled,
     };
     FileReport { file: name.into(), checksum, format: read.format, body }
+}
+/// Starts the watch over the jobs of `ctx`: a thread that runs [`Running::check`](super::running::Running::check), the
+/// requests to cancel and [`Running::notice_long`](super::running::Running::notice_long) every [`PERIOD`], until dropped.
+/// Here rather than beside [`Running`](super::running::Running), which the job context holds.
+pub fn watch(ctx: Arc<Context>) -> std::io::Result<Periodic> {
+    let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
+    let mut taken = std::collections::HashSet::new();
+    Periodic::start("kakurod-claims", PERIOD, move || {
+        ctx.running.check(&claim_dir, &ctx.cancel);
+        handle_requests(&ctx, &mut taken);
+        ctx.running.notice_long(Instant::now());
+    })
 }

@@ -8,7 +8,6 @@ use super::job::Context;
 use super::metrics::Load;
 use super::periodic::Periodic;
 use super::sdnotify;
-use crate::queue::presence;
 use crate::status::{self, NodeState, RunningInput};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -112,7 +111,7 @@ impl Beating {
             })
             .collect();
         let (queue_workers, shared_queue) =
-            ctx.remote.as_deref().map_or_else(Default::default, |r| presence::read(&r.queue));
+            ctx.remote.as_deref().map_or_else(Default::default, |r| r.presence());
         NodeState {
             node_id: crate::util::host_name(),
             pid: std::process::id(),

@@ -1,6 +1,8 @@
 //! What a job is: one input file to handle ([`Job`], where it is), what every job needs
 //! ([`Context`]), and how its life ended ([`Outcome`], or a [`Failure`] on I/O). The life
-//! itself, step by step, is `lifecycle`.
+//! itself, step by step, is `lifecycle`. The shared queue is seen from here as a
+//! [`SharedQueue`] only: its side of the daemon (`remote`) writes answers through the
+//! lifecycle, so the lifecycle must not know it by name.
 
 use super::beat::Beat;
 use super::claim::{ClaimId, Claimed};
@@ -8,7 +10,9 @@ use super::error::JobError;
 use super::metrics::Metrics;
 use super::running::Running;
 use crate::outbox::Outbox;
+use crate::report::FileReport;
 use crate::settings::Settings;
+use crate::status::{Backlog, NodeState};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
@@ -73,7 +77,7 @@ pub struct Context {
     /// The jobs running now, each with its own stop flag and live search counters.
     pub running: Running,
     /// The shared queue, when jobs go to workers on other hosts.
-    pub remote: Option<Arc<super::remote::Remote>>,
+    pub remote: Option<Arc<dyn SharedQueue>>,
     /// Jobs handed to the worker pool and not started yet: while some wait, a hard
     /// puzzle's search gives back the idle workers it borrowed.
     pub waiting: Arc<AtomicUsize>,
@@ -91,6 +95,41 @@ pub struct Context {
     pub published: Beat,
     /// Where the inputs an operator cancelled while queued go, to be answered at once.
     pub cancelled_lane: crossbeam_channel::Sender<Job>,
+}
+
+/// The shared queue as the lifecycle, the cancel requests and the status see it: where a
+/// claimed input is sent instead of being solved here.
+pub trait SharedQueue: std::fmt::Debug + Send + Sync {
+    /// True when one more input may be claimed; otherwise `name` waits its turn.
+    fn admit(&self, name: &str) -> bool;
+
+    /// Sends a claimed input as a job. `Err` holds the answer to write at once instead.
+    fn submit(
+        &self,
+        ctx: &Context,
+        claimed: &Claimed,
+        bytes: &[u8],
+        checksum: String,
+    ) -> Result<(), Box<FileReport>>;
+
+    /// True when the claim `id` is on the queue (sent, not answered).
+    fn holds(&self, id: ClaimId) -> bool;
+
+    /// Takes the job of claim `id` back for an operator's cancel.
+    fn cancel(&self, id: ClaimId);
+
+    /// Forgets that `name` waits its turn (an operator took it).
+    fn forget_deferred(&self, name: &str);
+
+    /// Inputs held in the inbox until the queue has room for them.
+    fn deferred(&self) -> usize;
+
+    /// Inputs claimed and not answered.
+    fn in_flight(&self) -> usize;
+
+    /// Every worker's last state and the queue's backlog, as the status shows them (both
+    /// empty when the server does not answer in time).
+    fn presence(&self) -> (Vec<NodeState>, Option<Backlog>);
 }
 
 /// A job that failed on I/O, with its claim when it got that far.

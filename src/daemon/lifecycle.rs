@@ -69,6 +69,13 @@ impl Counters {
             self.rejected.fetch_add(1, Ordering::Relaxed);
         }
     }
+
+    /// Counts `outcome` when it wrote an answer.
+    pub fn count(&self, outcome: Outcome) {
+        if let Outcome::Answered { rejected } = outcome {
+            self.count_answer(rejected);
+        }
+    }
 }
 
 /// What the life of every input passes through.
@@ -245,7 +252,14 @@ fn solve(
                 waiting: Some(&ctx.waiting),
                 progress: Some(stop.progress()),
             };
-            work::answer(&settings.pipeline, &settings.generate, name, bytes, checksum, control)
+            work::answer(
+                &settings.job.pipeline,
+                &settings.job.generate,
+                name,
+                bytes,
+                checksum,
+                control,
+            )
         }
     })
 }

@@ -36,7 +36,7 @@ use crate::{logging, signals};
 use crossbeam_channel::{Receiver, Sender, select};
 use dispatch::Dispatcher;
 use error::DaemonError;
-use job::{Context, Job};
+use job::{Context, Job, SharedQueue};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -121,7 +121,7 @@ impl Daemon {
             outbox,
             cancel: Default::default(),
             running: Default::default(),
-            remote: remote.clone(),
+            remote: remote.clone().map(|r| r as Arc<dyn SharedQueue>),
             waiting: Default::default(),
             queued: Default::default(),
             retry_waiting: Default::default(),
@@ -135,7 +135,7 @@ impl Daemon {
         let queue = remote.map(|r| remote::parts::start(&ctx, &dispatcher, r)).transpose()?;
         let requeued = requeue_claimed(&ctx.settings.folders.claim, &dispatcher.sender())?;
         ctx.metrics.took_over(requeued);
-        let watch = running::watch(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
+        let watch = cancel::watch(Arc::clone(&ctx)).map_err(|source| DaemonError::Io {
             about: "cannot start the watch over running jobs",
             source,
         })?;
@@ -244,7 +244,8 @@ fn start_listener(ctx: &Arc<Context>) -> Result<Option<metrics_http::Listener>, 
 /// crashed runs are gone; also returns how many were removed.
 fn open_outbox(settings: &Settings) -> Result<(Outbox, usize), DaemonError> {
     let host = crate::util::host_name();
-    let outbox = Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.svg, &host);
+    let outbox =
+        Outbox::new(settings.folders.outbox.clone(), settings.fsync, settings.job.svg, &host);
     let stale = outbox
         .remove_stale_temporaries()
         .map_err(|source| DaemonError::Io { about: "cannot clean the outbox", source })?;

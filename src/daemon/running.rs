@@ -8,10 +8,9 @@
 //! it is answered.
 
 use super::claim::{ClaimId, Claimed};
-use super::periodic::Periodic;
 use crate::solver::Progress;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -212,18 +211,6 @@ impl Running {
             }
         }
     }
-}
-
-/// Starts the watch over the jobs of `ctx`: a thread that runs [`Running::check`], the
-/// requests to cancel and [`Running::notice_long`] every [`PERIOD`], until dropped.
-pub fn watch(ctx: Arc<super::job::Context>) -> std::io::Result<Periodic> {
-    let claim_dir: PathBuf = ctx.settings.folders.claim.clone();
-    let mut taken = std::collections::HashSet::new();
-    Periodic::start("kakurod-claims", PERIOD, move || {
-        ctx.running.check(&claim_dir, &ctx.cancel);
-        super::cancel::handle_requests(&ctx, &mut taken);
-        ctx.running.notice_long(Instant::now());
-    })
 }
 
 #[cfg(test)]

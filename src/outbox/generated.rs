@@ -50,7 +50,8 @@ mod tests {
         let puzzles = seeds
             .iter()
             .map(|&seed| {
-                let made = generate::generate(&GenOptions::unique(6, 6, 40.0, seed), None);
+                let made =
+                    generate::generate(&GenOptions::unique(6, 6, 40.0, seed), Default::default());
                 GeneratedPuzzle::new(seed, made.unwrap())
             })
             .collect::<Vec<_>>();

@@ -17,11 +17,11 @@ use crate::settings::JobSettings;
 use crate::work::log_line::LogLine;
 use serde::{Deserialize, Serialize};
 
-/// The version of both messages' layout: 2 since batches travel in parts and messages
-/// too large for the server in its bucket. A reader of schema 1 refuses them: it would
-/// answer a part as a whole file, with the wrong line numbers, or take an empty input for
-/// a stored one's.
-pub const SCHEMA: u32 = 2;
+/// The version of both messages' layout: 3 since a job carries its settings resolved (the
+/// solver's options, not the configuration's sections); 2 since batches travel in parts
+/// and messages too large for the server in its bucket. A worker reads jobs of this schema
+/// only, and says which it got; an answer's layout is the same since 2.
+pub const SCHEMA: u32 = 3;
 
 /// The header that says how an answer's payload is encoded.
 pub const ENCODING: &str = "Kakurod-Encoding";
@@ -39,10 +39,17 @@ pub struct PartOf {
     pub first_line: usize,
 }
 
-/// True when a message of `schema` can be read here: [`SCHEMA`], or 1, an older version's,
-/// which never cuts a batch into parts nor stores a message in the bucket (`stored`).
+/// True when an answer of `schema` can be read here: [`SCHEMA`], 2 (the same layout), or 1,
+/// an older version's, which never cuts a batch into parts nor stores a message in the
+/// bucket (`stored`).
 fn known(schema: u32, stored: bool) -> bool {
-    schema == SCHEMA || (schema == 1 && !stored)
+    schema == SCHEMA || schema == 2 || (schema == 1 && !stored)
+}
+
+/// The schema of a header line, read before the rest, whose layout depends on it.
+#[derive(Deserialize)]
+struct Version {
+    schema: u32,
 }
 
 /// A job's header line.
@@ -103,14 +110,18 @@ impl Job {
     /// Reads a payload; the error says what is wrong with it.
     pub fn decode(payload: &[u8]) -> Result<Job, String> {
         let end = payload.iter().position(|&b| b == b'\n').ok_or("no header line")?;
-        let header: JobHeader = serde_json::from_slice(&payload[..end])
-            .map_err(|e| format!("unreadable job header: {e}"))?;
-        if !known(header.schema, header.object.is_some()) {
+        let line = &payload[..end];
+        let version: Version =
+            serde_json::from_slice(line).map_err(|e| format!("unreadable job header: {e}"))?;
+        if version.schema != SCHEMA {
             return Err(format!(
-                "job schema {} (this worker reads {SCHEMA}, and 1 without an object)",
-                header.schema
+                "job schema {} (this worker reads {SCHEMA}: keep the daemon and its workers \
+                 on one version)",
+                version.schema
             ));
         }
+        let header: JobHeader =
+            serde_json::from_slice(line).map_err(|e| format!("unreadable job header: {e}"))?;
         Ok(Job { header, input: payload[end + 1..].to_vec() })
     }
 }
@@ -209,7 +220,7 @@ impl Answer {
             serde_json::from_slice(payload).map_err(|e| format!("unreadable answer: {e}"))?;
         if !known(answer.schema, answer.object.is_some()) {
             return Err(format!(
-                "answer schema {} (this daemon reads {SCHEMA}, and 1 without an object)",
+                "answer schema {} (this daemon reads {SCHEMA} and 2, and 1 without an object)",
                 answer.schema
             ));
         }
@@ -236,17 +247,13 @@ impl Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Config;
+    use crate::settings::{Config, Settings};
+    use std::path::Path;
 
     /// The header of a job `name` (stem `stem`) of the default settings.
     fn header(claim: &str, name: &str, stem: &str) -> JobHeader {
-        let config = Config::default();
-        let settings = JobSettings {
-            solver: config.solver,
-            limits: config.limits,
-            generate: config.generate,
-            svg: true,
-        };
+        let settings =
+            Settings::resolve(Config::default(), Path::new(""), &Default::default()).unwrap().job;
         JobHeader {
             schema: SCHEMA,
             claim: claim.into(),
@@ -294,13 +301,15 @@ mod tests {
         let read = Job::decode(&stored.encode()).unwrap();
         assert_eq!(read.header.object.as_deref(), Some("00ab.job"));
         assert!(read.input.is_empty() && read == stored);
-        // An older version's job (schema 1) is read without an object, refused with one.
-        let mut older = small.clone();
-        older.header.schema = 1;
-        assert!(Job::decode(&older.encode()).is_ok());
-        let mut wrong = stored.clone();
-        wrong.header.schema = 1;
-        assert!(Job::decode(&wrong.encode()).unwrap_err().contains("job schema 1"));
+        // An older version's job (its settings unresolved) is refused, and the worker says
+        // which schema it got, not that the header is unreadable.
+        for older in [1, 2] {
+            let written = String::from_utf8_lossy(&small.encode())
+                .replace(&format!("\"schema\":{SCHEMA}"), &format!("\"schema\":{older}"))
+                .replace("\"pipeline\":", "\"solver\":");
+            let error = Job::decode(written.as_bytes()).unwrap_err();
+            assert!(error.contains(&format!("job schema {older}")), "{error}");
+        }
         // An answer too large for its message points at its object, without its files.
         let line = LogLine::new(
             4,
@@ -333,5 +342,8 @@ mod tests {
         let mut wrong = pointer.clone();
         wrong.schema = 1;
         assert!(Answer::decode(&wrong.encode()).unwrap_err().contains("answer schema 1"));
+        // An answer of schema 2, an older worker's to an older daemon's job, is read.
+        let older = Answer { schema: 2, ..answer.clone() };
+        assert_eq!(Answer::decode(&older.encode()).unwrap(), older);
     }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// `[generate]`, as written.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GenerateConfig {
     /// Most rows a job may ask for.
@@ -18,21 +18,28 @@ pub struct GenerateConfig {
     /// Most puzzles one job may ask for.
     pub max_count: usize,
     /// Time limit of a whole job (0: none).
-    pub timeout_seconds: f64,
+    #[serde(rename = "timeout_seconds", with = "kakurod_engine::seconds::required")]
+    pub timeout: Duration,
 }
 
 impl Default for GenerateConfig {
     fn default() -> Self {
-        GenerateConfig { max_rows: 150, max_cols: 150, max_count: 100, timeout_seconds: 600.0 }
+        GenerateConfig {
+            max_rows: 150,
+            max_cols: 150,
+            max_count: 100,
+            timeout: Duration::from_secs(600),
+        }
     }
 }
 
 /// The resolved limits of generation jobs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
 pub struct GenerateSettings {
     /// What a job may ask for; more is refused with an error result.
     pub limits: Limits,
     /// Time limit of a whole job; the puzzles made before it are kept.
+    #[serde(rename = "timeout_seconds", with = "kakurod_engine::seconds::limit")]
     pub timeout: Option<Duration>,
 }
 
@@ -42,7 +49,7 @@ pub(super) fn resolve(config: &GenerateConfig) -> Result<GenerateSettings, Setti
     check_range("generate.max_rows", config.max_rows as f64, 3.0, 1000.0)?;
     check_range("generate.max_cols", config.max_cols as f64, 3.0, 1000.0)?;
     check_range("generate.max_count", config.max_count as f64, 1.0, 10_000.0)?;
-    check_range("generate.timeout_seconds", config.timeout_seconds, 0.0, 1e6)?;
+    check_range("generate.timeout_seconds", config.timeout.as_secs_f64(), 0.0, 1e6)?;
     Ok(GenerateSettings {
         limits: Limits {
             max_rows: config.max_rows,
@@ -50,7 +57,6 @@ pub(super) fn resolve(config: &GenerateConfig) -> Result<GenerateSettings, Setti
             max_count: config.max_count,
         },
         // 0 means no limit.
-        timeout: (config.timeout_seconds > 0.0)
-            .then(|| Duration::from_secs_f64(config.timeout_seconds)),
+        timeout: Some(config.timeout).filter(|t| !t.is_zero()),
     })
 }

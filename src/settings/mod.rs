@@ -10,20 +10,22 @@ use crate::logging::{LogFormat, LogLevel};
 use crate::pipeline::{self, PipelineOptions};
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 pub use error::SettingsError;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod error;
 mod generate;
+mod job;
 mod metrics;
 mod overrides;
 mod queue;
 
 pub use generate::{GenerateConfig, GenerateSettings};
+pub use job::JobSettings;
 pub use metrics::{MetricsConfig, MetricsSettings};
 pub use overrides::ServeOverrides;
-pub use queue::{JobSettings, QueueConfig, QueueSettings, invalid_prefix};
+pub use queue::{QueueConfig, QueueSettings, invalid_prefix};
 
 /// The configuration file, as written. Every key has a default (see `config.toml`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -99,9 +101,11 @@ pub struct IntakeConfig {
     /// Quiet time after a writer closed the file.
     pub close_settle_ms: u64,
     /// Time without a write event after which an open file is judged by stability.
-    pub open_idle_seconds: f64,
+    #[serde(rename = "open_idle_seconds", with = "kakurod_engine::seconds::required")]
+    pub open_idle: Duration,
     /// Period of the full inbox scan that backs up the file events.
-    pub rescan_seconds: f64,
+    #[serde(rename = "rescan_seconds", with = "kakurod_engine::seconds::required")]
+    pub rescan: Duration,
     /// Inputs larger than this get an error result without being read.
     pub max_file_bytes: u64,
     /// What to do with answered inputs.
@@ -113,8 +117,8 @@ impl Default for IntakeConfig {
         IntakeConfig {
             settle_ms: 500,
             close_settle_ms: 10,
-            open_idle_seconds: 5.0,
-            rescan_seconds: 2.0,
+            open_idle: Duration::from_secs(5),
+            rescan: Duration::from_secs(2),
             max_file_bytes: 16 << 20,
             after_success: AfterSuccess::Move,
         }
@@ -128,20 +132,21 @@ pub struct WorkersConfig {
     /// Worker threads (0 = one per core).
     pub workers: usize,
     /// On SIGTERM, how long running jobs may take before they are cancelled.
-    pub drain_timeout_seconds: f64,
+    #[serde(rename = "drain_timeout_seconds", with = "kakurod_engine::seconds::required")]
+    pub drain_timeout: Duration,
     /// fsync results and folder changes (off only for throwaway data).
     pub fsync: bool,
 }
 
 impl Default for WorkersConfig {
     fn default() -> Self {
-        WorkersConfig { workers: 0, drain_timeout_seconds: 10.0, fsync: true }
+        WorkersConfig { workers: 0, drain_timeout: Duration::from_secs(10), fsync: true }
     }
 }
 
 /// `[solver]`: how each puzzle is searched. These are the file's keys, with the daemon's
 /// defaults; [`pipeline_options`] turns them into the solver's options.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SolverConfig {
     /// Propagation strength.
@@ -182,11 +187,12 @@ impl Default for SolverConfig {
 }
 
 /// `[limits]`: what one puzzle may cost.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Per-puzzle time limit (0: none).
-    pub timeout_seconds: f64,
+    #[serde(rename = "timeout_seconds", with = "kakurod_engine::seconds::required")]
+    pub timeout: Duration,
     /// Per-puzzle node limit (absent: none).
     pub node_limit: Option<u64>,
     /// Largest grid accepted, in cells.
@@ -195,7 +201,11 @@ pub struct LimitsConfig {
 
 impl Default for LimitsConfig {
     fn default() -> Self {
-        LimitsConfig { timeout_seconds: 60.0, node_limit: None, max_cells: pipeline::MAX_CELLS }
+        LimitsConfig {
+            timeout: Duration::from_secs(60),
+            node_limit: None,
+            max_cells: pipeline::MAX_CELLS,
+        }
     }
 }
 
@@ -263,17 +273,12 @@ pub struct Settings {
     pub drain_timeout: Duration,
     /// Whether results and renames are fsynced.
     pub fsync: bool,
-    /// Whether `NAME.svg` is written.
-    pub svg: bool,
-    /// Pipeline options (solver settings, forced format, cell limit).
-    pub pipeline: PipelineOptions,
-    /// What a generation job may ask for.
-    pub generate: GenerateSettings,
     /// Log format.
     pub log_format: LogFormat,
     /// Log level.
     pub log_level: LogLevel,
-    /// The settings every job is solved with, as sent to queue workers.
+    /// The settings every job is answered with, resolved once: the daemon's own workers
+    /// and the queue's read the same value.
     pub job: JobSettings,
     /// The shared queue (`None`: the in-process queue).
     pub queue: Option<QueueSettings>,
@@ -325,31 +330,25 @@ impl Settings {
         let folders = resolve_folders(&config.folders, base, overrides);
         overrides.apply_to(&mut config);
         check_ranges(&config)?;
-        let pipeline = pipeline_options(&config.solver, &config.limits)?;
-        let generate = generate::resolve(&config.generate)?;
-        let (intake, workers) = (&config.intake, &config.workers);
         let job = JobSettings {
-            solver: config.solver.clone(),
-            limits: config.limits.clone(),
-            generate: config.generate.clone(),
+            pipeline: pipeline_options(&config.solver, &config.limits)?,
+            generate: generate::resolve(&config.generate)?,
             svg: config.output.svg,
         };
+        let (intake, workers) = (&config.intake, &config.workers);
         let queue = queue::resolve(&config.queue, base, worker_count(workers.workers))?;
         Ok(Settings {
             config_path: None,
             folders,
             settle: Duration::from_millis(intake.settle_ms),
             close_settle: Duration::from_millis(intake.close_settle_ms),
-            open_idle: Duration::from_secs_f64(intake.open_idle_seconds),
-            rescan: Duration::from_secs_f64(intake.rescan_seconds),
+            open_idle: intake.open_idle,
+            rescan: intake.rescan,
             max_file_bytes: intake.max_file_bytes,
             after_success: intake.after_success,
             workers: worker_count(workers.workers),
-            drain_timeout: Duration::from_secs_f64(workers.drain_timeout_seconds),
+            drain_timeout: workers.drain_timeout,
             fsync: workers.fsync,
-            svg: config.output.svg,
-            pipeline,
-            generate,
             log_format: config.log.format,
             log_level: config.log.level,
             job,
@@ -360,7 +359,7 @@ impl Settings {
 
     /// A one-line summary for the start-up log.
     pub fn summary(&self) -> String {
-        let o = &self.pipeline.solve;
+        let (job, o) = (&self.job, &self.job.pipeline.solve);
         format!(
             "inbox={} outbox={} workers={} threads_per_puzzle={} algorithm={} var_order={} \
              val_order={} mode={} grade={} timeout={} node_limit={} max_file_bytes={} max_cells={} \
@@ -378,16 +377,16 @@ impl Settings {
             o.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
             o.node_limit.map_or("none".into(), |n| n.to_string()),
             self.max_file_bytes,
-            self.pipeline.max_cells,
+            job.pipeline.max_cells,
             self.settle.as_millis(),
             self.close_settle.as_millis(),
-            self.svg,
+            job.svg,
             self.fsync,
             self.drain_timeout.as_secs_f64(),
-            self.generate.limits.max_rows,
-            self.generate.limits.max_cols,
-            self.generate.limits.max_count,
-            self.generate.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
+            job.generate.limits.max_rows,
+            job.generate.limits.max_cols,
+            job.generate.limits.max_count,
+            job.generate.timeout.map_or("none".into(), |t| format!("{}s", t.as_secs_f64())),
         )
     }
 }
@@ -409,13 +408,13 @@ fn check_ranges(config: &Config) -> Result<(), SettingsError> {
     let (i, w) = (&config.intake, &config.workers);
     check_range("intake.settle_ms", i.settle_ms as f64, 0.0, 600_000.0)?;
     check_range("intake.close_settle_ms", i.close_settle_ms as f64, 0.0, 60_000.0)?;
-    check_range("intake.open_idle_seconds", i.open_idle_seconds, 0.1, 86_400.0)?;
-    check_range("intake.rescan_seconds", i.rescan_seconds, 0.05, 3600.0)?;
+    check_range("intake.open_idle_seconds", i.open_idle.as_secs_f64(), 0.1, 86_400.0)?;
+    check_range("intake.rescan_seconds", i.rescan.as_secs_f64(), 0.05, 3600.0)?;
     check_range("intake.max_file_bytes", i.max_file_bytes as f64, 1.0, (1u64 << 30) as f64)?;
     check_range("workers.workers", w.workers as f64, 0.0, 1024.0)?;
-    check_range("workers.drain_timeout_seconds", w.drain_timeout_seconds, 0.0, 3600.0)?;
+    check_range("workers.drain_timeout_seconds", w.drain_timeout.as_secs_f64(), 0.0, 3600.0)?;
     check_range("solver.threads", config.solver.threads as f64, 0.0, 1024.0)?;
-    check_range("limits.timeout_seconds", config.limits.timeout_seconds, 0.0, 1e6)?;
+    check_range("limits.timeout_seconds", config.limits.timeout.as_secs_f64(), 0.0, 1e6)?;
     check_range("limits.max_cells", config.limits.max_cells as f64, 1.0, 1e8)
 }
 
@@ -438,7 +437,7 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
         count_limit: s.count_limit,
         threads: Some(s.threads),
         // 0 means no limit.
-        timeout_seconds: (l.timeout_seconds > 0.0).then_some(l.timeout_seconds),
+        timeout: Some(l.timeout).filter(|t| !t.is_zero()),
         node_limit: l.node_limit,
         grade: Some(s.grade),
         explain: None,

@@ -53,10 +53,10 @@ impl ServeOverrides {
             config.solver.threads = threads;
         }
         if let Some(timeout) = self.timeout {
-            config.limits.timeout_seconds = timeout.as_secs_f64();
+            config.limits.timeout = timeout;
         }
         if let Some(drain) = self.drain_timeout {
-            config.workers.drain_timeout_seconds = drain.as_secs_f64();
+            config.workers.drain_timeout = drain;
         }
         if let Some(format) = self.log_format {
             config.log.format = format;

@@ -2,12 +2,8 @@
 //! its process (one host); with one, jobs go through NATS JetStream and workers on any host
 //! answer them (see `crate::queue` and docs/queue.md).
 
-use super::{
-    GenerateConfig, GenerateSettings, LimitsConfig, SettingsError, SolverConfig, check_range,
-    generate, pipeline_options, setting,
-};
-use crate::pipeline::PipelineOptions;
-use serde::{Deserialize, Serialize};
+use super::{SettingsError, check_range, setting};
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -49,30 +45,8 @@ pub fn invalid_prefix(prefix: &str) -> Option<String> {
         .then(|| format!("'{prefix}' must be 1 to 32 letters, digits, '_' or '-'"))
 }
 
-/// What a worker needs to answer a job exactly as the daemon would: the sections of the
-/// configuration that decide an answer, after the command-line overrides. A queue worker
-/// resolves them itself (`solver.threads = 0` is then its own host's cores).
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-pub struct JobSettings {
-    /// `[solver]`.
-    pub solver: SolverConfig,
-    /// `[limits]`.
-    pub limits: LimitsConfig,
-    /// `[generate]`.
-    pub generate: GenerateConfig,
-    /// `[output] svg`.
-    pub svg: bool,
-}
-
-impl JobSettings {
-    /// The pipeline options and generation limits these settings give.
-    pub fn resolve(&self) -> Result<(PipelineOptions, GenerateSettings), SettingsError> {
-        Ok((pipeline_options(&self.solver, &self.limits)?, generate::resolve(&self.generate)?))
-    }
-}
-
 /// `[queue]`, as written.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct QueueConfig {
     /// `nats://` or `tls://` URLs, comma-separated; empty: the in-process queue.
@@ -84,7 +58,8 @@ pub struct QueueConfig {
     /// A PEM file of the certificate authorities that sign the servers' certificates.
     pub ca_file: Option<PathBuf>,
     /// How long a worker may hold a job without a sign of life before it goes to another.
-    pub ack_wait_seconds: f64,
+    #[serde(rename = "ack_wait_seconds", with = "kakurod_engine::seconds::required")]
+    pub ack_wait: Duration,
     /// The most inputs claimed and not yet answered (0: four per worker slot).
     pub max_in_flight: usize,
     /// After this many workers died on one input, it is answered as failed.
@@ -92,10 +67,12 @@ pub struct QueueConfig {
     /// Servers that keep a copy of each stream (1 or 3 in a three-server cluster).
     pub replicas: usize,
     /// How long the server remembers a message id to drop a re-sent copy.
-    pub duplicate_window_seconds: f64,
+    #[serde(rename = "duplicate_window_seconds", with = "kakurod_engine::seconds::required")]
+    pub duplicate_window: Duration,
     /// How long a claim may go without a job, an answer or a running worker before the
     /// daemon sends its job again.
-    pub reconcile_seconds: f64,
+    #[serde(rename = "reconcile_seconds", with = "kakurod_engine::seconds::required")]
+    pub reconcile: Duration,
     /// Inputs of at least this many bytes are large: one slot of every worker with more
     /// than one is kept for the others (0: no input is large).
     pub large_input_bytes: u64,
@@ -113,12 +90,12 @@ impl Default for QueueConfig {
             subject_prefix: super::DEFAULT_SUBJECT_PREFIX.into(),
             creds_file: None,
             ca_file: None,
-            ack_wait_seconds: 30.0,
+            ack_wait: Duration::from_secs(30),
             max_in_flight: 0,
             max_crashes: 3,
             replicas: 1,
-            duplicate_window_seconds: 120.0,
-            reconcile_seconds: 60.0,
+            duplicate_window: Duration::from_secs(120),
+            reconcile: Duration::from_secs(60),
             large_input_bytes: 32 * 1024,
             batch_chunk_puzzles: 2000,
             batch_chunk_bytes: 256 * 1024,
@@ -136,12 +113,13 @@ pub(super) fn resolve(
     if config.url.trim().is_empty() {
         return Ok(None);
     }
-    check_range("queue.ack_wait_seconds", config.ack_wait_seconds, 1.0, 3600.0)?;
+    check_range("queue.ack_wait_seconds", config.ack_wait.as_secs_f64(), 1.0, 3600.0)?;
     check_range("queue.max_in_flight", config.max_in_flight as f64, 0.0, 1e6)?;
     check_range("queue.max_crashes", config.max_crashes as f64, 1.0, 1000.0)?;
     check_range("queue.replicas", config.replicas as f64, 1.0, 5.0)?;
-    check_range("queue.duplicate_window_seconds", config.duplicate_window_seconds, 1.0, 86400.0)?;
-    check_range("queue.reconcile_seconds", config.reconcile_seconds, 1.0, 86400.0)?;
+    let window = config.duplicate_window.as_secs_f64();
+    check_range("queue.duplicate_window_seconds", window, 1.0, 86400.0)?;
+    check_range("queue.reconcile_seconds", config.reconcile.as_secs_f64(), 1.0, 86400.0)?;
     check_range("queue.batch_chunk_puzzles", config.batch_chunk_puzzles as f64, 1.0, 1e6)?;
     check_range("queue.batch_chunk_bytes", config.batch_chunk_bytes as f64, 1024.0, 64e6)?;
     if let Some(message) = invalid_prefix(&config.subject_prefix) {
@@ -153,12 +131,12 @@ pub(super) fn resolve(
         prefix: config.subject_prefix.clone(),
         creds_file: config.creds_file.as_ref().map(|f| base.join(f)),
         ca_file: config.ca_file.as_ref().map(|f| base.join(f)),
-        ack_wait: Duration::from_secs_f64(config.ack_wait_seconds),
+        ack_wait: config.ack_wait,
         max_in_flight: max_in_flight.max(1),
         max_crashes: config.max_crashes,
         replicas: config.replicas,
-        duplicate_window: Duration::from_secs_f64(config.duplicate_window_seconds),
-        reconcile: Duration::from_secs_f64(config.reconcile_seconds),
+        duplicate_window: config.duplicate_window,
+        reconcile: config.reconcile,
         large_input_bytes: config.large_input_bytes,
         batch_chunk_puzzles: config.batch_chunk_puzzles,
         batch_chunk_bytes: config.batch_chunk_bytes,

@@ -13,11 +13,11 @@ fn an_empty_file_gives_the_documented_defaults() {
     let settings = Settings::resolve(config, Path::new("/srv/k"), &none()).unwrap();
     assert_eq!(settings.folders.inbox, PathBuf::from("/srv/k/inbox"));
     assert_eq!(settings.folders.claim, PathBuf::from("/srv/k/claim"));
-    assert_eq!(settings.pipeline.solve.threads, 0);
-    assert_eq!(settings.pipeline.solve.timeout, Some(Duration::from_secs(60)));
+    assert_eq!(settings.job.pipeline.solve.threads, 0);
+    assert_eq!(settings.job.pipeline.solve.timeout, Some(Duration::from_secs(60)));
     assert_eq!(settings.settle, Duration::from_millis(500));
     assert!(settings.workers >= 1);
-    assert!(settings.svg && settings.fsync);
+    assert!(settings.job.svg && settings.fsync);
 }
 
 #[test]
@@ -61,12 +61,11 @@ fn overrides_win_over_the_file() {
     assert_eq!(settings.folders.inbox, PathBuf::from("/in"));
     assert_eq!(settings.log_format, LogFormat::Json);
     assert_eq!(settings.log_level, LogLevel::Trace);
-    assert_eq!(settings.pipeline.solve.threads, 2);
-    assert_eq!(settings.pipeline.solve.timeout, None, "0 is no limit");
-    assert_eq!(settings.job.solver.threads, 2, "the workers are told too");
+    assert_eq!(settings.job.pipeline.solve.threads, 2);
+    assert_eq!(settings.job.pipeline.solve.timeout, None, "0 is no limit");
     assert_eq!(settings.drain_timeout, Duration::from_secs(4));
     assert_eq!(settings.metrics.listen.as_deref(), Some("127.0.0.1:9464"));
-    assert!(!settings.svg && !settings.fsync);
+    assert!(!settings.job.svg && !settings.fsync);
 }
 
 #[test]
@@ -98,37 +97,42 @@ fn solver_keys_reach_the_pipeline() {
                 timeout_seconds = 0\n";
     let config: Config = toml::from_str(text).unwrap();
     let s = Settings::resolve(config, Path::new("."), &none()).unwrap();
-    assert_eq!(s.pipeline.solve.algorithm, Algorithm::Fc);
-    assert_eq!(s.pipeline.solve.var_order, VarOrder::InputOrder);
-    assert_eq!(s.pipeline.solve.mode, Mode::Count);
-    assert_eq!(s.pipeline.solve.count_limit, Some(7));
-    assert_eq!(s.pipeline.solve.node_limit, Some(99));
-    assert_eq!(s.pipeline.solve.timeout, None);
-    assert_eq!(s.pipeline.format, Some(Format::Janko));
+    assert_eq!(s.job.pipeline.solve.algorithm, Algorithm::Fc);
+    assert_eq!(s.job.pipeline.solve.var_order, VarOrder::InputOrder);
+    assert_eq!(s.job.pipeline.solve.mode, Mode::Count);
+    assert_eq!(s.job.pipeline.solve.count_limit, Some(7));
+    assert_eq!(s.job.pipeline.solve.node_limit, Some(99));
+    assert_eq!(s.job.pipeline.solve.timeout, None);
+    assert_eq!(s.job.pipeline.format, Some(Format::Janko));
 }
 
 #[test]
 fn generate_limits_are_read_and_checked() {
     let s = Settings::resolve(Config::default(), Path::new("."), &none()).unwrap();
-    let limits = s.generate.limits;
+    let limits = s.job.generate.limits;
     assert_eq!((limits.max_rows, limits.max_cols, limits.max_count), (150, 150, 100));
-    assert_eq!(s.generate.timeout, Some(Duration::from_secs(600)));
+    assert_eq!(s.job.generate.timeout, Some(Duration::from_secs(600)));
     let text = "[generate]\nmax_rows = 20\nmax_cols = 30\nmax_count = 4\ntimeout_seconds = 0\n";
     let config: Config = toml::from_str(text).unwrap();
     let s = Settings::resolve(config, Path::new("."), &none()).unwrap();
-    let limits = s.generate.limits;
+    let limits = s.job.generate.limits;
     assert_eq!((limits.max_rows, limits.max_cols, limits.max_count), (20, 30, 4));
-    assert_eq!(s.generate.timeout, None, "0 is no limit");
+    assert_eq!(s.job.generate.timeout, None, "0 is no limit");
     for (text, key) in [
         ("[generate]\nmax_rows = 2\n", "generate.max_rows"),
         ("[generate]\nmax_cols = 1001\n", "generate.max_cols"),
         ("[generate]\nmax_count = 0\n", "generate.max_count"),
-        ("[generate]\ntimeout_seconds = -1\n", "generate.timeout_seconds"),
+        ("[generate]\ntimeout_seconds = 1e7\n", "generate.timeout_seconds"),
     ] {
         let config: Config = toml::from_str(text).unwrap();
         let error = Settings::resolve(config, Path::new("."), &none()).unwrap_err();
         assert!(error.to_string().contains(key), "{error}");
     }
+    // A negative time is no duration: the file is refused where it says so.
+    let error = toml::from_str::<Config>("[generate]\ntimeout_seconds = -1\n").unwrap_err();
+    let error = error.to_string();
+    assert!(error.contains("timeout_seconds") && error.contains("line 2"), "{error}");
+    assert!(error.contains("-1 is not a number of seconds"), "{error}");
     let error = toml::from_str::<Config>("[generate]\nmax_size = 3\n").unwrap_err();
     assert!(error.to_string().contains("max_size"), "{error}");
 }

@@ -18,7 +18,7 @@ use crate::report::{
     Body, FileReport, GeneratedPuzzle, GenerationReport, GenerationStatus, Status,
 };
 use crate::settings::GenerateSettings;
-use crate::solver::effective_threads;
+use crate::solver::{Budget, effective_threads};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -53,8 +53,8 @@ pub(crate) fn run(
         Err(error) => return rejection(error),
     };
     let threads = options.solve.threads;
-    let deadline = settings.timeout.map(|t| started + t);
-    let (puzzles, stop) = make(&job, threads, deadline, cancel);
+    let budget = Budget::new(started, settings.timeout, Some(cancel));
+    let (puzzles, stop) = make(&job, threads, budget);
     let (status, message) = match &stop {
         None => (GenerationStatus::Generated, None),
         Some(GenError::Timeout) => {
@@ -84,28 +84,21 @@ pub(crate) fn run(
 
 /// Makes the job's puzzles in seed order until all are made or one fails; returns those
 /// made and what stopped the rest, if anything did.
-fn make(
-    job: &Job,
-    threads: usize,
-    deadline: Option<Instant>,
-    cancel: &Arc<AtomicBool>,
-) -> (Vec<GeneratedPuzzle>, Option<GenError>) {
+fn make(job: &Job, threads: usize, budget: Budget<'_>) -> (Vec<GeneratedPuzzle>, Option<GenError>) {
     let mut puzzles = Vec::with_capacity(job.count);
     for seed in job.seeds() {
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if left == Some(Duration::ZERO) {
+        if budget.deadline_passed() {
             return (puzzles, Some(GenError::Timeout));
         }
         let made = match job.grid_options(seed) {
             Some(options) => {
-                let options = GridOptions { threads, timeout: left, ..options };
-                generate::generate_grid(&options, Some(cancel))
+                let options = GridOptions { threads, ..options };
+                generate::generate_grid(&options, budget)
                     .map(|made| GeneratedPuzzle::of_grid(seed, made))
             }
             None => {
-                let options = GenOptions { threads, timeout: left, ..job.options(seed) };
-                generate::generate(&options, Some(cancel))
-                    .map(|made| GeneratedPuzzle::new(seed, made))
+                let options = GenOptions { threads, ..job.options(seed) };
+                generate::generate(&options, budget).map(|made| GeneratedPuzzle::new(seed, made))
             }
         };
         match made {

@@ -15,6 +15,7 @@ use kakurod_engine::grade;
 use kakurod_engine::pipeline::{self, PipelineOptions};
 use kakurod_engine::puzzle::{Grid, Puzzle};
 use kakurod_engine::report::Body;
+use kakurod_engine::solver::Budget;
 use serde_json::Value;
 use std::fs;
 use std::path::Path as FilePath;
@@ -171,11 +172,11 @@ fn corpus_paths_are_sound_and_end_at_the_grade() {
 fn a_path_cut_short_by_its_budget_is_its_beginning_and_says_why() {
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
-    let raised = AtomicBool::new(true);
-    let cancelled = grade::Budget { cancel: Some(&raised), ..grade::Budget::default() };
-    let past = grade::Budget { deadline: Some(Instant::now()), ..grade::Budget::default() };
+    let raised = std::sync::Arc::new(AtomicBool::new(true));
+    let cancelled = Budget { cancel: Some(&raised), ..Budget::default() };
+    let past = Budget { deadline: Some(Instant::now()), ..Budget::default() };
     let later = Instant::now() + Duration::from_secs(3600);
-    let ample = grade::Budget { deadline: Some(later), ..grade::Budget::default() };
+    let ample = Budget { deadline: Some(later), ..Budget::default() };
     for rel in ["kakuro/1_10x12.txt", "sudoku/top1465-1_9x9.txt", "killer/111_9x9.txt"] {
         let text = fs::read_to_string(fixtures().join(rel)).unwrap();
         let puzzle = format::read(&text, None).unwrap().entries.remove(0).unwrap().puzzle;
@@ -442,10 +443,9 @@ proptest::proptest! {
                 seed,
                 symmetry: Default::default(),
                 threads: 1,
-                timeout: None,
                 difficulty: GradeGoal::Any,
             };
-            let made = generate::generate_grid(&options, None).unwrap();
+            let made = generate::generate_grid(&options, Default::default()).unwrap();
             (made.puzzle, made.solution)
         } else {
             let (rows, cols) = if pick == 2 { (7, 7) } else { (12, 10) };
@@ -455,7 +455,7 @@ proptest::proptest! {
                 threads: 1,
                 ..GenOptions::unique(rows, cols, black, seed)
             };
-            let made = generate::generate(&options, None).unwrap();
+            let made = generate::generate(&options, Default::default()).unwrap();
             (Puzzle::Kakuro(made.puzzle), made.filling)
         };
         let path = explain::explain(&puzzle, &solution, None);

@@ -28,6 +28,7 @@ mod fpuzzles;
 mod generate;
 mod grade;
 mod ipuz;
+mod layers;
 mod outbox_leftovers;
 mod parallel;
 mod planted;

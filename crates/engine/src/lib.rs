@@ -26,5 +26,6 @@ pub mod pipeline;
 pub mod puzzle;
 pub mod render;
 pub mod report;
+pub mod seconds;
 pub mod solver;
 pub mod verify;

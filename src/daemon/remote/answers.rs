@@ -5,7 +5,7 @@
 use super::{Remote, batches};
 use crate::daemon::claim::{ClaimId, Claimed};
 use crate::daemon::commit::Committer;
-use crate::daemon::job::{Context, Outcome};
+use crate::daemon::job::Context;
 use crate::daemon::lifecycle::{self, Counters};
 use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer};
@@ -202,7 +202,7 @@ impl Answers {
             Box::new(move |written| {
                 match lifecycle::committed(&ctx, done, written) {
                     Ok(outcome) => {
-                        count(&counters, outcome);
+                        counters.count(outcome);
                         handle.spawn(async move { acker.ack().await });
                         // Written: the answer's object and the input's go.
                         if let Some(object) = object {
@@ -274,10 +274,4 @@ enum Again {
     Later,
     /// It is dropped and the input sent again.
     Resend,
-}
-
-pub(super) fn count(counters: &Counters, outcome: Outcome) {
-    if let Outcome::Answered { rejected } = outcome {
-        counters.count_answer(rejected);
-    }
 }

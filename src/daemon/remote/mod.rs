@@ -21,11 +21,12 @@ pub(crate) mod parts;
 pub(crate) mod reconcile;
 
 use super::claim::{ClaimId, Claimed};
-use super::job::{self, Context, Job};
+use super::job::{self, Context, Job, SharedQueue};
 use crate::queue::wire::{self, JobHeader};
 use crate::queue::{Queue, large, redacted};
 use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
+use crate::status::{Backlog, NodeState};
 use crate::work::generate_job;
 use crossbeam_channel::Sender;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -80,115 +81,6 @@ impl Remote {
             confirming: Arc::new(tokio::sync::Semaphore::new(MOST_CONFIRMING)),
             jobs,
         }
-    }
-
-    /// Inputs claimed and not answered.
-    pub fn in_flight(&self) -> usize {
-        self.flights.lock().map_or(0, |f| f.len())
-    }
-
-    /// Inputs held in the inbox until the queue has room for them.
-    pub fn deferred(&self) -> usize {
-        self.deferred.lock().map_or(0, |d| d.len())
-    }
-
-    /// Forgets that `name` waits its turn (an operator took it).
-    pub fn forget_deferred(&self, name: &str) {
-        if let Ok(mut deferred) = self.deferred.lock() {
-            deferred.retain(|n| n != name);
-        }
-    }
-
-    /// True when one more input may be claimed; otherwise `name` waits its turn.
-    pub fn admit(&self, name: &str) -> bool {
-        if self.in_flight() < self.queue.settings.max_in_flight {
-            return true;
-        }
-        if let Ok(mut deferred) = self.deferred.lock()
-            && !deferred.iter().any(|n| n == name)
-        {
-            deferred.push_back(name.to_string());
-        }
-        false
-    }
-
-    /// Sends a claimed input as a job; one too large for a message goes into the queue's
-    /// bucket first (`large`), found there whole when it is sent again. `Err` holds the
-    /// answer to write at once instead: an input over `[intake] max_file_bytes` (refused
-    /// before it gets here), or a server whose messages cannot hold even a job's header.
-    pub fn submit(
-        &self,
-        ctx: &Context,
-        claimed: &Claimed,
-        bytes: &[u8],
-        checksum: String,
-    ) -> Result<(), Box<FileReport>> {
-        let name = &claimed.name;
-        let max = self.queue.max_payload();
-        if let Some(parts) = batches::plan(&ctx.settings.pipeline, bytes, &self.queue.settings, max)
-        {
-            match self.submit_parts(ctx, claimed, bytes, &checksum, parts) {
-                Ok(()) => {
-                    self.fly(claimed, true);
-                    return Ok(());
-                }
-                Err(error) => tracing::warn!(file = %name, %error,
-                    "cannot write the result of a batch in parts; it goes to one worker whole"),
-            }
-        }
-        let stem = match generate_job::recognise(&ctx.settings.pipeline, bytes) {
-            Some(_) => ctx.outbox.free_stem(name),
-            None => stem_of(name),
-        };
-        let header = JobHeader {
-            schema: wire::SCHEMA,
-            claim: claimed.id.to_string(),
-            name: name.clone(),
-            stem,
-            settings: ctx.settings.job.clone(),
-            max_crashes: self.queue.settings.max_crashes,
-            large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
-            part: None,
-            object: None,
-        };
-        let limit = ctx.settings.max_file_bytes;
-        if bytes.len() as u64 > limit {
-            let size = bytes.len();
-            let message =
-                format!("the file has {size} bytes, more than [intake] max_file_bytes ({limit})");
-            return Err(Box::new(too_large(name, checksum, message, limit)));
-        }
-        let max = self.queue.max_payload();
-        let mut payload = wire::Job { header: header.clone(), input: bytes.to_vec() }.encode();
-        let mut stored = true;
-        if !large::fits(payload.len(), max) {
-            let object = large::job_object(&header.claim);
-            payload =
-                wire::Job { header: header.stored_at(object.clone()), input: Vec::new() }.encode();
-            if !large::fits(payload.len(), max) {
-                let message = format!(
-                    "the job of this file has {} bytes even with the file in the queue's \
-                     bucket, too large for a message of the NATS server (max_payload {max} \
-                     bytes); raise max_payload in the server's configuration",
-                    payload.len()
-                );
-                return Err(Box::new(too_large(name, checksum, message, max as u64)));
-            }
-            if let Ok(mut objects) = self.objects.lock() {
-                objects.insert(claimed.id);
-            }
-            stored = match self.queue.block_on(large::ensure(&self.queue, &object, bytes)) {
-                Ok(()) => true,
-                Err(error) => {
-                    tracing::warn!(%error, file = %name, "cannot store a large input in the \
-                        queue's bucket; it waits in the claim folder and is sent again");
-                    false
-                }
-            };
-        }
-        let sent = stored && self.publish(&claimed.id.to_string(), payload);
-        self.fly(claimed, sent);
-        Ok(())
     }
 
     /// Notes that `claimed` is on the queue (`sent`: confirmed).
@@ -287,15 +179,142 @@ impl Remote {
         })
     }
 
+    /// An answer was written (or is not wanted): its room in the queue goes to the input
+    /// that waited longest, and its input's object in the bucket, if any, is deleted.
+    pub(super) fn landed(&self, id: ClaimId) {
+        if let Ok(mut flights) = self.flights.lock() {
+            flights.remove(&id);
+        }
+        if self.objects.lock().is_ok_and(|mut objects| objects.remove(&id)) {
+            large::delete_later(&self.queue, large::job_object(&id.to_string()));
+        }
+        let next = self.deferred.lock().ok().and_then(|mut d| d.pop_front());
+        if let Some(name) = next {
+            let _ = self.jobs.send(Job { name, source: job::Source::Inbox });
+        }
+    }
+}
+
+impl SharedQueue for Remote {
+    /// Inputs claimed and not answered.
+    fn in_flight(&self) -> usize {
+        self.flights.lock().map_or(0, |f| f.len())
+    }
+
+    /// Inputs held in the inbox until the queue has room for them.
+    fn deferred(&self) -> usize {
+        self.deferred.lock().map_or(0, |d| d.len())
+    }
+
+    /// Forgets that `name` waits its turn (an operator took it).
+    fn forget_deferred(&self, name: &str) {
+        if let Ok(mut deferred) = self.deferred.lock() {
+            deferred.retain(|n| n != name);
+        }
+    }
+
+    /// True when one more input may be claimed; otherwise `name` waits its turn.
+    fn admit(&self, name: &str) -> bool {
+        if self.in_flight() < self.queue.settings.max_in_flight {
+            return true;
+        }
+        if let Ok(mut deferred) = self.deferred.lock()
+            && !deferred.iter().any(|n| n == name)
+        {
+            deferred.push_back(name.to_string());
+        }
+        false
+    }
+
+    /// Sends a claimed input as a job; one too large for a message goes into the queue's
+    /// bucket first (`large`), found there whole when it is sent again. `Err` holds the
+    /// answer to write at once instead: an input over `[intake] max_file_bytes` (refused
+    /// before it gets here), or a server whose messages cannot hold even a job's header.
+    fn submit(
+        &self,
+        ctx: &Context,
+        claimed: &Claimed,
+        bytes: &[u8],
+        checksum: String,
+    ) -> Result<(), Box<FileReport>> {
+        let name = &claimed.name;
+        let max = self.queue.max_payload();
+        if let Some(parts) =
+            batches::plan(&ctx.settings.job.pipeline, bytes, &self.queue.settings, max)
+        {
+            match self.submit_parts(ctx, claimed, bytes, &checksum, parts) {
+                Ok(()) => {
+                    self.fly(claimed, true);
+                    return Ok(());
+                }
+                Err(error) => tracing::warn!(file = %name, %error,
+                    "cannot write the result of a batch in parts; it goes to one worker whole"),
+            }
+        }
+        let stem = match generate_job::recognise(&ctx.settings.job.pipeline, bytes) {
+            Some(_) => ctx.outbox.free_stem(name),
+            None => stem_of(name),
+        };
+        let header = JobHeader {
+            schema: wire::SCHEMA,
+            claim: claimed.id.to_string(),
+            name: name.clone(),
+            stem,
+            settings: ctx.settings.job.clone(),
+            max_crashes: self.queue.settings.max_crashes,
+            large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
+            part: None,
+            object: None,
+        };
+        let limit = ctx.settings.max_file_bytes;
+        if bytes.len() as u64 > limit {
+            let size = bytes.len();
+            let message =
+                format!("the file has {size} bytes, more than [intake] max_file_bytes ({limit})");
+            return Err(Box::new(too_large(name, checksum, message, limit)));
+        }
+        let max = self.queue.max_payload();
+        let mut payload = wire::Job { header: header.clone(), input: bytes.to_vec() }.encode();
+        let mut stored = true;
+        if !large::fits(payload.len(), max) {
+            let object = large::job_object(&header.claim);
+            payload =
+                wire::Job { header: header.stored_at(object.clone()), input: Vec::new() }.encode();
+            if !large::fits(payload.len(), max) {
+                let message = format!(
+                    "the job of this file has {} bytes even with the file in the queue's \
+                     bucket, too large for a message of the NATS server (max_payload {max} \
+                     bytes); raise max_payload in the server's configuration",
+                    payload.len()
+                );
+                return Err(Box::new(too_large(name, checksum, message, max as u64)));
+            }
+            if let Ok(mut objects) = self.objects.lock() {
+                objects.insert(claimed.id);
+            }
+            stored = match self.queue.block_on(large::ensure(&self.queue, &object, bytes)) {
+                Ok(()) => true,
+                Err(error) => {
+                    tracing::warn!(%error, file = %name, "cannot store a large input in the \
+                        queue's bucket; it waits in the claim folder and is sent again");
+                    false
+                }
+            };
+        }
+        let sent = stored && self.publish(&claimed.id.to_string(), payload);
+        self.fly(claimed, sent);
+        Ok(())
+    }
+
     /// True when the claim `id` is on the queue (sent, not answered).
-    pub(super) fn holds(&self, id: ClaimId) -> bool {
+    fn holds(&self, id: ClaimId) -> bool {
         self.flights.lock().is_ok_and(|f| f.contains_key(&id))
     }
 
     /// Takes the job of claim `id` back for an operator's cancel: off the jobs stream if no
     /// worker has it yet, and a word to the workers so that one running it stops and drops
     /// it (an answer that comes anyway finds no claim and is dropped).
-    pub(super) fn cancel(&self, id: ClaimId) {
+    fn cancel(&self, id: ClaimId) {
         if self.cancel_parts(id) {
             self.landed(id);
             return;
@@ -313,19 +332,8 @@ impl Remote {
         self.landed(id);
     }
 
-    /// An answer was written (or is not wanted): its room in the queue goes to the input
-    /// that waited longest, and its input's object in the bucket, if any, is deleted.
-    pub(super) fn landed(&self, id: ClaimId) {
-        if let Ok(mut flights) = self.flights.lock() {
-            flights.remove(&id);
-        }
-        if self.objects.lock().is_ok_and(|mut objects| objects.remove(&id)) {
-            large::delete_later(&self.queue, large::job_object(&id.to_string()));
-        }
-        let next = self.deferred.lock().ok().and_then(|mut d| d.pop_front());
-        if let Some(name) = next {
-            let _ = self.jobs.send(Job { name, source: job::Source::Inbox });
-        }
+    fn presence(&self) -> (Vec<NodeState>, Option<Backlog>) {
+        crate::queue::presence::read(&self.queue)
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::Remote;
 use crate::daemon::claim::{self, Claimed};
-use crate::daemon::job::Context;
+use crate::daemon::job::{Context, SharedQueue};
 use crate::pipeline;
 use crate::queue::large;
 use std::time::Instant;

@@ -282,14 +282,11 @@ fn answer(shared: &Shared, job: &Job, slot: &Slot) -> Solved {
     let started = Instant::now();
     let header = &job.header;
     let checksum = pipeline::checksum(&job.input);
-    let resolved = header.settings.resolve();
-    if let (Some(part), Ok((options, _))) = (&header.part, &resolved) {
-        return answer_part(shared, job, part, options, slot, started);
+    let settings = &header.settings;
+    if let Some(part) = &header.part {
+        return answer_part(shared, job, part, &settings.pipeline, slot, started);
     }
-    let report = match resolved {
-        Ok((options, generate)) => solve_with(&options, &generate, job, checksum, slot, shared),
-        Err(error) => failed(&header.name, checksum, &format!("the job's settings: {error}")),
-    };
+    let report = solve_with(&settings.pipeline, &settings.generate, job, checksum, slot, shared);
     let generation = matches!(report.body, Body::Generation(_));
     let answer = Answer {
         stem: generation.then(|| header.stem.clone()),

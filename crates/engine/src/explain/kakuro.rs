@@ -4,8 +4,9 @@
 //! where the grader starts.
 
 use super::{Because, Path, Run, Step, cell_name, digit_set, digits};
-use crate::grade::{self, Budget, KakuroEntry, Technique};
+use crate::grade::{self, KakuroEntry, Technique};
 use crate::puzzle::{Grid, Kakuro, RunTable};
+use crate::solver::Budget;
 use crate::solver::combos;
 
 /// Every digit, 1 to 9, as a bit set.

@@ -4,8 +4,9 @@
 //! `None`; each step keeps the level that orders its technique.
 
 use super::{CageRef, House, Path, cell_list, digit_set};
-use crate::grade::{self, Budget, SudokuEntry, Technique};
+use crate::grade::{self, SudokuEntry, Technique};
 use crate::puzzle::{Cage, Grid, Killer};
+use crate::solver::Budget;
 
 /// The path of `killer` from its givens and the digits of `progress`.
 pub(super) fn explain(

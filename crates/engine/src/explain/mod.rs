@@ -17,8 +17,9 @@ pub mod picture;
 pub mod progress;
 mod sudoku;
 
-use crate::grade::{Budget, Difficulty};
+use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kind, Puzzle};
+use crate::solver::Budget;
 use serde::Serialize;
 
 /// One deduction.

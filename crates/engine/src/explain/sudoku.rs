@@ -5,8 +5,9 @@
 //! cage techniques by `explain::killer`.
 
 use super::{Because, House, HouseKind, Path, Step, cell_list, cell_name, digit_set, digits};
-use crate::grade::{self, Budget, SudokuEntry, Technique};
+use crate::grade::{self, SudokuEntry, Technique};
 use crate::puzzle::{Cage, Grid, Sudoku};
+use crate::solver::Budget;
 
 /// The path of `sudoku` from its givens and the digits of `progress`.
 pub(super) fn explain(

@@ -96,7 +96,7 @@ fn kakuro() -> Kind {
 }
 
 /// What the operator lets one job ask for (`[generate]` in the daemon's configuration).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub struct Limits {
     /// Most rows.
     pub max_rows: usize,
@@ -145,7 +145,7 @@ impl Job {
         let size = self.size.unwrap_or(0);
         let difficulty = self.difficulty;
         let symmetry = self.symmetry;
-        Some(GridOptions { kind, size, seed, symmetry, threads: 1, timeout: None, difficulty })
+        Some(GridOptions { kind, size, seed, symmetry, threads: 1, difficulty })
     }
 }
 

@@ -480,7 +480,10 @@ mod tests {
         let kinds: Vec<Kind> = examples.iter().map(|e| puzzle(e).unwrap().0.kind()).collect();
         assert_eq!(kinds, vec![Kind::Kakuro, Kind::Sudoku, Kind::Killer]);
         let (_, settings) = puzzle(&examples[2]).unwrap();
-        assert_eq!((settings.mode, settings.timeout_seconds), (Some(Mode::First), Some(10.0)));
+        assert_eq!(
+            (settings.mode, settings.timeout),
+            (Some(Mode::First), Some(std::time::Duration::from_secs(10)))
+        );
     }
 
     #[test]

@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The input formats kakurod reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// Kakuro grid: `R C`, then tokens `-`, `0`, `D,R`.

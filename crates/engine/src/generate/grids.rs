@@ -3,16 +3,15 @@
 //! readers take (`sudoku`: `N N`, then digits and `-`; `killer`: `N N`, the cage sums on
 //! one cell each, then the cage ids).
 
-use super::limits::Limits;
+use super::limits;
 use super::{GenError, GradeGoal, Proof, Symmetry, killer, sudoku};
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Puzzle};
+use crate::solver::Budget;
 use crate::solver::{self, Mode, SolveOptions, StopReason};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// What the sizes must be.
@@ -55,8 +54,6 @@ pub struct GridOptions {
     pub symmetry: Symmetry,
     /// Threads for each check.
     pub threads: usize,
-    /// Give up after this long.
-    pub timeout: Option<Duration>,
     /// The grades a Sudoku may have (Killer Sudoku are not graded: only their default,
     /// or `any`, is taken).
     pub difficulty: GradeGoal,
@@ -80,10 +77,7 @@ pub struct GridGenerated {
 }
 
 /// Makes the puzzle `options` ask for.
-pub fn generate(
-    options: &GridOptions,
-    cancel: Option<&Arc<AtomicBool>>,
-) -> Result<GridGenerated, GenError> {
+pub fn generate(options: &GridOptions, budget: Budget<'_>) -> Result<GridGenerated, GenError> {
     let started = Instant::now();
     if sudoku::box_side(options.size).is_none() {
         return Err(GenError::Options(format!("{SIZES}, not {}", options.size)));
@@ -92,8 +86,7 @@ pub fn generate(
         return Err(GenError::Options("Killer Sudoku are not graded: no difficulty".into()));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let limits = Limits { deadline: options.timeout.map(|t| started + t), cancel };
-    let mut prover = Prover { threads: options.threads, limits, checks: 0, time: Duration::ZERO };
+    let mut prover = Prover { threads: options.threads, budget, checks: 0, time: Duration::ZERO };
     let (puzzle, digits, difficulty) = match options.kind {
         GridKind::Sudoku => {
             let (puzzle, digits, grade) = sudoku::generate(options, &mut prover, &mut rng)?;
@@ -120,7 +113,7 @@ pub fn generate(
 /// The solver checks of one generation, counted and timed for its proof.
 pub struct Prover<'a> {
     threads: usize,
-    limits: Limits<'a>,
+    budget: Budget<'a>,
     checks: u32,
     time: Duration,
 }
@@ -147,7 +140,7 @@ impl Prover<'_> {
     /// An error when the time limit has passed or a cancel came, for steps that do not
     /// run the solver.
     pub fn poll(&self) -> Result<(), GenError> {
-        self.limits.check()
+        limits::check(&self.budget)
     }
 
     /// The final proof: `unique` mode on the finished puzzle, with no node limit.
@@ -163,7 +156,7 @@ impl Prover<'_> {
         node_limit: Option<u64>,
     ) -> Result<solver::Outcome, GenError> {
         let started = Instant::now();
-        let timeout = self.limits.left();
+        let timeout = self.budget.left();
         if timeout.is_some_and(|t| t.is_zero()) {
             return Err(GenError::Timeout);
         }
@@ -175,7 +168,7 @@ impl Prover<'_> {
             ..Default::default()
         };
         let compiled = puzzle.compile();
-        let outcome = solver::solve(&compiled.model, &options, self.limits.cancel);
+        let outcome = solver::solve(&compiled.model, &options, self.budget.cancel);
         self.checks += 1;
         self.time += started.elapsed();
         match outcome.stopped {

@@ -22,11 +22,10 @@ pub use grids::{GridGenerated, GridKind, GridOptions, generate as generate_grid,
 
 use crate::grade::Difficulty;
 use crate::puzzle::{Grid, Kakuro, KakuroCell};
+use crate::solver::Budget;
 use layout::runs;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The largest grid, in cells, the generator takes.
@@ -85,8 +84,6 @@ pub struct GenOptions {
     pub difficulty: GradeGoal,
     /// Threads for the uniqueness checks (0 = all cores).
     pub threads: usize,
-    /// Give up after this long.
-    pub timeout: Option<Duration>,
 }
 
 impl GenOptions {
@@ -101,7 +98,6 @@ impl GenOptions {
             symmetry: Symmetry::default(),
             difficulty: GradeGoal::default(),
             threads: 1,
-            timeout: None,
         }
     }
 
@@ -184,7 +180,7 @@ impl Proof {
                 outcome.count
             )));
         }
-        let seconds = (time.as_secs_f64() * 1e6).round() / 1e6;
+        let seconds = crate::seconds::to_micros(time.as_secs_f64());
         Ok(Proof { engine: outcome.engine.name(), checks, seconds })
     }
 }
@@ -234,14 +230,11 @@ pub fn any_solution(rows: usize, cols: usize, black_percent: f64, seed: u64) -> 
     random::random_solvable(&GenOptions::any_solution(rows, cols, black_percent, seed)).puzzle
 }
 
-/// Generates a puzzle as `options` say, stopping early when `cancel` becomes true.
-pub fn generate(
-    options: &GenOptions,
-    cancel: Option<&Arc<AtomicBool>>,
-) -> Result<Generated, GenError> {
+/// Generates a puzzle as `options` say, stopping early when `budget` is spent.
+pub fn generate(options: &GenOptions, budget: Budget<'_>) -> Result<Generated, GenError> {
     options.check()?;
     let generated = if options.unique {
-        unique::generate(options, cancel)?
+        unique::generate(options, budget)?
     } else {
         random::random_solvable(options)
     };

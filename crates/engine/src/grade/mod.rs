@@ -65,11 +65,10 @@ mod techniques;
 pub(crate) mod tests;
 
 use crate::puzzle::{Kakuro, RunTable};
+use crate::solver::Budget;
 pub use journal::KakuroEntry;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 pub use sudoku::{
     Entry as SudokuEntry, SudokuJournal, SudokuLogic, grade_sudoku, journal_killer, journal_sudoku,
     solve_sudoku,
@@ -430,34 +429,6 @@ impl GradedBy {
             GradedBy::TrialStuck => "trial_stuck",
             GradedBy::OverBudget => "over_budget",
         }
-    }
-}
-
-/// When a grade must give up: a deadline, and a flag another thread raises (a cancel).
-/// The default never gives up.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Budget<'a> {
-    /// Give up at this instant.
-    pub deadline: Option<Instant>,
-    /// Give up once this is true.
-    pub cancel: Option<&'a AtomicBool>,
-}
-
-impl Budget<'_> {
-    /// True once the deadline has passed or the flag is raised.
-    pub fn spent(&self) -> bool {
-        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// True once the flag is raised.
-    fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-    }
-
-    /// Why a spent budget is spent, as a report's `stopped_by` says it: `"cancelled"` when
-    /// the flag is raised, else `"timeout"`.
-    pub fn reason(&self) -> &'static str {
-        if self.cancelled() { "cancelled" } else { "timeout" }
     }
 }
 

@@ -8,12 +8,10 @@
 //! of the search's time, and the grade is left undecided when that runs out. Under `full`
 //! trial runs as well, within the puzzle's time limit and its cancel.
 
-use crate::grade::{self, Budget, Difficulty, GradedBy, Grading};
+use crate::grade::{self, Difficulty, GradedBy, Grading};
 use crate::puzzle::{Compiled, Kakuro};
 use crate::report::Uniqueness;
-use crate::solver::{GradeMode, Outcome, SolveOptions};
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use crate::solver::{Budget, GradeMode, Outcome, SolveOptions};
 
 /// The share of the search's time that an `auto` grade may take at most.
 const AUTO_SHARE: u32 = 5;
@@ -50,10 +48,8 @@ pub(super) struct Answered<'a> {
     pub(super) outcome: &'a Outcome,
     /// What the answer proved about other solutions.
     pub(super) uniqueness: Uniqueness,
-    /// When the puzzle's solve began (the time limit counts from there).
-    pub(super) started: Instant,
-    /// Raised when the puzzle is cancelled.
-    pub(super) cancel: Option<&'a AtomicBool>,
+    /// The job's own time limit and cancel.
+    pub(super) budget: Budget<'a>,
 }
 
 /// Grades `kakuro`, solved as `answered` says, as `options.grade` asks.
@@ -65,9 +61,7 @@ pub(super) fn grade(kakuro: &Kakuro, answered: &Answered<'_>, options: &SolveOpt
             Some(grading) => Graded::Decided(grading),
             None => {
                 let share = answered.outcome.stats.solve_time / AUTO_SHARE;
-                let budget =
-                    Budget { deadline: Some(Instant::now() + share), cancel: answered.cancel };
-                logic(kakuro, answered, Difficulty::Hard, budget)
+                logic(kakuro, answered, Difficulty::Hard, answered.budget.at_most(share))
             }
         },
         GradeMode::Full => {
@@ -82,17 +76,9 @@ pub(super) fn grade(kakuro: &Kakuro, answered: &Answered<'_>, options: &SolveOpt
                 {
                     Graded::Decided(grading)
                 }
-                _ => logic(kakuro, answered, ceiling, answered.limits(options)),
+                _ => logic(kakuro, answered, ceiling, answered.budget),
             }
         }
-    }
-}
-
-impl Answered<'_> {
-    /// The puzzle's own limits: its time limit, counted from the start of its solve, and
-    /// its cancel.
-    fn limits(&self, options: &SolveOptions) -> Budget<'_> {
-        Budget { deadline: options.timeout.map(|t| self.started + t), cancel: self.cancel }
     }
 }
 
@@ -122,11 +108,11 @@ fn logic(
 
 #[cfg(test)]
 mod tests {
-    use crate::grade::{self, Budget, Difficulty, GradedBy, Technique};
+    use crate::grade::{self, Difficulty, GradedBy, Technique};
     use crate::pipeline::logic::tests::solve;
     use crate::puzzle::{Kakuro, Puzzle};
     use crate::report::{PuzzleReport, Status, Uniqueness};
-    use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions};
+    use crate::solver::{Algorithm, Budget, GradeMode, Mode, SolveOptions};
     use proptest::prelude::*;
     use std::sync::atomic::AtomicBool;
 
@@ -217,7 +203,7 @@ mod tests {
         let report = solve(LARGE, SolveOptions::default());
         let puzzle = kakuro(&report);
         let runs = puzzle.run_table();
-        let raised = AtomicBool::new(true);
+        let raised = std::sync::Arc::new(AtomicBool::new(true));
         let spent = Budget { cancel: Some(&raised), ..Budget::default() };
         let past = Budget { deadline: Some(std::time::Instant::now()), ..Budget::default() };
         for ceiling in [Difficulty::Hard, Difficulty::Expert] {

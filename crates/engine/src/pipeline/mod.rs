@@ -10,7 +10,7 @@ use crate::format::{self, Format, InputError, Parsed};
 use crate::grade;
 use crate::puzzle::{Compiled, Puzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Uniqueness};
-use crate::solver::{self, Control, Engine, SolveOptions, sudoku9};
+use crate::solver::{self, Budget, Control, Engine, SolveOptions, sudoku9};
 use logic::LogicFirst;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -32,7 +32,8 @@ use verdict::{check_solutions, puzzle_report, verdict};
 pub const MAX_CELLS: usize = 250_000;
 
 /// How to handle one file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PipelineOptions {
     /// Solver settings (a JSON puzzle may override some of them for itself).
     pub solve: SolveOptions,
@@ -127,6 +128,8 @@ fn solve_one(
     if let Some(error) = over_size_limit(&puzzle, line, options.max_cells) {
         return invalid(line, error);
     }
+    // The job's one budget: the grade and the path stop where the search would.
+    let budget = Budget::new(started, solve_options.timeout, control.cancel);
     let Searched { outcome, compiled, grading } = search(&puzzle, &solve_options, control);
     let checked = check_solutions(&puzzle, compiled.as_ref(), &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);
@@ -138,8 +141,7 @@ fn solve_one(
                 first: grading,
                 outcome: &outcome,
                 uniqueness: verdict.uniqueness,
-                started,
-                cancel: control.cancel.map(|c| c.as_ref()),
+                budget,
             };
             grading::grade(kakuro, &answered, &solve_options)
         }
@@ -163,17 +165,13 @@ fn solve_one(
         return report;
     }
     // The path is part of the job: within its time limit, stopped by its cancel.
-    let budget = grade::Budget {
-        deadline: solve_options.timeout.map(|limit| started + limit),
-        cancel: control.cancel.map(|c| c.as_ref()),
-    };
     with_path(report, budget)
 }
 
 /// `report` with the solving path of its puzzle, when it is solved: asked for by the file
 /// (`"explain": true`), after the answer and its statistics, which never pay for it. A
 /// path `budget` cut short says so in its `stopped_by`.
-fn with_path(report: PuzzleReport, budget: grade::Budget<'_>) -> PuzzleReport {
+fn with_path(report: PuzzleReport, budget: Budget<'_>) -> PuzzleReport {
     let path = match (&report.status, &report.puzzle, &report.grid) {
         (Status::Solved, Some(puzzle), Some(grid)) => {
             Some(explain::explain_within(puzzle, grid, None, budget))
@@ -376,8 +374,8 @@ mod tests {
         let kakuro = "3 3\n- 4, 3,\n,3 0 0\n,4 0 0\n";
         let report = process("k.txt", kakuro.as_bytes(), &PipelineOptions::default(), None);
         assert!(!report.was_cancelled());
-        let raised = AtomicBool::new(true);
-        let budget = grade::Budget { cancel: Some(&raised), ..grade::Budget::default() };
+        let raised = Arc::new(AtomicBool::new(true));
+        let budget = Budget { cancel: Some(&raised), ..Budget::default() };
         let Body::Single(solved) = report.body else { panic!("{report:?}") };
         let cut = with_path(*solved, budget);
         assert_eq!(cut.explain.as_ref().and_then(|path| path.stopped_by), Some("cancelled"));

@@ -125,6 +125,7 @@ pub struct PuzzleReport {
     /// Statistics.
     pub statistics: Statistics,
     /// Solver settings used (the threads are in the statistics).
+    #[serde(serialize_with = "crate::solver::options::as_reported")]
     pub settings: Option<SolveOptions>,
     /// The puzzle (none when the search broke a rule), for the picture of a file of one
     /// puzzle; written as its puzz.link URL, `play_url`, where pzprjs has its kind (Kakuro
@@ -397,7 +398,10 @@ mod tests {
             timeout: Some(Duration::from_millis(1500)),
             ..SolveOptions::default()
         };
-        let settings = serde_json::to_value(&options).unwrap();
+        let reported = Some(options);
+        let settings =
+            crate::solver::options::as_reported(&reported, serde_json::value::Serializer);
+        let settings = settings.unwrap();
         let expected = r#"{"algorithm": "mac", "var_order": "first_fail", "val_order": "min",
             "mode": "count", "count_limit": null, "timeout_seconds": 1.5, "node_limit": null,
             "grade": "auto"}"#;

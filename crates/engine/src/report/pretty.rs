@@ -13,7 +13,7 @@ pub fn millis<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok,
 
 /// Writes seconds to the microsecond.
 pub fn seconds<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_f64((value * 1e6).round() / 1e6)
+    serializer.serialize_f64(crate::seconds::to_micros(*value))
 }
 
 /// Writes a share in percent to one decimal, as the messages print it (`None` as null).

@@ -17,6 +17,7 @@
 //! pipeline picks itself.
 
 pub(crate) mod branching;
+pub mod budget;
 pub(crate) mod combos;
 pub(crate) mod goal;
 pub mod options;
@@ -41,6 +42,7 @@ pub mod sudoku9;
 pub(crate) mod technique;
 pub(crate) mod termination;
 
+pub use budget::Budget;
 pub use options::{Algorithm, GradeMode, Mode, SolveOptions, ValOrder, VarOrder};
 pub use overrides::SolveOverrides;
 pub use progress::Progress;

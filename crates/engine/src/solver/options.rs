@@ -4,7 +4,7 @@
 //! are a result document's `settings`. Every choice has a [`name`](Algorithm::name), the same one
 //! its serde form uses, so those layers can list and print the choices without a copy.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 use std::time::Duration;
 
 /// How much propagation is done at each search node.
@@ -152,8 +152,8 @@ impl GradeMode {
     }
 }
 
-/// Everything that steers one solve. Serialized as a report's `settings` object: the
-/// threads are left out there (the statistics give the threads the search used).
+/// Everything that steers one solve. Serialized whole on the queue's wire; a report's
+/// `settings` object leaves the threads out ([`as_reported`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolveOptions {
     /// Propagation strength.
@@ -167,10 +167,9 @@ pub struct SolveOptions {
     /// In `count` mode, stop after this many solutions.
     pub count_limit: Option<u64>,
     /// Threads for this one puzzle's search; 0 means all cores.
-    #[serde(skip_serializing)]
     pub threads: usize,
     /// Wall-clock limit for the search (`timeout_seconds`).
-    #[serde(rename = "timeout_seconds", with = "opt_secs")]
+    #[serde(rename = "timeout_seconds", with = "crate::seconds::limit")]
     pub timeout: Option<Duration>,
     /// Limit on search nodes.
     pub node_limit: Option<u64>,
@@ -201,22 +200,33 @@ impl Default for SolveOptions {
     }
 }
 
-/// Serialises an optional duration as optional seconds (a float).
-mod opt_secs {
-    use serde::{Deserialize, Deserializer, Serializer};
-    use std::time::Duration;
-
-    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(d) => s.serialize_some(&d.as_secs_f64()),
-            None => s.serialize_none(),
-        }
+/// Writes `options` as a report's `settings` object: without the threads, which the
+/// statistics give as the search used them.
+pub fn as_reported<S: Serializer>(options: &Option<SolveOptions>, s: S) -> Result<S::Ok, S::Error> {
+    /// The keys of a report's `settings`, in their order.
+    #[derive(Serialize)]
+    struct Reported {
+        algorithm: Algorithm,
+        var_order: VarOrder,
+        val_order: ValOrder,
+        mode: Mode,
+        count_limit: Option<u64>,
+        #[serde(rename = "timeout_seconds", with = "crate::seconds::limit")]
+        timeout: Option<Duration>,
+        node_limit: Option<u64>,
+        grade: GradeMode,
     }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        let secs: Option<f64> = Option::deserialize(d)?;
-        Ok(secs.filter(|s| s.is_finite() && *s >= 0.0).map(|s| Duration::from_secs_f64(s.min(1e9))))
-    }
+    let reported = options.as_ref().map(|o| Reported {
+        algorithm: o.algorithm,
+        var_order: o.var_order,
+        val_order: o.val_order,
+        mode: o.mode,
+        count_limit: o.count_limit,
+        timeout: o.timeout,
+        node_limit: o.node_limit,
+        grade: o.grade,
+    });
+    reported.serialize(s)
 }
 
 #[cfg(test)]

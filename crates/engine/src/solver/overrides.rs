@@ -33,7 +33,8 @@ pub struct SolveOverrides {
     /// `timeout_seconds`: wall-clock limit for the search; 0 is no limit, as in
     /// config.toml. A value that is not a finite, non-negative number of seconds is
     /// ignored, and a huge one capped at 1e9 s, rather than rejecting a file for it.
-    pub timeout_seconds: Option<f64>,
+    #[serde(rename = "timeout_seconds", with = "crate::seconds::limit", default)]
+    pub timeout: Option<Duration>,
     /// `node_limit`: limit on search nodes; 0 is no limit.
     pub node_limit: Option<u64>,
     /// `grade`: how a solved Kakuro is graded (`off`, `auto`, `full`).
@@ -62,7 +63,7 @@ impl SolveOverrides {
             mode: self.mode.unwrap_or(base.mode),
             count_limit: self.count_limit.or(base.count_limit),
             threads: self.threads.unwrap_or(base.threads),
-            timeout: self.timeout().or(base.timeout),
+            timeout: self.timeout.or(base.timeout),
             node_limit: self.node_limit().or(base.node_limit),
             grade: self.grade.unwrap_or(base.grade),
         }
@@ -76,7 +77,7 @@ impl SolveOverrides {
         let fewer = |t: usize| effective_threads(t) < effective_threads(base.threads);
         SolveOptions {
             threads: self.threads.filter(|&t| fewer(t)).unwrap_or(base.threads),
-            timeout: lower(base.timeout, self.timeout()),
+            timeout: lower(base.timeout, self.timeout),
             node_limit: lower(base.node_limit, self.node_limit()),
             grade: self.grade.map_or(base.grade, |asked| asked.min(base.grade)),
             ..self.over(base)
@@ -86,12 +87,6 @@ impl SolveOverrides {
     /// The node limit asked for, if it is one.
     fn node_limit(&self) -> Option<u64> {
         self.node_limit.filter(|&n| n > 0)
-    }
-
-    /// The time limit asked for, if it is one.
-    fn timeout(&self) -> Option<Duration> {
-        let secs = self.timeout_seconds.filter(|s| s.is_finite() && *s > 0.0)?;
-        Some(Duration::from_secs_f64(secs.min(1e9)))
     }
 }
 
@@ -155,7 +150,8 @@ mod tests {
     #[test]
     fn a_negative_timeout_is_ignored_and_a_huge_one_capped() {
         let timeout = |secs: f64| {
-            let settings = SolveOverrides { timeout_seconds: Some(secs), ..Default::default() };
+            let text = format!(r#"{{"timeout_seconds": {secs}}}"#);
+            let settings: SolveOverrides = serde_json::from_str(&text).unwrap();
             settings.within(&SolveOptions::default()).timeout
         };
         assert_eq!(timeout(-1.0), None);

@@ -5,7 +5,7 @@
 //! path. The flags an engine may have to hold on its own (the SAT solver's terminator
 //! owns what it reads) are shared handles.
 
-use super::{Control, Progress, SolveOptions, StopReason};
+use super::{Budget, Control, Progress, SolveOptions, StopReason};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -21,12 +21,10 @@ pub(crate) fn work_waits(waiting: Waiting<'_>) -> bool {
 /// The stop conditions of one solve, or of one part of it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Termination<'a> {
-    /// Stop when this instant has passed.
-    pub deadline: Option<Instant>,
+    /// The caller's deadline and cancel flag (a daemon's shutdown).
+    pub budget: Budget<'a>,
     /// Stop after this many nodes.
     pub node_limit: Option<u64>,
-    /// Stop when this flag becomes true (a daemon's shutdown).
-    pub cancel: Option<&'a Arc<AtomicBool>>,
     /// Stop when this flag becomes true: another engine of the race has finished.
     pub rival: Option<&'a Arc<AtomicBool>>,
     /// Stop when this flag becomes true: another part of the same problem, solved beside
@@ -65,9 +63,8 @@ impl<'a> Termination<'a> {
     /// cancel flag and progress counters.
     pub fn new(options: &SolveOptions, start: Instant, control: Control<'a>) -> Self {
         Termination {
-            deadline: options.timeout.map(|t| start + t),
+            budget: Budget::new(start, options.timeout, control.cancel),
             node_limit: options.node_limit,
-            cancel: control.cancel,
             progress: control.progress,
             ..Termination::default()
         }
@@ -90,12 +87,8 @@ impl<'a> Termination<'a> {
         }
         let reason = if self.node_limit.is_some_and(|limit| nodes >= limit) {
             StopReason::NodeLimit
-        } else if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-            StopReason::Cancelled
-        } else if self.deadline_passed() {
-            StopReason::Timeout
         } else {
-            return None;
+            self.budget.stop()?
         };
         Some(Stop::Limit(reason))
     }
@@ -108,10 +101,5 @@ impl<'a> Termination<'a> {
     /// Whether a part solved beside this one made this one's answer needless.
     pub fn abandoned(&self) -> bool {
         self.abandon.is_some_and(|flag| flag.load(Ordering::Relaxed))
-    }
-
-    /// Whether the deadline has passed.
-    pub fn deadline_passed(&self) -> bool {
-        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
     }
 }

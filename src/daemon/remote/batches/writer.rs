@@ -107,7 +107,7 @@ impl Writer<'_> {
         let bytes = std::fs::read(&path).ok()?;
         let settings = &self.remote.queue.settings;
         let max = self.remote.queue.max_payload();
-        let parts = plan(&self.ctx.settings.pipeline, &bytes, settings, max)?;
+        let parts = plan(&self.ctx.settings.job.pipeline, &bytes, settings, max)?;
         let checksum = pipeline::checksum(&bytes);
         match start(self.ctx, claimed, &bytes, &checksum, parts) {
             Ok(batch) => Some(batch),
@@ -206,7 +206,7 @@ impl Writer<'_> {
                 }
                 match committed {
                     Ok(outcome) => {
-                        super::super::answers::count(&counters, outcome);
+                        counters.count(outcome);
                         remote.landed(id);
                     }
                     Err(error) => {

@@ -26,17 +26,16 @@
 
 use super::fill::{Choice, fill};
 use super::layout::{Layout, RunIndex, run_index};
-use super::limits::Limits;
+use super::limits;
 use super::{GenError, GenOptions, Generated, Proof, puzzle_of};
 use crate::grade::{self, Difficulty};
 use crate::puzzle::Kakuro;
+use crate::solver::Budget;
 use crate::solver::combos;
 use crate::solver::{self, Mode, SolveOptions};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Visits of a cell whose refills touch only the trouble's cells of its runs; later
@@ -57,16 +56,12 @@ const CHECK_BUDGET: u64 = 5_000;
 const DRAWS: usize = 200;
 
 /// Generates a puzzle with exactly one solution, as `options` say.
-pub fn generate(
-    options: &GenOptions,
-    cancel: Option<&Arc<AtomicBool>>,
-) -> Result<Generated, GenError> {
+pub fn generate(options: &GenOptions, budget: Budget<'_>) -> Result<Generated, GenError> {
     let started = Instant::now();
-    let limits = Limits { deadline: options.timeout.map(|t| started + t), cancel };
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut checks = Checks::default();
     for _ in 0..DRAWS {
-        limits.check()?;
+        limits::check(&budget)?;
         let Some(layout) = Layout::publisher(
             options.rows,
             options.cols,
@@ -82,7 +77,7 @@ pub fn generate(
         let Some(mut maker) = Maker::new(layout, options.difficulty.exact(), &mut rng) else {
             continue;
         };
-        if !maker.make_unique(options, &limits, &mut checks, &mut rng)? {
+        if !maker.make_unique(options, &budget, &mut checks, &mut rng)? {
             continue;
         }
         let puzzle = maker.puzzle();
@@ -90,7 +85,7 @@ pub fn generate(
         if !options.difficulty.accepts(grading.difficulty) {
             continue;
         }
-        let proof = prove(&puzzle.puzzle, options, &limits, &mut checks)?;
+        let proof = prove(&puzzle.puzzle, options, &budget, &mut checks)?;
         return Ok(Generated {
             proof: Some(proof),
             difficulty: Some(grading.difficulty),
@@ -147,14 +142,14 @@ impl Maker {
     fn make_unique(
         &mut self,
         options: &GenOptions,
-        limits: &Limits<'_>,
+        budget: &Budget<'_>,
         checks: &mut Checks,
         rng: &mut ChaCha8Rng,
     ) -> Result<bool, GenError> {
         let max_rounds = 200 + self.index.runs.len();
         for round in 0..max_rounds {
-            limits.check()?;
-            let troubles = self.troubles(options, limits, checks)?;
+            limits::check(budget)?;
+            let troubles = self.troubles(options, budget, checks)?;
             tracing::debug!(
                 round,
                 troubles = troubles.len(),
@@ -162,7 +157,7 @@ impl Maker {
                 "uniqueness round"
             );
             if troubles.is_empty() {
-                self.whiten(options, limits, checks, rng)?;
+                self.whiten(options, budget, checks, rng)?;
                 return Ok(true);
             }
             for trouble in troubles {
@@ -177,13 +172,13 @@ impl Maker {
     fn troubles(
         &self,
         options: &GenOptions,
-        limits: &Limits<'_>,
+        budget: &Budget<'_>,
         checks: &mut Checks,
     ) -> Result<Vec<Trouble>, GenError> {
         let puzzle = self.puzzle().puzzle;
         match options.difficulty.logic_level() {
             Some(level) => Ok(logic_troubles(&puzzle, level)),
-            None => search_troubles(&puzzle, &self.digits, options, limits, checks),
+            None => search_troubles(&puzzle, &self.digits, options, budget, checks),
         }
     }
 
@@ -194,7 +189,7 @@ impl Maker {
     fn whiten(
         &mut self,
         options: &GenOptions,
-        limits: &Limits<'_>,
+        budget: &Budget<'_>,
         checks: &mut Checks,
         rng: &mut ChaCha8Rng,
     ) -> Result<(), GenError> {
@@ -206,8 +201,8 @@ impl Maker {
             if cells - self.layout.white_count() <= target {
                 break;
             }
-            limits.check()?;
-            self.try_whiten(cell, options, limits, checks, rng)?;
+            limits::check(budget)?;
+            self.try_whiten(cell, options, budget, checks, rng)?;
         }
         Ok(())
     }
@@ -218,7 +213,7 @@ impl Maker {
         &mut self,
         cell: usize,
         options: &GenOptions,
-        limits: &Limits<'_>,
+        budget: &Budget<'_>,
         checks: &mut Checks,
         rng: &mut ChaCha8Rng,
     ) -> Result<(), GenError> {
@@ -235,7 +230,7 @@ impl Maker {
         // The runs it joins must not hold a digit twice already.
         let filled = self.joined_runs_distinct(&new)
             && fill(&self.index, &mut self.digits, new, rng, choice);
-        if !filled || !self.troubles(options, limits, checks)?.is_empty() {
+        if !filled || !self.troubles(options, budget, checks)?.is_empty() {
             (self.layout.white, self.digits) = (white, digits);
             self.index = run_index(&self.layout.white, self.layout.rows, self.layout.cols);
         }
@@ -416,7 +411,7 @@ fn weights(target: Option<Difficulty>) -> [u32; 10] {
 fn prove(
     puzzle: &Kakuro,
     options: &GenOptions,
-    limits: &Limits<'_>,
+    budget: &Budget<'_>,
     checks: &mut Checks,
 ) -> Result<Proof, GenError> {
     let started = Instant::now();
@@ -424,14 +419,14 @@ fn prove(
     let solve = SolveOptions {
         mode: Mode::Unique,
         threads: options.threads,
-        timeout: limits.left(),
+        timeout: budget.left(),
         ..Default::default()
     };
-    let outcome = solver::solve(&compiled.model, &solve, limits.cancel);
+    let outcome = solver::solve(&compiled.model, &solve, budget.cancel);
     checks.count += 1;
     checks.time += started.elapsed();
     if let Some(reason) = outcome.stopped {
-        return Err(limits.error_for(reason));
+        return Err(limits::error_for(budget, reason));
     }
     Proof::of(&outcome, checks.count, checks.time)
 }

@@ -3,7 +3,7 @@ use crate::puzzle::KakuroCell;
 
 fn unique(rows: usize, cols: usize, seed: u64) -> Generated {
     let options = GenOptions::unique(rows, cols, 40.0, seed);
-    generate(&options, None).expect("a puzzle")
+    generate(&options, Budget::default()).expect("a puzzle")
 }
 
 /// Counts solutions with the depth-first search alone (no SAT, no decomposition): a path

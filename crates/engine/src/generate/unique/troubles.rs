@@ -4,10 +4,11 @@
 //! open).
 
 use super::{CHECK_BUDGET, Checks};
-use crate::generate::limits::Limits;
+use crate::generate::limits;
 use crate::generate::{GenError, GenOptions};
 use crate::grade::{self, Difficulty};
 use crate::puzzle::Kakuro;
+use crate::solver::Budget;
 use crate::solver::portfolio::components;
 use crate::solver::search::Search;
 use crate::solver::{self, Mode, Outcome, SolveOptions, StopReason};
@@ -27,7 +28,7 @@ pub(super) fn search_troubles(
     puzzle: &Kakuro,
     digits: &[u32],
     options: &GenOptions,
-    limits: &Limits<'_>,
+    budget: &Budget<'_>,
     checks: &mut Checks,
 ) -> Result<Vec<Trouble>, GenError> {
     let started = Instant::now();
@@ -40,11 +41,11 @@ pub(super) fn search_troubles(
     let solve_part = |part: &components::Component| {
         let options = SolveOptions {
             mode: Mode::Unique,
-            timeout: limits.left(),
+            timeout: budget.left(),
             node_limit: Some(CHECK_BUDGET),
             ..Default::default()
         };
-        solver::solve(&part.model, &options, limits.cancel)
+        solver::solve(&part.model, &options, budget.cancel)
     };
     let outcomes: Vec<Outcome> = if options.threads == 1 {
         parts.iter().map(solve_part).collect()
@@ -61,7 +62,7 @@ pub(super) fn search_troubles(
                 troubles.push(Trouble { cells: (0..part.open).map(cell).collect(), other: None });
                 continue;
             }
-            Some(reason) => return Err(limits.error_for(reason)),
+            Some(reason) => return Err(limits::error_for(budget, reason)),
             None if outcome.count < 2 => continue,
             None => {}
         }

@@ -110,10 +110,10 @@ impl<'c> Session<'c> {
         configure(&mut solver, seed);
         let yielded = Arc::new(AtomicBool::new(false));
         solver.connect_terminator(StopCheck {
-            cancel: goal.termination.cancel.cloned(),
+            cancel: goal.termination.budget.cancel.cloned(),
             abandon: goal.termination.abandon.cloned(),
             stop: Arc::clone(stop),
-            deadline: goal.termination.deadline,
+            deadline: goal.termination.budget.deadline,
             waiting: goal.termination.waiting.cloned(),
             yielded: Arc::clone(&yielded),
             calls: 0,
@@ -125,7 +125,7 @@ impl<'c> Session<'c> {
         Session {
             solver,
             cnf,
-            goal_deadline: goal.termination.deadline,
+            goal_deadline: goal.termination.budget.deadline,
             stop: Arc::clone(stop),
             yielded,
         }
