@@ -1,6 +1,7 @@
 //! The layers stay layers: no two modules import each other, directly or round a circle,
 //! among the top-level modules of either crate and among the files of `src/daemon/` (see
-//! docs/layout.md). Production code only: a module's tests may reach anywhere.
+//! docs/layout.md). Production code only: a module's tests may reach anywhere. And no
+//! source file of either crate grows past 500 lines: a longer one does more than one job.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -163,6 +164,20 @@ fn no_module_imports_another_that_imports_it_back() {
             panic!("{what}: the imports go round a circle: {}", found.join(" -> "));
         }
     }
+}
+
+#[test]
+fn no_source_file_is_over_500_lines() {
+    let mut files = sources(&root().join("src"));
+    files.extend(sources(&root().join("crates/engine/src")));
+    assert!(files.len() > 100, "only {} files found", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .map(|file| (file, fs::read_to_string(file).unwrap().lines().count()))
+        .filter(|&(_, lines)| lines > 500)
+        .map(|(file, lines)| format!("{} ({lines} lines)", file.display()))
+        .collect();
+    assert!(long.is_empty(), "split along the jobs they do: {long:?}");
 }
 
 #[test]

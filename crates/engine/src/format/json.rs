@@ -29,12 +29,7 @@
 //! ```json
 //! {
 //!   "kind": "sudoku",
-//!   "givens": [
-//!     [1, 0, 0, 0],
-//!     [0, 0, 3, 0],
-//!     [0, 4, 0, 0],
-//!     [0, 0, 0, 2]
-//!   ]
+//!   "givens": [[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]
 //! }
 //! ```
 //!
@@ -354,6 +349,7 @@ mod tests {
     use super::*;
     use crate::puzzle::KakuroCell;
     use crate::solver::Mode;
+    use std::time::Duration;
 
     fn puzzle(text: &str) -> Result<(Puzzle, SolveOverrides), InputError> {
         let doc = read(text)?;
@@ -480,10 +476,8 @@ mod tests {
         let kinds: Vec<Kind> = examples.iter().map(|e| puzzle(e).unwrap().0.kind()).collect();
         assert_eq!(kinds, vec![Kind::Kakuro, Kind::Sudoku, Kind::Killer]);
         let (_, settings) = puzzle(&examples[2]).unwrap();
-        assert_eq!(
-            (settings.mode, settings.timeout),
-            (Some(Mode::First), Some(std::time::Duration::from_secs(10)))
-        );
+        let ten = Some(Duration::from_secs(10));
+        assert_eq!((settings.mode, settings.timeout), (Some(Mode::First), ten));
     }
 
     #[test]
