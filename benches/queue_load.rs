@@ -3,10 +3,11 @@
 //!
 //! - throughput: `--files N` small puzzles (default 2,000: the end-to-end fixtures of
 //!   9x9 and 10x10) renamed into the inbox at once; inputs per second from the first
-//!   rename until all are in `done/`. Three queues, each with two solving slots: the
-//!   in-process one (`workers = 2`), NATS on one server, and NATS on a three-server
-//!   cluster with streams of three replicas (`serve` with one slot plus one
-//!   `kakurod worker --workers 1`);
+//!   rename until all are in `done/`, as an operator runs it: the repository's own
+//!   `config.toml` (fsync on, pictures on; `--fast` turns both off) with `workers = 2`,
+//!   through the in-process queue and `--queue` on one NATS server, run in alternation,
+//!   each pair's ratio reported; then NATS on a three-server cluster with streams of three
+//!   replicas;
 //! - takeover: a `kakurod worker` is SIGKILLed while it runs an input (a count that stops
 //!   at its `timeout_seconds` of 3 s), and the time until that input is answered by the
 //!   other worker is taken, at `--ack-wait S` (default 5 s).
@@ -21,7 +22,7 @@
 //!   messages per second each way.
 //!
 //! Run: `cargo bench --bench queue_load -- [--files N] [--runs R] [--ack-wait S]
-//! [--batches N,M] [--raw N] [--only throughput|takeover|batches|raw]`; it needs
+//! [--batches N,M] [--raw N] [--fast] [--only throughput|takeover|batches|raw]`; it needs
 //! `nats-server` on the PATH (or `KAKUROD_NATS_SERVER`). Medians over `--runs` (default
 //! 3), with the range; a batch of a million lines runs once.
 #![allow(clippy::unwrap_used, reason = "a test or benchmark that cannot go on panics")]
@@ -43,6 +44,8 @@ struct Options {
     batches: Vec<usize>,
     raw: usize,
     only: Option<String>,
+    /// fsync and pictures off, as throwaway data would run.
+    fast: bool,
 }
 
 impl Options {
@@ -59,6 +62,7 @@ fn options() -> Options {
         batches: vec![49_158, 1_000_000],
         raw: 100_000,
         only: None,
+        fast: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for (i, arg) in args.iter().enumerate() {
@@ -70,6 +74,7 @@ fn options() -> Options {
             "--batches" => o.batches = value.split(',').filter_map(|n| n.parse().ok()).collect(),
             "--raw" => o.raw = value.parse().unwrap_or(o.raw),
             "--only" => o.only = Some(value.to_string()),
+            "--fast" => o.fast = true,
             _ => {} // `cargo bench` passes `--bench`; ignore what is not ours.
         }
     }
@@ -109,7 +114,8 @@ impl Servers {
     }
 }
 
-/// The daemon's configuration: two slots in all, no pictures, no fsync.
+/// The daemon's configuration for the batches and the takeover: two slots in all (the
+/// daemon's one and a worker's one), no pictures, no fsync.
 fn config(urls: Option<&str>, replicas: usize, ack_wait: u64) -> String {
     let common = "fsync = false\n[intake]\nmax_file_bytes = 100000000\n[output]\nsvg = false\n";
     match urls {
@@ -119,6 +125,27 @@ fn config(urls: Option<&str>, replicas: usize, ack_wait: u64) -> String {
              ack_wait_seconds = {ack_wait}\nmax_in_flight = 64\n"
         ),
     }
+}
+
+/// The repository's own `config.toml`, as an operator runs it, with two worker slots and
+/// the queue at `urls` (none: the in-process queue); `fast` turns fsync and pictures off.
+fn shipped_config(urls: Option<&str>, replicas: usize, fast: bool) -> String {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.toml");
+    let mut text = fs::read_to_string(shipped).expect("config.toml");
+    let mut set = |key: &str, value: &str| {
+        let line = text.lines().find(|l| l.starts_with(&format!("{key} ="))).expect(key);
+        text = text.replacen(line, &format!("{key} = {value}"), 1);
+    };
+    set("workers", "2");
+    if let Some(urls) = urls {
+        set("url", &format!("\"{urls}\""));
+        set("replicas", &replicas.to_string());
+    }
+    if fast {
+        set("fsync", "false");
+        set("svg", "false");
+    }
+    text
 }
 
 /// A started daemon on `queue`, with its servers and a worker beside it when it has a
@@ -141,11 +168,21 @@ impl Run {
         let worker = servers.urls().map(|urls| QueueWorker::start(&urls, 1, &[], log));
         Run { daemon, _worker: worker, _servers: servers, _dir: dir }
     }
+
+    /// A daemon on the shipped configuration with two slots of its own, on `queue`.
+    fn shipped(queue: Queue, binary: &Path, o: &Options) -> Run {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let servers = Servers::start(queue, binary, dir.path());
+        let replicas = if matches!(queue, Queue::ThreeServers) { 3 } else { 1 };
+        let mut daemon = Daemon::new(&shipped_config(servers.urls().as_deref(), replicas, o.fast));
+        daemon.start(&[]);
+        Run { daemon, _worker: None, _servers: servers, _dir: dir }
+    }
 }
 
 /// One throughput run: inputs per second.
 fn throughput(queue: Queue, binary: &Path, o: &Options) -> f64 {
-    let mut run = Run::start(queue, binary, o);
+    let mut run = Run::shipped(queue, binary, o);
     let d = &mut run.daemon;
     let staging = d.path("staging");
     fs::create_dir_all(&staging).expect("staging");
@@ -340,11 +377,29 @@ fn main() {
     );
     let queues = [Queue::InProcess, Queue::OneServer, Queue::ThreeServers];
     if o.runs("throughput") {
-        println!("| queue | slots | inputs per second, median (range) |\n|---|---|---|");
-        for queue in queues {
-            let rates: Vec<f64> = (0..o.runs).map(|_| throughput(queue, &binary, &o)).collect();
-            println!("| {queue:?} | 2 | {} |", summary(rates, 0));
+        let how = if o.fast { "fsync and pictures off" } else { "the shipped config.toml" };
+        println!("small inputs, {how}, 2 slots; local and one NATS server in alternation");
+        println!(
+            "| run | in-process, inputs/s | one NATS server, inputs/s | ratio |\n|---|---|---|---|"
+        );
+        let (mut local, mut nats, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        for run in 1..=o.runs {
+            let here = throughput(Queue::InProcess, &binary, &o);
+            let there = throughput(Queue::OneServer, &binary, &o);
+            println!("| {run} | {here:.0} | {there:.0} | {:.2} |", there / here);
+            local.push(here);
+            nats.push(there);
+            ratios.push(there / here);
         }
+        println!(
+            "| median (range) | {} | {} | {} |",
+            summary(local, 0),
+            summary(nats, 0),
+            summary(ratios, 2)
+        );
+        let three: Vec<f64> =
+            (0..o.runs).map(|_| throughput(Queue::ThreeServers, &binary, &o)).collect();
+        println!("three NATS servers, replicas 3: {} inputs/s", summary(three, 0));
     }
     if o.runs("batches") {
         println!(
