@@ -28,6 +28,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         // The daemon sets these on the streams; a worker only reads them there.
         ack_wait: Duration::from_secs(30),
         max_in_flight: slots,
+        parts_ahead: slots,
         max_crashes: 3,
         replicas: 1,
         duplicate_window: Duration::from_secs(120),

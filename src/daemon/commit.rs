@@ -7,16 +7,22 @@
 //! load, batches grow and the cost of durability per file shrinks.
 
 use super::job::Context;
-use crate::outbox::{Prepared, Written};
+use crate::outbox::{Outbox, Prepared, Written};
 use crate::util::fs::sync_dir;
 use crossbeam_channel::{Receiver, Sender};
 use std::io;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Threads that issue data syncs concurrently.
 const SYNC_THREADS: usize = 16;
 /// The most result sets committed together.
 const MAX_BATCH: usize = 1024;
+/// How long a batch smaller than the outbox's one-flush size waits for more sets, counted
+/// from its first. Results that come one at a time (the shared queue's answers, taken as
+/// they arrive) were otherwise committed one by one, each with its own data and folder
+/// syncs; an isolated result waits this long once.
+const LINGER: Duration = Duration::from_millis(5);
 
 /// What happens once a set is committed (or failed to be): move the input on, log, count.
 pub type Continuation = Box<dyn FnOnce(io::Result<Written>) + Send>;
@@ -60,6 +66,14 @@ fn run(ctx: &Context, receiver: &Receiver<Item>, pool: &rayon::ThreadPool) {
     while let Ok(first) = receiver.recv() {
         let mut batch = vec![first];
         batch.extend(receiver.try_iter().take(MAX_BATCH - 1));
+        let until = Instant::now() + LINGER;
+        while ctx.settings.fsync
+            && batch.len() < Outbox::ONE_FLUSH
+            && let Ok(next) = receiver.recv_deadline(until)
+        {
+            batch.push(next);
+            batch.extend(receiver.try_iter().take(MAX_BATCH - batch.len()));
+        }
         let (prepared, continuations): (Vec<_>, Vec<_>) =
             batch.into_iter().map(|item| (item.prepared, item.then)).unzip();
         let results = ctx.outbox.commit(prepared, Some(pool));

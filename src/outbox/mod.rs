@@ -42,13 +42,6 @@ use stems::Reservation;
 /// Prefix of temporary files; a crash can leave them behind, and start-up removes them.
 const TEMP_PREFIX: &str = ".kakurod-tmp.";
 
-/// From this many result sets in one batch, the batch is made durable with one `syncfs` of
-/// the outbox's filesystem instead of one `fdatasync` per file. `syncfs` also flushes other
-/// programs' data on that filesystem, so small batches (an idle or lightly loaded daemon)
-/// keep to per-file syncs; under load the single flush is what keeps durable writes from
-/// capping the throughput.
-const SYNCFS_BATCH: usize = 16;
-
 /// A result set written to temporary files, waiting for [`Outbox::commit`].
 #[derive(Debug)]
 pub(crate) struct Prepared {
@@ -109,6 +102,13 @@ pub(crate) struct Outbox {
 }
 
 impl Outbox {
+    /// From this many result sets in one batch, the batch is made durable with one
+    /// `syncfs` of the outbox's filesystem instead of one `fdatasync` per file. `syncfs`
+    /// also flushes other programs' data on that filesystem, so small batches (an idle or
+    /// lightly loaded daemon) keep to per-file syncs; under load the single flush is what
+    /// keeps durable writes from capping the throughput.
+    pub(crate) const ONE_FLUSH: usize = 16;
+
     /// A writer for `dir`, as node `node`.
     pub(crate) fn new(dir: PathBuf, fsync: bool, svg: bool, node: &str) -> Outbox {
         let owner = Owner::this_process(node);
@@ -144,7 +144,7 @@ impl Outbox {
     ) -> Vec<io::Result<Written>> {
         let synced: Vec<io::Result<()>> = if !self.fsync {
             batch.iter().map(|_| Ok(())).collect()
-        } else if batch.len() >= SYNCFS_BATCH && self.sync_filesystem().is_ok() {
+        } else if batch.len() >= Outbox::ONE_FLUSH && self.sync_filesystem().is_ok() {
             batch.iter().map(|_| Ok(())).collect()
         } else if let Some(pool) = pool {
             // Every file of every set at once: concurrent flushes share journal commits.
@@ -451,7 +451,7 @@ mod tests {
     fn a_large_batch_is_committed_whole_with_json_documents_last() {
         let dir = tempfile::tempdir().unwrap();
         let outbox = Outbox::new(dir.path().to_path_buf(), true, false, "n");
-        let batch: Vec<Prepared> = (0..SYNCFS_BATCH + 4)
+        let batch: Vec<Prepared> = (0..Outbox::ONE_FLUSH + 4)
             .map(|i| outbox.prepare(&format!("b{i}.txt"), &rejected("x", "y")).unwrap())
             .collect();
         // Until committed, nothing is visible under a final name.
@@ -460,7 +460,7 @@ mod tests {
         let written = outbox.commit(batch, Some(&pool));
         assert!(written.iter().all(Result::is_ok));
         let all = names(dir.path());
-        assert_eq!(all.len(), SYNCFS_BATCH + 4);
+        assert_eq!(all.len(), Outbox::ONE_FLUSH + 4);
         assert!(all.iter().all(|n| n.ends_with(".error.json")), "{all:?}");
     }
 }

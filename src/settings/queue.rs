@@ -22,6 +22,8 @@ pub struct QueueSettings {
     pub ack_wait: Duration,
     /// Most inputs claimed and not answered.
     pub max_in_flight: usize,
+    /// Most parts of a batch sent ahead of the next one to write.
+    pub parts_ahead: usize,
     /// Crashes after which an input is answered as failed.
     pub max_crashes: u32,
     /// Stream replicas.
@@ -125,7 +127,14 @@ pub(super) fn resolve(
     if let Some(message) = invalid_prefix(&config.subject_prefix) {
         return Err(setting("queue.subject_prefix", &message));
     }
-    let max_in_flight = if config.max_in_flight == 0 { 4 * workers } else { config.max_in_flight };
+    // Each input in flight waits a few round trips and a durable write between two jobs
+    // of a slot; with four per slot, the slots of small inputs stood idle half the time.
+    // A batch's parts are large: four per slot ahead of the next one to write is plenty,
+    // and bounds what the daemon holds of parts that came early.
+    let (max_in_flight, parts_ahead) = match config.max_in_flight {
+        0 => ((32 * workers).max(64), 4 * workers),
+        given => (given, given),
+    };
     Ok(Some(QueueSettings {
         urls: config.url.trim().to_string(),
         prefix: config.subject_prefix.clone(),
@@ -133,6 +142,7 @@ pub(super) fn resolve(
         ca_file: config.ca_file.as_ref().map(|f| base.join(f)),
         ack_wait: config.ack_wait,
         max_in_flight: max_in_flight.max(1),
+        parts_ahead: parts_ahead.max(2),
         max_crashes: config.max_crashes,
         replicas: config.replicas,
         duplicate_window: config.duplicate_window,

@@ -224,7 +224,12 @@ async fn fetch(shared: Arc<Shared>, slots: Arc<Semaphore>) {
                     let large = job.as_ref().is_ok_and(|job| job.header.large);
                     if large && !shared.take_large_slot() {
                         // Every slot for large jobs is busy: the job goes back for a moment
-                        // (to this worker or another), and this slot takes the next one.
+                        // (to this worker or another), and this slot takes the next one. A
+                        // hand-back, not a crash.
+                        if let Ok(job) = &job {
+                            let count = crashes.count(&message, &job.header.claim).await;
+                            let _ = crashes.handed_back(&job.header.claim, count).await;
+                        }
                         let later = AckKind::Nak(Some(LARGE_RETRY));
                         if let Err(error) = message.ack_with(later).await {
                             tracing::debug!(%error, "cannot hand a large job back");

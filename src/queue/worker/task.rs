@@ -1,23 +1,24 @@
 //! One job on a worker slot, in the order that keeps every input answered once:
-//! 1. read the job; note the start in the crash-count bucket (an input on which workers
-//!    died `max_crashes` times is answered as failed instead of tried again); read its input
-//!    from the queue's bucket when it was too large for the message (`large`);
+//! 1. read the job and its crash count (`crashes`: the server's count of its deliveries,
+//!    less the hand-backs noted; an input on which workers died `max_crashes` times is
+//!    answered as failed instead of tried again); read its input from the queue's bucket
+//!    when it was too large for the message (`large`);
 //! 2. solve it on the pool while in-progress acks tell the server, well inside `AckWait`,
 //!    that the worker lives;
 //! 3. publish the answer (put in the bucket first when too large for a message) and wait
-//!    for the server to confirm it; only then clear the crash count and acknowledge the
-//!    job (a crash in between makes another worker answer it again, and the daemon writes
-//!    only the first answer of a claim).
+//!    for the server to confirm it; only then acknowledge the job (a crash in between
+//!    makes another worker answer it again, and the daemon writes only the first answer of
+//!    a claim).
 //!
-//! A job cancelled by shutdown is handed back with a negative ack and its crash count put
-//! back as it was: stopping a worker is not a crash.
+//! A job cancelled by shutdown is handed back with a negative ack and the hand-back noted:
+//! stopping a worker is not a crash.
 
 use super::{Held, Shared, Slot};
 use crate::format::Format;
 use crate::format::InputError;
 use crate::outbox::rendered;
 use crate::pipeline::{self, PipelineOptions};
-use crate::queue::crashes::Crashes;
+use crate::queue::crashes::{Count, Crashes};
 use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer, Job, PartAnswer, PartOf, PartPuzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Status, Summary, streamed};
@@ -72,21 +73,20 @@ impl Task {
         };
         let mut job = job;
         let claim = job.header.claim.clone();
-        let crashes = self.crashes_before(&message, &claim).await;
+        let count = self.crashes.count(&message, &claim).await;
         let message = Arc::new(message);
         let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
-        let poisoned = crashes >= job.header.max_crashes;
-        if !poisoned {
-            let _ = self.crashes.set(&claim, crashes + 1).await;
-        }
+        let poisoned = count.crashes >= job.header.max_crashes;
         if let Err(refusal) = self.read_stored(&mut job).await {
             progress.abort();
-            let _ = self.crashes.set(&claim, crashes).await;
+            if matches!(refusal, AckKind::Nak(_)) {
+                let _ = self.crashes.handed_back(&claim, count).await;
+            }
             let _ = message.ack_with(refusal).await;
             return;
         }
         let solved = if poisoned {
-            let answer = crashed(&job, crashes, &self.shared.host);
+            let answer = crashed(&job, count.crashes, &self.shared.host);
             Some(Solved { answer, cancelled: false, withdrawn: false })
         } else {
             self.solve(job).await
@@ -95,17 +95,17 @@ impl Task {
         held.release();
         let Some(solved) = solved else {
             // The pool is gone: the worker is stopping.
-            self.hand_back(&message, &claim, crashes).await;
+            self.hand_back(&message, &claim, count).await;
             return;
         };
         if solved.cancelled && solved.withdrawn {
             tracing::info!(file = %solved.answer.name, "the daemon cancelled the job; dropped");
-            let _ = self.crashes.set(&claim, 0).await;
+            self.crashes.answered(&claim, count).await;
             let _ = message.ack_with(AckKind::Term).await;
             return;
         }
         if solved.cancelled {
-            self.hand_back(&message, &claim, crashes).await;
+            self.hand_back(&message, &claim, count).await;
             return;
         }
         match self.publish(&solved.answer).await {
@@ -116,7 +116,7 @@ impl Task {
                 }
                 // Both at once, the ack not waited for: an ack that gets lost only has
                 // the job answered again, and the second answer is refused or dropped.
-                let (_, acked) = tokio::join!(self.crashes.set(&claim, 0), message.ack());
+                let (_, acked) = tokio::join!(self.crashes.answered(&claim, count), message.ack());
                 if let Err(error) = acked {
                     tracing::debug!(%error, claim = %claim, "the job's ack was not sent");
                 }
@@ -127,7 +127,7 @@ impl Task {
                 // After a moment: the server that refused it is likely still recovering,
                 // and an immediate redelivery would only be refused again, many times a
                 // second.
-                self.hand_back_after(&message, &claim, crashes, Some(PUBLISH_RETRY)).await;
+                self.hand_back_after(&message, &claim, count, Some(PUBLISH_RETRY)).await;
             }
         }
     }
@@ -157,16 +157,6 @@ impl Task {
                     "cannot read the job's input from the queue's bucket; it comes again");
                 Err(AckKind::Nak(Some(READ_RETRY)))
             }
-        }
-    }
-
-    /// Starts of this job that ended in no answer: crashes. A job delivered for the first
-    /// time has none, and its count is not looked up (a round trip saved on nearly every
-    /// job); only a job the server lost and the daemon sent again starts its count afresh.
-    async fn crashes_before(&self, message: &jetstream::Message, claim: &str) -> u32 {
-        match message.info() {
-            Ok(info) if info.delivered <= 1 => 0,
-            _ => self.crashes.get(claim).await,
         }
     }
 
@@ -234,21 +224,21 @@ impl Task {
         }
     }
 
-    /// Gives the job back for another worker at once, its crash count as before.
-    async fn hand_back(&self, message: &jetstream::Message, claim: &str, crashes: u32) {
-        self.hand_back_after(message, claim, crashes, None).await;
+    /// Gives the job back for another worker at once, noted as a hand-back, not a crash.
+    async fn hand_back(&self, message: &jetstream::Message, claim: &str, count: Count) {
+        self.hand_back_after(message, claim, count, None).await;
     }
 
-    /// Gives the job back, to be delivered again after `delay` (at once when `None`), its
-    /// crash count as before.
+    /// Gives the job back, to be delivered again after `delay` (at once when `None`), noted
+    /// as a hand-back, not a crash.
     async fn hand_back_after(
         &self,
         message: &jetstream::Message,
         claim: &str,
-        crashes: u32,
+        count: Count,
         delay: Option<Duration>,
     ) {
-        let _ = self.crashes.set(claim, crashes).await;
+        let _ = self.crashes.handed_back(claim, count).await;
         let _ = message.ack_with(AckKind::Nak(delay)).await;
     }
 }

@@ -194,10 +194,10 @@ impl Remote {
         self.batches.lock().is_ok_and(|b| b.contains_key(&id))
     }
 
-    /// Sends the parts up to `max_in_flight` ahead of the next one to write, each unless
+    /// Sends the parts up to `parts_ahead` ahead of the next one to write, each unless
     /// the queue holds it or its answer already (sent before a restart).
     fn send_ahead(&self, batch: &mut Batch) {
-        let window = self.queue.settings.max_in_flight.max(2);
+        let window = self.queue.settings.parts_ahead;
         while batch.sent < batch.parts.len() && batch.sent < batch.next + window {
             let index = batch.sent;
             let id = part_id(batch.claimed.id, index);
@@ -342,6 +342,7 @@ mod tests {
             ca_file: None,
             ack_wait: Duration::from_secs(30),
             max_in_flight: 4,
+            parts_ahead: 4,
             max_crashes: 3,
             replicas: 1,
             duplicate_window: Duration::from_secs(120),

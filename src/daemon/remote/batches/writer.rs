@@ -75,7 +75,7 @@ impl Writer<'_> {
                 return;
             }
         };
-        let window = self.remote.queue.settings.max_in_flight.max(2);
+        let window = self.remote.queue.settings.parts_ahead;
         if index < batch.next {
             // Delivered again: the copy in the files is the same message.
             batch.written.push(acker);
