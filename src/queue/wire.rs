@@ -79,6 +79,39 @@ pub struct JobHeader {
     /// and from an older daemon's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
+    /// For a pack of small inputs (its `claim` is then [`pack_id`] of the first): each
+    /// input's own claim, name, stem and length, in the order their bytes follow the
+    /// header. Each is answered on its own claim's answer subject, as a job of its own
+    /// would be. Absent from other headers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pack: Vec<Packed>,
+    /// For an input of a pack a worker died on, sent on as a job of its own: the crashes
+    /// of the pack, which count as its own. Absent from other headers.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub crashed: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
+}
+
+/// One input of a pack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Packed {
+    /// Its claim id.
+    pub claim: String,
+    /// Its name.
+    pub name: String,
+    /// The stem its result files are named for.
+    pub stem: String,
+    /// Its length in the pack's input.
+    pub bytes: usize,
+}
+
+/// The id of a pack whose first input is claim `first`: a job subject of its own, never
+/// read as a claim's or a part's.
+pub fn pack_id(first: &str) -> String {
+    format!("pack{first}")
 }
 
 impl JobHeader {
@@ -98,6 +131,38 @@ pub struct Job {
 }
 
 impl Job {
+    /// The jobs of a pack's inputs, each as if it had been sent alone (none for a job that
+    /// is no pack), carrying the pack's `crashed` crashes; `Err` when the lengths do not
+    /// add up to the input.
+    pub fn unpacked(&self, crashed: u32) -> Result<Vec<Job>, String> {
+        let total: usize = self.header.pack.iter().map(|p| p.bytes).sum();
+        if total != self.input.len() {
+            return Err(format!(
+                "a pack of {} inputs whose lengths add up to {total} bytes, not {}",
+                self.header.pack.len(),
+                self.input.len()
+            ));
+        }
+        let mut start = 0;
+        let jobs = self.header.pack.iter().map(|packed| {
+            let input = self.input[start..start + packed.bytes].to_vec();
+            start += packed.bytes;
+            let header = JobHeader {
+                claim: packed.claim.clone(),
+                name: packed.name.clone(),
+                stem: packed.stem.clone(),
+                large: false,
+                part: None,
+                object: None,
+                pack: Vec::new(),
+                crashed,
+                ..self.header.clone()
+            };
+            Job { header, input }
+        });
+        Ok(jobs.collect())
+    }
+
     /// The message payload.
     pub fn encode(&self) -> Vec<u8> {
         // serde_json escapes newlines inside strings: the first one ends the header.
@@ -264,6 +329,8 @@ mod tests {
             large: false,
             part: None,
             object: None,
+            pack: Vec::new(),
+            crashed: 0,
         }
     }
 

@@ -38,4 +38,5 @@ mod queue_batches;
 mod queue_chaos;
 mod queue_credentials;
 mod queue_large;
+mod queue_packs;
 mod sudoku9;

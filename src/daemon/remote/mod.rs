@@ -17,20 +17,20 @@
 
 pub(crate) mod answers;
 pub(crate) mod batches;
+mod packer;
 pub(crate) mod parts;
 pub(crate) mod reconcile;
 
 use super::claim::{ClaimId, Claimed};
 use super::job::{self, Context, Job, SharedQueue};
 use crate::queue::wire::{self, JobHeader};
-use crate::queue::{Queue, large, redacted};
+use crate::queue::{Queue, large};
 use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
 use crate::status::{Backlog, NodeState};
 use crate::work::generate_job;
 use crossbeam_channel::Sender;
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -42,6 +42,8 @@ pub(super) struct Flight {
     pub(super) sent: bool,
     /// When it was sent or last seen on the queue.
     pub(super) seen: Instant,
+    /// The pack it was sent in, if it was.
+    pub(super) pack: Option<String>,
 }
 
 /// The daemon's view of the shared queue.
@@ -59,10 +61,10 @@ pub struct Remote {
     objects: Mutex<HashSet<ClaimId>>,
     /// Names waiting in the inbox for room in the queue, oldest first.
     deferred: Mutex<VecDeque<String>>,
-    /// The queue could not be reached at the last try.
-    outage: Arc<AtomicBool>,
-    /// Room for the jobs whose confirmation from the server is awaited.
-    confirming: Arc<tokio::sync::Semaphore>,
+    /// What publishes jobs.
+    sender: packer::Sender,
+    /// What gathers small inputs into packs.
+    packer: packer::Packer,
     /// Where deferred inputs are submitted again.
     jobs: Sender<Job>,
 }
@@ -70,99 +72,65 @@ pub struct Remote {
 impl Remote {
     /// The daemon's side of `queue`; deferred inputs go back to `jobs`.
     pub fn new(queue: Arc<Queue>, jobs: Sender<Job>) -> Remote {
+        let flights = Arc::default();
+        let sender = packer::Sender {
+            queue: Arc::clone(&queue),
+            flights: Arc::clone(&flights),
+            // The queue could not be reached at the last try.
+            outage: Arc::default(),
+            confirming: Arc::new(tokio::sync::Semaphore::new(MOST_CONFIRMING)),
+        };
         Remote {
             queue,
-            flights: Arc::default(),
+            flights,
             writing: Mutex::default(),
             batches: Mutex::default(),
             objects: Mutex::default(),
             deferred: Mutex::default(),
-            outage: Arc::default(),
-            confirming: Arc::new(tokio::sync::Semaphore::new(MOST_CONFIRMING)),
+            packer: packer::Packer::new(sender.clone()),
+            sender,
             jobs,
         }
     }
 
     /// Notes that `claimed` is on the queue (`sent`: confirmed).
     fn fly(&self, claimed: &Claimed, sent: bool) {
+        self.fly_in(claimed, sent, None);
+    }
+
+    /// Notes that `claimed` is on the queue, in `pack` if it was packed.
+    fn fly_in(&self, claimed: &Claimed, sent: bool, pack: Option<String>) {
         if let Ok(mut flights) = self.flights.lock() {
-            let flight = Flight { claimed: claimed.clone(), sent, seen: Instant::now() };
+            let flight = Flight { claimed: claimed.clone(), sent, seen: Instant::now(), pack };
             flights.insert(claimed.id, flight);
         }
     }
 
-    /// Publishes the job `claim` (a claim id, or a part's); false when it could not be
-    /// sent. The server's confirmation is awaited on the side, at most
-    /// [`MOST_CONFIRMING`] at a time: a job it does not confirm has its claim marked not
-    /// sent, and the reconciler sends it again. A job the queue holds already (sent before
-    /// a restart) counts as confirmed.
-    fn publish(&self, claim: &str, payload: Vec<u8>) -> bool {
-        let subject = self.queue.names.job(claim);
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert("Nats-Msg-Id", claim);
-        let js = &self.queue.js;
-        let confirming = Arc::clone(&self.confirming);
-        let published = self.queue.block_on(async {
-            let room = confirming.acquire_owned().await.ok();
-            js.publish_with_headers(subject, headers, payload.into()).await.map(|ack| (ack, room))
-        });
-        let (confirmation, room) = match published {
-            Ok(published) => published,
-            Err(error) => {
-                self.outage_began(&error.to_string());
-                return false;
-            }
-        };
-        let (flights, outage) = (Arc::clone(&self.flights), Arc::clone(&self.outage));
-        let (claim, urls) = (claim.to_string(), redacted(&self.queue.settings.urls));
-        self.queue.handle().spawn(async move {
-            let confirmed = confirmation.await;
-            drop(room);
-            match confirmed {
-                Ok(_) => {}
-                Err(error) if error.to_string().contains("maximum messages per subject") => {}
-                Err(error) => {
-                    if !outage.swap(true, Ordering::SeqCst) {
-                        warn_outage(&error.to_string(), &urls);
-                    }
-                    let id = ClaimId::parse(&claim)
-                        .or_else(|| batches::parse_part_id(&claim).map(|(id, _)| id));
-                    if let (Some(id), Ok(mut flights)) = (id, flights.lock())
-                        && let Some(flight) = flights.get_mut(&id)
-                    {
-                        flight.sent = false;
-                    }
-                    return;
-                }
-            }
-            if outage.swap(false, Ordering::SeqCst) {
-                tracing::info!("the queue takes jobs again");
-            }
-        });
-        true
+    /// Publishes the job `id` (a claim id, or a part's); false when it could not be sent
+    /// (see [`packer::Sender::send`]).
+    fn publish(&self, id: &str, payload: Vec<u8>) -> bool {
+        self.queue.block_on(self.sender.send(id, payload, packer::claims_of(id)))
     }
 
-    fn outage_began(&self, error: &str) {
-        if !self.outage.swap(true, Ordering::SeqCst) {
-            warn_outage(error, &redacted(&self.queue.settings.urls));
-        }
-    }
-
-    /// Whether the queue holds the job `id` (a claim's, or a part's) or its answer; `None`
-    /// when a stream cannot be looked up.
+    /// Whether the queue holds the job `id` (a claim's, or a part's), its `pack`'s job or
+    /// its answer; `None` when a stream cannot be looked up.
     ///
     /// A message its stream still holds behind its consumer's ack floor is not held: no
     /// consumer delivers it again. A server failover can leave one so (the stream missed
     /// the removal of a message its consumer acknowledged); it is taken off, so that the
     /// job sent again is not refused as a second one.
-    pub(super) fn holds_job_or_answer(&self, id: &str) -> Option<bool> {
+    pub(super) fn holds_job_or_answer(&self, id: &str, pack: Option<&str>) -> Option<bool> {
         let queue = &self.queue;
         let names = &queue.names;
+        let jobs = (names.jobs_stream(), names.workers_consumer());
+        let mut places = vec![
+            (jobs.0.clone(), names.job(id), jobs.1.clone()),
+            (names.answers_stream(), names.answer(id), names.daemon_consumer()),
+        ];
+        // A packed input's job is the pack's (or, after a crash, its own).
+        places.extend(pack.map(|pack| (jobs.0, names.job(pack), jobs.1)));
         queue.block_on(async {
-            for (stream, subject, consumer) in [
-                (names.jobs_stream(), names.job(id), names.workers_consumer()),
-                (names.answers_stream(), names.answer(id), names.daemon_consumer()),
-            ] {
+            for (stream, subject, consumer) in places {
                 let stream = queue.js.get_stream(stream).await.ok()?;
                 let Ok(message) = stream.get_last_raw_message_by_subject(&subject).await else {
                     continue;
@@ -251,10 +219,8 @@ impl SharedQueue for Remote {
                     "cannot write the result of a batch in parts; it goes to one worker whole"),
             }
         }
-        let stem = match generate_job::recognise(&ctx.settings.job.pipeline, bytes) {
-            Some(_) => ctx.outbox.free_stem(name),
-            None => stem_of(name),
-        };
+        let generation = generate_job::recognise(&ctx.settings.job.pipeline, bytes).is_some();
+        let stem = if generation { ctx.outbox.free_stem(name) } else { stem_of(name) };
         let header = JobHeader {
             schema: wire::SCHEMA,
             claim: claimed.id.to_string(),
@@ -265,6 +231,8 @@ impl SharedQueue for Remote {
             large: is_large(bytes.len(), self.queue.settings.large_input_bytes),
             part: None,
             object: None,
+            pack: Vec::new(),
+            crashed: 0,
         };
         let limit = ctx.settings.max_file_bytes;
         if bytes.len() as u64 > limit {
@@ -272,6 +240,11 @@ impl SharedQueue for Remote {
             let message =
                 format!("the file has {size} bytes, more than [intake] max_file_bytes ({limit})");
             return Err(Box::new(too_large(name, checksum, message, limit)));
+        }
+        if !generation && !header.large && bytes.len() <= packer::PACK_INPUT_MOST {
+            let pack = self.packer.add(header, bytes);
+            self.fly_in(claimed, true, Some(pack));
+            return Ok(());
         }
         let max = self.queue.max_payload();
         let mut payload = wire::Job { header: header.clone(), input: bytes.to_vec() }.encode();
@@ -322,8 +295,14 @@ impl SharedQueue for Remote {
         let queue = &self.queue;
         let claim = id.to_string();
         queue.block_on(async {
-            if let Ok(stream) = queue.js.get_stream(queue.names.jobs_stream()).await {
-                let _ = stream.purge().filter(queue.names.job(&claim)).await;
+            // Only a subject that holds the job is purged: a packed input has none of its
+            // own, and a 2.9 server that purges a subject holding nothing moves the
+            // workers' consumer past every job waiting (found by the packs' cancel test).
+            let subject = queue.names.job(&claim);
+            if let Ok(stream) = queue.js.get_stream(queue.names.jobs_stream()).await
+                && stream.get_last_raw_message_by_subject(&subject).await.is_ok()
+            {
+                let _ = stream.purge().filter(subject).await;
             }
             if let Err(error) = queue.client.publish(queue.names.cancel(), claim.into()).await {
                 tracing::warn!(%error, "cannot tell the workers to stop a cancelled job");

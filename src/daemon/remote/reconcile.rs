@@ -38,12 +38,16 @@ pub(super) fn sweep(remote: &Remote, ctx: &Context) {
 /// The claims in flight: withdrawn, unsent or lost jobs.
 fn check(remote: &Remote, ctx: &Context) {
     let claim_dir = &ctx.settings.folders.claim;
-    let flights: Vec<(Claimed, bool, Instant)> = match remote.flights.lock() {
-        Ok(flights) => flights.values().map(|f| (f.claimed.clone(), f.sent, f.seen)).collect(),
+    type Seen = (Claimed, bool, Instant, Option<String>);
+    let flights: Vec<Seen> = match remote.flights.lock() {
+        Ok(flights) => {
+            let seen = |f: &super::Flight| (f.claimed.clone(), f.sent, f.seen, f.pack.clone());
+            flights.values().map(seen).collect()
+        }
         Err(_) => return,
     };
     let reconcile = remote.queue.settings.reconcile;
-    for (claimed, sent, seen) in flights {
+    for (claimed, sent, seen, pack) in flights {
         if remote.writing.lock().is_ok_and(|w| w.contains(&claimed.id)) {
             continue;
         }
@@ -57,7 +61,7 @@ fn check(remote: &Remote, ctx: &Context) {
         } else if !sent {
             resend(remote, ctx, &claimed);
         } else if seen.elapsed() >= reconcile {
-            if on_queue(remote, &claimed) {
+            if on_queue(remote, &claimed, pack.as_deref()) {
                 if let Ok(mut flights) = remote.flights.lock()
                     && let Some(flight) = flights.get_mut(&claimed.id)
                 {
@@ -96,8 +100,8 @@ fn withdraw(remote: &Remote, claimed: &Claimed) {
          cancelled and nothing is answered");
 }
 
-/// True when the queue holds the claim's job or its answer (or cannot say: nothing is
-/// sent again then).
-fn on_queue(remote: &Remote, claimed: &Claimed) -> bool {
-    remote.holds_job_or_answer(&claimed.id.to_string()).unwrap_or(true)
+/// True when the queue holds the claim's job (or the job of the pack it went in) or its
+/// answer (or cannot say: nothing is sent again then).
+fn on_queue(remote: &Remote, claimed: &Claimed, pack: Option<&str>) -> bool {
+    remote.holds_job_or_answer(&claimed.id.to_string(), pack).unwrap_or(true)
 }

@@ -12,6 +12,7 @@
 //! their searches are cancelled and their jobs handed back at once (a negative ack), which
 //! is not counted as a crash.
 
+mod pack;
 mod task;
 
 use super::Queue;

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 const READ_RETRY: Duration = Duration::from_secs(2);
 
 /// How long a job whose answer could not be published waits before it comes again.
-const PUBLISH_RETRY: Duration = Duration::from_secs(1);
+pub(super) const PUBLISH_RETRY: Duration = Duration::from_secs(1);
 
 /// One fetched job and what handling it needs.
 pub(super) struct Task {
@@ -47,11 +47,11 @@ pub(super) struct Task {
 }
 
 /// A solved job, before it is published.
-struct Solved {
-    answer: Answer,
-    cancelled: bool,
+pub(super) struct Solved {
+    pub(super) answer: Answer,
+    pub(super) cancelled: bool,
     /// The daemon took the job back (an operator cancelled its input): it is dropped.
-    withdrawn: bool,
+    pub(super) withdrawn: bool,
 }
 
 impl Task {
@@ -71,12 +71,16 @@ impl Task {
                 return;
             }
         };
+        if !job.header.pack.is_empty() {
+            return self.handle_pack(message, job, held).await;
+        }
         let mut job = job;
         let claim = job.header.claim.clone();
         let count = self.crashes.count(&message, &claim).await;
+        let crashes = count.crashes + job.header.crashed;
         let message = Arc::new(message);
         let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
-        let poisoned = count.crashes >= job.header.max_crashes;
+        let poisoned = crashes >= job.header.max_crashes;
         if let Err(refusal) = self.read_stored(&mut job).await {
             progress.abort();
             if matches!(refusal, AckKind::Nak(_)) {
@@ -86,7 +90,7 @@ impl Task {
             return;
         }
         let solved = if poisoned {
-            let answer = crashed(&job, count.crashes, &self.shared.host);
+            let answer = crashed(&job, crashes, &self.shared.host);
             Some(Solved { answer, cancelled: false, withdrawn: false })
         } else {
             self.solve(job).await
@@ -161,7 +165,7 @@ impl Task {
     }
 
     /// Solves the job on the pool, its stop flag registered for shutdown.
-    async fn solve(&self, job: Job) -> Option<Solved> {
+    pub(super) async fn solve(&self, job: Job) -> Option<Solved> {
         let slot = Arc::new(Slot {
             name: job.header.name.clone(),
             started: Instant::now(),
@@ -194,7 +198,7 @@ impl Task {
     /// (`large`); a second answer to one claim (another worker's, after a redelivery) is
     /// refused by the server and needs nothing more (its object is swept once the claim is
     /// answered).
-    async fn publish(&self, answer: &Answer) -> Result<(), String> {
+    pub(super) async fn publish(&self, answer: &Answer) -> Result<(), String> {
         let queue = &self.shared.queue;
         let subject = queue.names.answer(&answer.claim);
         let (mut payload, mut deflated) = answer.encode_compact();
@@ -225,13 +229,13 @@ impl Task {
     }
 
     /// Gives the job back for another worker at once, noted as a hand-back, not a crash.
-    async fn hand_back(&self, message: &jetstream::Message, claim: &str, count: Count) {
+    pub(super) async fn hand_back(&self, message: &jetstream::Message, claim: &str, count: Count) {
         self.hand_back_after(message, claim, count, None).await;
     }
 
     /// Gives the job back, to be delivered again after `delay` (at once when `None`), noted
     /// as a hand-back, not a crash.
-    async fn hand_back_after(
+    pub(super) async fn hand_back_after(
         &self,
         message: &jetstream::Message,
         claim: &str,
@@ -256,7 +260,7 @@ impl Slot {
 }
 
 /// Tells the server every `period` that the job is still being worked on.
-async fn keep_alive(message: Arc<jetstream::Message>, period: Duration) {
+pub(super) async fn keep_alive(message: Arc<jetstream::Message>, period: Duration) {
     let mut ticks = tokio::time::interval(period.max(Duration::from_millis(100)));
     ticks.tick().await;
     loop {

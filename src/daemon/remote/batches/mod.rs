@@ -234,6 +234,8 @@ impl Remote {
             large: false,
             part: Some(PartOf { index, first_line: part.first_line }),
             object: None,
+            pack: Vec::new(),
+            crashed: 0,
         };
         let input = batch.input[part.start..part.end].to_vec();
         self.publish(&id, wire::Job { header, input }.encode())
@@ -242,7 +244,7 @@ impl Remote {
     /// True when the queue holds the part's job `id` or its answer (false when it cannot
     /// say: the part is sent, and a send that fails waits for the reconciler).
     fn part_on_queue(&self, id: &str) -> bool {
-        self.holds_job_or_answer(id).unwrap_or(false)
+        self.holds_job_or_answer(id, None).unwrap_or(false)
     }
 
     /// Takes the batch of claim `id` off the queue (an operator's cancel, or its input

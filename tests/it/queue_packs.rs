@@ -1,0 +1,146 @@
+//! Small inputs through the shared queue travel in packs (several inputs in one job), and
+//! are still answered, cancelled and sent again one by one: on a real `nats-server`, a
+//! worker SIGKILLed while it holds a pack loses none of its inputs and has none answered
+//! twice, and an input cancelled while its pack waits is answered cancelled while the
+//! others of the pack are solved.
+
+use crate::daemon_common;
+
+use daemon_common::nats::{NatsServer, QueueWorker, server_binary};
+use daemon_common::{Daemon, LONG, drop_file, names, results, runner, wait_until};
+use std::fs;
+use std::path::Path;
+
+/// A daemon with one slot of its own, debug logs (a pack sent says so) and a short ack
+/// wait, on the server at `url`.
+fn config(url: &str) -> String {
+    format!(
+        "[workers]\nworkers = 1\nfsync = false\n[output]\nsvg = false\n[log]\nlevel = \"debug\"\n\
+         [solver]\nmode = \"count\"\n[queue]\nurl = \"{url}\"\nack_wait_seconds = 2\n"
+    )
+}
+
+/// An empty 9x9 Sudoku counted until its `seconds` run out: an input that takes as long
+/// as asked, small enough to be packed.
+fn counted_for(seconds: f64) -> String {
+    let row = "[0,0,0,0,0,0,0,0,0]";
+    let rows = [row; 9].join(",");
+    format!(
+        r#"{{"kind": "sudoku", "givens": [{rows}], "settings": {{"mode": "count", "timeout_seconds": {seconds}}}}}"#
+    )
+}
+
+/// `kakurod status --json` of the daemon of `d`.
+fn status(d: &Daemon) -> serde_json::Value {
+    let out = std::process::Command::new(daemon_common::BIN)
+        .args(["status", "--json", "--config"])
+        .arg(d.config())
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
+}
+
+/// Occupies the daemon's own slot with an endless count, so that the jobs go to workers.
+fn block_the_daemons_slot(d: &Daemon) {
+    drop_file(&d.path("inbox"), "blocker.txt", (".".repeat(81) + "\n").as_bytes());
+    wait_until("the blocker on the daemon's slot", LONG, Some(d), || {
+        runner(&status(d), "blocker.txt").is_some()
+    });
+}
+
+/// Writes `inputs` beside the inbox, then renames them all in at once, so that the daemon
+/// claims them together and sends them in one pack.
+fn drop_together(d: &Daemon, inputs: &[(String, String)]) {
+    let staging = d.path("staging");
+    fs::create_dir_all(&staging).unwrap();
+    for (name, text) in inputs {
+        fs::write(staging.join(name), text).unwrap();
+    }
+    for (name, _) in inputs {
+        fs::rename(staging.join(name), d.path("inbox").join(name)).unwrap();
+    }
+}
+
+/// The result documents of `name` in `outbox`: one per answer written.
+fn answers_of(outbox: &Path, name: &str) -> usize {
+    results(outbox).get(name).map_or(0, Vec::len)
+}
+
+#[test]
+fn a_worker_killed_holding_a_pack_loses_none_of_its_inputs_and_answers_none_twice() {
+    let Some(binary) = server_binary("packs and a killed worker") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let mut d = Daemon::new(&config(&server.url()));
+    d.start(&[]);
+    block_the_daemons_slot(&d);
+    let mut first = QueueWorker::start(&server.url(), 1, &[], dir.path().join("w1.log"));
+    let inputs: Vec<(String, String)> =
+        (0..4).map(|i| (format!("p{i}.json"), counted_for(2.0))).collect();
+    drop_together(&d, &inputs);
+    wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
+    // The first worker runs an input of the pack; it dies in the middle of it.
+    let mark = format!("/{}", first.pid());
+    wait_until("an input of the pack on the first worker", LONG, Some(&d), || {
+        let doc = status(&d);
+        inputs.iter().any(|(name, _)| runner(&doc, name).is_some_and(|n| n.ends_with(&mark)))
+    });
+    first.kill9();
+    let second = QueueWorker::start(&server.url(), 1, &[], dir.path().join("w2.log"));
+    let done = |d: &Daemon| inputs.iter().all(|(name, _)| d.path("done").join(name).exists());
+    wait_until("every input of the pack answered", LONG * 2, Some(&d), || done(&d));
+    // The pack came back with the crash counted, and went on as one job per input.
+    let log = second.log_text();
+    let all = format!("{log}\n--- first ---\n{}\n--- daemon ---\n{}", first.log_text(), d.log());
+    assert!(log.contains("its inputs go on as jobs of their own"), "{all}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    for (name, _) in &inputs {
+        assert_eq!(answers_of(&d.path("outbox"), name), 1, "{name} answered twice or never");
+    }
+    assert!(names(&d.path("failed")).is_empty(), "{}", d.log());
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}
+
+#[test]
+fn an_input_cancelled_while_its_pack_waits_is_answered_cancelled_and_the_others_solved() {
+    let Some(binary) = server_binary("a cancel in a pack") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let mut d = Daemon::new(&config(&server.url()));
+    d.start(&[]);
+    block_the_daemons_slot(&d);
+    // No worker yet: the pack waits on the queue.
+    let inputs: Vec<(String, String)> =
+        ["a", "b", "c"].iter().map(|n| (format!("{n}.json"), counted_for(0.2))).collect();
+    drop_together(&d, &inputs);
+    wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
+    let out = std::process::Command::new(daemon_common::BIN)
+        .args(["cancel", "--config"])
+        .arg(d.config())
+        .arg("b.json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    let worker =
+        QueueWorker::start(&server.url(), 1, &["--log-level", "debug"], dir.path().join("w.log"));
+    let answered =
+        |d: &Daemon| ["a.json", "c.json"].iter().all(|n| d.path("done").join(n).exists());
+    for _ in 0..200 {
+        if answered(&d) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(answered(&d), "{}\n--- daemon ---\n{}", worker.log_text(), d.log());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let results = results(&d.path("outbox"));
+    assert_eq!(results["b.json"].len(), 1, "{:?}", results["b.json"]);
+    assert_eq!(results["b.json"][0].1["status"], "cancelled", "{:?}", results["b.json"]);
+    for name in ["a.json", "c.json"] {
+        assert_eq!(results[name].len(), 1, "{name}: {:?}", results[name]);
+        assert_ne!(results[name][0].1["status"], "cancelled", "{name}: {:?}", results[name]);
+    }
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}
