@@ -238,7 +238,7 @@ impl SolverArgs {
             mode: Some(self.mode),
             count_limit: self.count_limit,
             threads: self.threads,
-            timeout: self.timeout.filter(|t| !t.is_zero()),
+            timeout: kakurod_engine::seconds::limit_of(self.timeout),
             node_limit: self.node_limit,
             grade: Some(self.grade),
             explain: None,

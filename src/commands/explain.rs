@@ -12,19 +12,15 @@ use crate::puzzle::{Grid, Puzzle};
 use crate::report::{Status, Uniqueness};
 use crate::solver::{Budget, Control, Mode};
 use anyhow::{Context, bail};
+use kakurod_engine::seconds::limit_of;
 use serde::Serialize;
 use std::path::Path as FilePath;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// `--timeout`, where 0 is no limit (as for `solve`).
-fn limit(timeout: Option<Duration>) -> Option<Duration> {
-    timeout.filter(|t| !t.is_zero())
-}
-
 /// The budget of a path whose command started at `started`, with `--timeout`.
 fn budget(started: Instant, timeout: Option<Duration>) -> Budget<'static> {
-    Budget::new(started, limit(timeout), None)
+    Budget::new(started, limit_of(timeout), None)
 }
 
 /// Runs `kakurod explain`.
@@ -168,7 +164,7 @@ fn solved(
     let puzzle = parsed.puzzle.clone();
     let mut options = PipelineOptions { format: forced, ..PipelineOptions::default() };
     options.solve.mode = Mode::Unique;
-    options.solve.timeout = limit(timeout);
+    options.solve.timeout = limit_of(timeout);
     let report = pipeline::solve_parsed(parsed, &options, Control::default());
     match (report.status, report.grid) {
         (Status::Solved, Some(grid)) => {

@@ -462,5 +462,5 @@ fn write(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
 /// The budget of one puzzle, from now: `--timeout`, where 0 means no limit as everywhere
 /// else (solve, explain, config.toml).
 fn budget(args: &GenerateArgs) -> Budget<'static> {
-    Budget::new(Instant::now(), args.timeout.filter(|limit| !limit.is_zero()), None)
+    Budget::new(Instant::now(), kakurod_engine::seconds::limit_of(args.timeout), None)
 }

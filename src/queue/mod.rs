@@ -199,6 +199,26 @@ impl Queue {
         self.runtime.handle()
     }
 
+    /// Publishes the job `id` (a claim's, a part's or a pack's) under its own subject, its
+    /// id as `Nats-Msg-Id` so that the server drops a copy sent again; returns the
+    /// server's confirmation to await.
+    pub async fn publish_job(
+        &self,
+        id: &str,
+        payload: Vec<u8>,
+    ) -> Result<jetstream::context::PublishAckFuture, jetstream::context::PublishError> {
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert("Nats-Msg-Id", id);
+        self.js.publish_with_headers(self.names.job(id), headers, payload.into()).await
+    }
+
+    /// True when the server refused a message because its subject holds one already (the
+    /// jobs and answers streams keep one per subject): a job or answer sent before, which
+    /// counts as sent.
+    pub fn held_already(error: &impl std::fmt::Display) -> bool {
+        error.to_string().contains("maximum messages per subject")
+    }
+
     /// The largest message the server takes.
     pub fn max_payload(&self) -> usize {
         self.client.server_info().max_payload

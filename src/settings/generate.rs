@@ -57,6 +57,6 @@ pub(super) fn resolve(config: &GenerateConfig) -> Result<GenerateSettings, Setti
             max_count: config.max_count,
         },
         // 0 means no limit.
-        timeout: Some(config.timeout).filter(|t| !t.is_zero()),
+        timeout: kakurod_engine::seconds::limit_of(Some(config.timeout)),
     })
 }

@@ -10,6 +10,7 @@ use crate::logging::{LogFormat, LogLevel};
 use crate::pipeline::{self, PipelineOptions};
 use crate::solver::{Algorithm, GradeMode, Mode, SolveOptions, SolveOverrides, ValOrder, VarOrder};
 pub use error::SettingsError;
+use kakurod_engine::seconds::limit_of;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -437,7 +438,7 @@ fn pipeline_options(s: &SolverConfig, l: &LimitsConfig) -> Result<PipelineOption
         count_limit: s.count_limit,
         threads: Some(s.threads),
         // 0 means no limit.
-        timeout: Some(l.timeout).filter(|t| !t.is_zero()),
+        timeout: limit_of(Some(l.timeout)),
         node_limit: l.node_limit,
         grade: Some(s.grade),
         explain: None,

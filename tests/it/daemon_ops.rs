@@ -29,12 +29,6 @@ fn kakurod(d: &Daemon, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// `kakurod status --json`, parsed.
-fn status_json(d: &Daemon) -> serde_json::Value {
-    let out = kakurod(d, &["status", "--json"]);
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
-}
-
 /// The running input `name` in the status document, if it runs.
 fn running<'a>(doc: &'a serde_json::Value, name: &str) -> Option<&'a serde_json::Value> {
     doc["nodes"][0]["running"].as_array()?.iter().find(|r| r["input"] == name)
@@ -57,12 +51,12 @@ fn status_shows_the_search_moving_and_cancel_stops_it_with_an_answer() {
     d.start(&[]);
     drop_file(&d.path("inbox"), "endless.txt", &endless());
     wait_until("the running search in the status", LONG, Some(&d), || {
-        running(&status_json(&d), "endless.txt").is_some_and(|r| r["nodes"].as_u64() > Some(0))
+        running(&d.status_json(), "endless.txt").is_some_and(|r| r["nodes"].as_u64() > Some(0))
     });
-    let first = status_json(&d);
+    let first = d.status_json();
     let before = running(&first, "endless.txt").unwrap().clone();
     std::thread::sleep(Duration::from_millis(2500));
-    let second = status_json(&d);
+    let second = d.status_json();
     let after = running(&second, "endless.txt").unwrap();
     let grew = |key: &str| after[key].as_f64() > before[key].as_f64();
     assert!(grew("elapsed_seconds") && grew("nodes"), "{before} then {after}");
@@ -94,7 +88,7 @@ fn status_shows_the_search_moving_and_cancel_stops_it_with_an_answer() {
     assert_eq!(names(&d.path("done")), ["endless.txt"]);
     assert!(claimed(&d.path("claim")).is_empty());
     wait_until("the cancel counted in the status", LONG, Some(&d), || {
-        status_json(&d)["nodes"][0]["answered"]["cancelled"] == 1
+        d.status_json()["nodes"][0]["answered"]["cancelled"] == 1
     });
 
     // Nothing else is disturbed: the daemon answers on, and a second cancel finds nothing.
@@ -116,11 +110,11 @@ fn a_queued_input_is_cancelled_without_being_solved() {
     d.start(&[]);
     drop_file(&d.path("inbox"), "first.txt", &endless());
     wait_until("the first search", LONG, Some(&d), || {
-        running(&status_json(&d), "first.txt").is_some()
+        running(&d.status_json(), "first.txt").is_some()
     });
     drop_file(&d.path("inbox"), "second.txt", &endless());
     wait_until("the second input queued", LONG, Some(&d), || {
-        status_json(&d)["nodes"][0]["queued"] == 1
+        d.status_json()["nodes"][0]["queued"] == 1
     });
     let out = kakurod(&d, &["cancel", "second.txt"]);
     assert!(out.status.success(), "{out:?}\n{}", d.log());
@@ -128,10 +122,10 @@ fn a_queued_input_is_cancelled_without_being_solved() {
     assert_eq!(doc["status"], "cancelled");
     assert_eq!(doc["cancelled"]["nodes"], 0, "it was never searched: {doc}");
     assert_eq!(doc["kind"], "sudoku", "read, though never searched: {doc}");
-    assert!(running(&status_json(&d), "first.txt").is_some(), "the running one goes on");
+    assert!(running(&d.status_json(), "first.txt").is_some(), "the running one goes on");
     // No longer counted queued, though its job waits in the pool behind the endless one.
     wait_until("the cancelled input gone from the queued count", LONG, Some(&d), || {
-        status_json(&d)["nodes"][0]["queued"] == 0
+        d.status_json()["nodes"][0]["queued"] == 0
     });
     let out = kakurod(&d, &["cancel", "first.txt"]);
     assert!(out.status.success(), "{out:?}");

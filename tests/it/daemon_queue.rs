@@ -101,16 +101,6 @@ fn a_second_queue_daemon_on_the_inbox_is_refused_and_a_stopped_worker_hands_its_
     assert!(d.wait_exit().success(), "{}", d.log());
 }
 
-/// `kakurod status --json --config CFG`, parsed.
-fn status(d: &Daemon) -> serde_json::Value {
-    let out = std::process::Command::new(daemon_common::BIN)
-        .args(["status", "--json", "--config"])
-        .arg(d.config())
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
-}
-
 /// The node ids in a status document.
 fn node_ids(doc: &serde_json::Value) -> Vec<String> {
     let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
@@ -132,7 +122,7 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
     let ids: Vec<String> = workers.iter().map(|w| format!("/{}", w.pid())).collect();
     let listed = |doc: &serde_json::Value, id: &str| node_ids(doc).iter().any(|n| n.ends_with(id));
     wait_until("both workers in the status", LONG, Some(&d), || {
-        let doc = status(&d);
+        let doc = d.status_json();
         ids.iter().all(|id| listed(&doc, id))
     });
     let empty16 = ".".repeat(256) + "\n";
@@ -149,14 +139,14 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
             .collect()
     };
     wait_until("three searches counting in the status", LONG, Some(&d), || {
-        let running = counting(&status(&d));
+        let running = counting(&d.status_json());
         running.len() == 3 && running.iter().all(|(_, nodes)| *nodes > 0)
     });
-    let doc = status(&d);
+    let doc = d.status_json();
     assert_eq!(doc["nodes"][0]["on_shared_queue"], 3, "{doc}");
     // The server's own counts of the queue: three jobs held, none waiting, no answer.
     wait_until("the shared queue's backlog in the status and the metrics", LONG, Some(&d), || {
-        let backlog = &status(&d)["nodes"][0]["shared_queue"];
+        let backlog = &d.status_json()["nodes"][0]["shared_queue"];
         let text = std::fs::read_to_string(&metrics).unwrap_or_default();
         backlog["running"] == 3
             && backlog["pending"] == 0
@@ -169,12 +159,12 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
     let killed_id = ids[0].clone();
     drop(killed);
     wait_until("the killed worker gone from the status", LONG, Some(&d), || {
-        let doc = status(&d);
+        let doc = d.status_json();
         !listed(&doc, &killed_id) && listed(&doc, &ids[1])
     });
     // Cancelling the input a worker on another process runs: it stops there and is
     // answered `cancelled` here; its slot is free for the next job.
-    let doc = status(&d);
+    let doc = d.status_json();
     let nodes = doc["nodes"].as_array().unwrap();
     let survivor =
         nodes.iter().find(|n| n["node_id"].as_str().unwrap().ends_with(&ids[1])).unwrap();
@@ -193,7 +183,7 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
         workers[0].log_text().contains("the daemon cancelled the job; dropped")
     });
     wait_until("the cancelled input gone from every node", LONG, Some(&d), || {
-        !counting(&status(&d)).iter().any(|(name, _)| *name == input)
+        !counting(&d.status_json()).iter().any(|(name, _)| *name == input)
     });
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
@@ -214,7 +204,7 @@ fn status_counts_the_inputs_held_in_the_inbox_for_a_full_queue_and_forgets_a_can
     }
     // Two endless counts in flight (the daemon's own slot runs one), four held back.
     wait_until("two in flight and four held", LONG, Some(&d), || {
-        let node = &status(&d)["nodes"][0];
+        let node = &d.status_json()["nodes"][0];
         node["on_shared_queue"] == 2 && node["held_for_queue"] == 4
     });
     let text = std::process::Command::new(daemon_common::BIN)
@@ -234,7 +224,7 @@ fn status_counts_the_inputs_held_in_the_inbox_for_a_full_queue_and_forgets_a_can
         .unwrap();
     assert!(out.status.success(), "{out:?}\n{}", d.log());
     wait_until("three held after the cancel", LONG, Some(&d), || {
-        status(&d)["nodes"][0]["held_for_queue"] == 3
+        d.status_json()["nodes"][0]["held_for_queue"] == 3
     });
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
@@ -253,7 +243,7 @@ fn a_claim_removed_while_a_worker_solves_it_stops_that_search_and_nothing_is_ans
     drop_file(&d.path("inbox"), "endless.txt", empty16.as_bytes());
     drop_file(&d.path("inbox"), "endless2.txt", empty16.as_bytes());
     wait_until("both searches running", LONG, Some(&d), || {
-        let doc = status(&d);
+        let doc = d.status_json();
         let nodes = doc["nodes"].as_array().cloned().unwrap_or_default();
         nodes.iter().map(|n| n["running"].as_array().map_or(0, Vec::len)).sum::<usize>() == 2
     });
@@ -264,14 +254,14 @@ fn a_claim_removed_while_a_worker_solves_it_stops_that_search_and_nothing_is_ans
         let running = node.and_then(|n| n["running"].as_array().cloned()).unwrap_or_default();
         running.iter().map(|r| r["input"].as_str().unwrap_or("").to_string()).collect()
     };
-    let input = on_worker(&status(&d)).pop().expect("one search on the worker");
+    let input = on_worker(&d.status_json()).pop().expect("one search on the worker");
     let claim = names(&d.path("claim")).into_iter().find(|n| n.ends_with(&format!(".{input}")));
     fs::remove_file(d.path("claim").join(claim.unwrap())).unwrap();
     wait_until("the worker to drop the job", LONG, Some(&d), || {
         worker.log_text().contains("the daemon cancelled the job; dropped")
     });
     wait_until("the search gone from the worker", LONG, Some(&d), || {
-        !on_worker(&status(&d)).contains(&input)
+        !on_worker(&d.status_json()).contains(&input)
     });
     assert!(!results(&d.path("outbox")).contains_key(&input), "answered anyway");
     d.signal("TERM");
@@ -304,7 +294,7 @@ fn large_inputs_leave_a_slot_to_the_small_ones_queued_behind_them() {
         let jobs = nodes.iter().flat_map(|n| n["running"].as_array().cloned().unwrap_or_default());
         jobs.map(|r| r["input"].as_str().unwrap_or("").to_string()).collect()
     };
-    wait_until("a large input running", LONG, Some(&d), || !running(&status(&d)).is_empty());
+    wait_until("a large input running", LONG, Some(&d), || !running(&d.status_json()).is_empty());
     let small: Vec<(String, Fixture)> =
         batch(40).into_iter().filter(|(_, f)| f.text.len() < 1000).take(6).collect();
     assert_eq!(small.len(), 6);
@@ -314,7 +304,7 @@ fn large_inputs_leave_a_slot_to_the_small_ones_queued_behind_them() {
     // Every small input is answered while the first large one still runs, and the two
     // large ones never ran together.
     wait_until("the small inputs answered", LONG, Some(&d), || {
-        let now = running(&status(&d));
+        let now = running(&d.status_json());
         assert!(now.iter().filter(|n| n.starts_with("large")).count() <= 1, "{now:?}");
         small.iter().all(|(name, _)| d.path("done").join(name).exists())
     });
@@ -356,7 +346,7 @@ fn an_input_its_workers_die_on_is_answered_failed_after_max_crashes() {
     let empty16 = ".".repeat(256) + "\n";
     drop_file(&d.path("inbox"), "blocker.txt", empty16.as_bytes());
     wait_until("the blocker on the daemon's slot", LONG, Some(&d), || {
-        runner(&status(&d), "blocker.txt").is_some()
+        runner(&d.status_json(), "blocker.txt").is_some()
     });
     drop_file(&d.path("inbox"), "poison.txt", empty16.as_bytes());
     // Two workers in turn die while they run it (SIGKILL: no hand-back).
@@ -365,7 +355,7 @@ fn an_input_its_workers_die_on_is_answered_failed_after_max_crashes() {
         let mut worker = QueueWorker::start(&server.url(), 1, &[], log);
         let mark = format!("/{}", worker.pid());
         wait_until("the poison on a worker", LONG, Some(&d), || {
-            runner(&status(&d), "poison.txt").is_some_and(|n| n.ends_with(&mark))
+            runner(&d.status_json(), "poison.txt").is_some_and(|n| n.ends_with(&mark))
         });
         worker.kill9();
     }

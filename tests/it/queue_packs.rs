@@ -30,21 +30,11 @@ fn counted_for(seconds: f64) -> String {
     )
 }
 
-/// `kakurod status --json` of the daemon of `d`.
-fn status(d: &Daemon) -> serde_json::Value {
-    let out = std::process::Command::new(daemon_common::BIN)
-        .args(["status", "--json", "--config"])
-        .arg(d.config())
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
-}
-
 /// Occupies the daemon's own slot with an endless count, so that the jobs go to workers.
 fn block_the_daemons_slot(d: &Daemon) {
     drop_file(&d.path("inbox"), "blocker.txt", (".".repeat(81) + "\n").as_bytes());
     wait_until("the blocker on the daemon's slot", LONG, Some(d), || {
-        runner(&status(d), "blocker.txt").is_some()
+        runner(&d.status_json(), "blocker.txt").is_some()
     });
 }
 
@@ -82,7 +72,7 @@ fn a_worker_killed_holding_a_pack_loses_none_of_its_inputs_and_answers_none_twic
     // The first worker runs an input of the pack; it dies in the middle of it.
     let mark = format!("/{}", first.pid());
     wait_until("an input of the pack on the first worker", LONG, Some(&d), || {
-        let doc = status(&d);
+        let doc = d.status_json();
         inputs.iter().any(|(name, _)| runner(&doc, name).is_some_and(|n| n.ends_with(&mark)))
     });
     first.kill9();

@@ -12,6 +12,12 @@ pub fn to_micros(seconds: f64) -> f64 {
     (seconds * 1e6).round() / 1e6
 }
 
+/// A time limit as users write it, where zero means none: the one place the command
+/// line and `config.toml` turn it into no limit.
+pub fn limit_of(time: Option<Duration>) -> Option<Duration> {
+    time.filter(|time| !time.is_zero())
+}
+
 /// The longest limit kept as given; longer ones are capped to it (about 31 years).
 const LONGEST: f64 = 1e9;
 

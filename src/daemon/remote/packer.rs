@@ -44,20 +44,16 @@ impl Sender {
     /// sent, and the reconciler sends them again. A job the queue holds already (sent
     /// before a restart) counts as confirmed.
     pub(super) async fn send(&self, id: &str, payload: Vec<u8>, claims: Vec<ClaimId>) -> bool {
-        let subject = self.queue.names.job(id);
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert("Nats-Msg-Id", id);
         let room = Arc::clone(&self.confirming).acquire_owned().await.ok();
-        let confirmation =
-            match self.queue.js.publish_with_headers(subject, headers, payload.into()).await {
-                Ok(confirmation) => confirmation,
-                Err(error) => {
-                    if !self.outage.swap(true, Ordering::SeqCst) {
-                        warn_outage(&error.to_string(), &redacted(&self.queue.settings.urls));
-                    }
-                    return false;
+        let confirmation = match self.queue.publish_job(id, payload).await {
+            Ok(confirmation) => confirmation,
+            Err(error) => {
+                if !self.outage.swap(true, Ordering::SeqCst) {
+                    warn_outage(&error.to_string(), &redacted(&self.queue.settings.urls));
                 }
-            };
+                return false;
+            }
+        };
         let (flights, outage) = (Arc::clone(&self.flights), Arc::clone(&self.outage));
         let urls = redacted(&self.queue.settings.urls);
         self.queue.handle().spawn(async move {
@@ -65,7 +61,7 @@ impl Sender {
             drop(room);
             match confirmed {
                 Ok(_) => {}
-                Err(error) if error.to_string().contains("maximum messages per subject") => {}
+                Err(error) if Queue::held_already(&error) => {}
                 Err(error) => {
                     if !outage.swap(true, Ordering::SeqCst) {
                         warn_outage(&error.to_string(), &urls);

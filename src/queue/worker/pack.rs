@@ -14,6 +14,7 @@
 
 use super::Held;
 use super::task::{PUBLISH_RETRY, Task, keep_alive};
+use crate::queue::Queue;
 use crate::queue::wire::Job;
 use async_nats::jetstream::{self, AckKind};
 use std::sync::Arc;
@@ -126,17 +127,13 @@ impl Task {
         let queue = &self.shared.queue;
         let mut confirmations = Vec::with_capacity(jobs.len());
         for job in jobs {
-            let claim = &job.header.claim;
-            let mut headers = async_nats::HeaderMap::new();
-            headers.insert("Nats-Msg-Id", claim.as_str());
-            let subject = queue.names.job(claim);
-            let sent = queue.js.publish_with_headers(subject, headers, job.encode().into()).await;
+            let sent = queue.publish_job(&job.header.claim, job.encode()).await;
             confirmations.push(sent.map_err(|e| e.to_string())?);
         }
         for confirmation in confirmations {
             match confirmation.await {
                 Ok(_) => {}
-                Err(error) if error.to_string().contains("maximum messages per subject") => {}
+                Err(error) if Queue::held_already(&error) => {}
                 Err(error) => return Err(error.to_string()),
             }
         }

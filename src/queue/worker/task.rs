@@ -18,6 +18,7 @@ use crate::format::Format;
 use crate::format::InputError;
 use crate::outbox::rendered;
 use crate::pipeline::{self, PipelineOptions};
+use crate::queue::Queue;
 use crate::queue::crashes::{Count, Crashes};
 use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer, Job, PartAnswer, PartOf, PartPuzzle};
@@ -223,7 +224,7 @@ impl Task {
         };
         match acked {
             Ok(_) => Ok(()),
-            Err(error) if error.to_string().contains("maximum messages per subject") => Ok(()),
+            Err(error) if Queue::held_already(&error) => Ok(()),
             Err(error) => Err(error.to_string()),
         }
     }

@@ -214,6 +214,14 @@ impl Daemon {
         self.path("config.toml")
     }
 
+    /// `kakurod status --json --config CFG`, parsed.
+    pub fn status_json(&self) -> serde_json::Value {
+        let out =
+            Command::new(BIN).args(["status", "--json", "--config"]).arg(self.config()).output();
+        let out = out.unwrap();
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+    }
+
     fn log_path(&self, run: usize) -> PathBuf {
         self.path(&format!("daemon-{run}.log"))
     }
