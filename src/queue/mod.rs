@@ -227,7 +227,7 @@ impl Queue {
     /// Creates the streams, consumers and bucket with the configured settings, or brings
     /// existing ones to them (the daemon does this at start; workers only look them up).
     /// A request that times out (a cluster electing leaders after a lost server) is tried
-    /// again for up to 60 s.
+    /// again for up to 60 s without progress.
     pub fn set_up(&self) -> Result<(), QueueError> {
         setup::set_up(self)
     }

@@ -9,7 +9,7 @@ use crate::settings::QueueSettings;
 use async_nats::jetstream::{self, consumer, context, stream};
 use std::time::{Duration, Instant};
 
-/// How long the start waits for a cluster whose requests time out.
+/// How long the start waits for a cluster whose requests time out, from its last progress.
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A step that failed, and whether it only timed out or found the cluster without a
@@ -30,12 +30,21 @@ fn unavailable(error: &jetstream::Error) -> bool {
 
 /// See [`Queue::set_up`].
 pub fn set_up(queue: &Queue) -> Result<(), QueueError> {
-    let deadline = Instant::now() + PATIENCE;
+    let mut deadline = Instant::now() + PATIENCE;
     let mut warned = false;
+    let mut last = String::new();
     loop {
         match queue.block_on(try_set_up(queue)) {
             Ok(()) => return Ok(()),
             Err(failed) if failed.timed_out && Instant::now() < deadline => {
+                // Another step failing means the ones before it now pass: a cluster that
+                // elects its leaders stream by stream (slowly, under load) is given its
+                // time again for each, rather than PATIENCE for all counted from the start.
+                let error = failed.error.to_string();
+                if error != last {
+                    deadline = Instant::now() + PATIENCE;
+                    last = error;
+                }
                 if !warned {
                     tracing::warn!(error = %failed.error, "the queue's servers do not answer in \
                         time or have no leader yet; trying again");
