@@ -77,15 +77,20 @@ fn every_input_is_answered_once_while_workers_the_daemon_and_a_nats_server_are_k
     let held = drained(&probe);
     let is_batch =
         |p: &String| batches.iter().any(|(name, _, _)| p.contains(name.trim_end_matches(".txt")));
-    let mut problems: Vec<String> =
-        problems(&d, &inputs).into_iter().filter(|p| !is_batch(p)).collect();
-    problems.extend(batch_problems(&d, &batches));
+    // What is wrong with the run as a whole comes first, then the inputs' problems.
+    let mut problems = batch_problems(&d, &batches);
     if !status.success() {
-        problems.push(format!("the last daemon run ended with {status}"));
+        problems.insert(0, format!("the last daemon run ended with {status}"));
     }
     let none = Held { pending: 0, ack_pending: 0 };
     if held != Some(vec![none, none]) {
-        problems.push(format!("the consumers (workers, daemon) still hold {held:?}"));
+        problems.insert(0, format!("the consumers (workers, daemon) still hold {held:?}"));
+    }
+    let unanswered = problems.len();
+    problems.extend(problems_of(&d, &inputs).into_iter().filter(|p| !is_batch(p)));
+    let unanswered = problems[unanswered..].iter().filter(|p| p.contains(".json")).count();
+    if !problems.is_empty() {
+        keep(&[d.root.path(), dir.path()]);
     }
     let (worker_kills, daemon_kills, server_kills) = counts(&kills);
     let log = d.log();
@@ -99,14 +104,26 @@ fn every_input_is_answered_once_while_workers_the_daemon_and_a_nats_server_are_k
     );
     assert!(
         problems.is_empty(),
-        "{} problems, the first: {:#?}\n--- daemon log (warnings, errors) ---\n{}",
+        "{} problems ({unanswered} of an input's result), the first: {:#?}\n\
+         --- daemon log (warnings, errors) ---\n{}\n--- workers' logs (the same) ---\n{}",
         problems.len(),
         problems.iter().take(40).collect::<Vec<_>>(),
-        log.lines()
-            .filter(|l| l.contains("WARN") || l.contains("ERROR"))
+        warnings(&log),
+        (1..=workers.runs)
+            .map(|run| warnings(&read(&dir.path().join(format!("worker-{run}.log")))))
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// The warnings and errors of a log.
+fn warnings(log: &str) -> String {
+    let lines = log.lines().filter(|l| l.contains("WARN") || l.contains("ERROR"));
+    lines.collect::<Vec<_>>().join("\n")
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
 }
 
 /// The daemon's configuration: one slot of its own, streams of three replicas, and short
@@ -251,10 +268,20 @@ fn batch_problems(d: &Daemon, batches: &[(String, String, String)]) -> Vec<Strin
 }
 
 /// The daemon's folders checked, and the problems found.
-fn problems(d: &Daemon, inputs: &[Input]) -> Vec<String> {
+fn problems_of(d: &Daemon, inputs: &[Input]) -> Vec<String> {
     let paths = ["inbox", "outbox", "claim", "done", "failed"].map(|p| d.path(p));
     let [inbox, outbox, claim, done, failed] = &paths;
     check::problems(&check::Folders { inbox, outbox, claim, done, failed }, inputs, &[])
+}
+
+/// Copies `folders` (the logs, the folders, the servers' stores) under the folder
+/// `KAKUROD_KEEP` names, if it names one, for a failed run to be read afterwards.
+fn keep(folders: &[&Path]) {
+    let Some(into) = std::env::var_os("KAKUROD_KEEP") else { return };
+    for folder in folders {
+        let copied = std::process::Command::new("cp").arg("-a").arg(folder).arg(&into).status();
+        eprintln!("kept {} in {}: {copied:?}", folder.display(), into.to_string_lossy());
+    }
 }
 
 /// The seed: 1, or `KAKUROD_CHAOS_SEED` to explore other kill instants.
@@ -292,5 +319,5 @@ fn a_daemon_started_while_the_cluster_has_no_quorum_waits_for_it_and_then_serves
     wait_until("five answers", LONG, Some(&d), || names(&d.path("done")).len() == 5);
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
-    assert_eq!(problems(&d, &inputs), Vec::<String>::new());
+    assert_eq!(problems_of(&d, &inputs), Vec::<String>::new());
 }

@@ -13,6 +13,7 @@
 //! is not counted as a crash.
 
 mod pack;
+mod patience;
 mod task;
 
 use super::Queue;

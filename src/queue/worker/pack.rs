@@ -2,7 +2,7 @@
 //! solved and its answer published on its own claim's subject, as soon as it is solved, and
 //! the pack is acknowledged once every answer is confirmed. Cancelled, withdrawn and
 //! answered inputs are so one by one; a pack handed back (the worker stopping, an answer
-//! the server refused) comes again whole, and its inputs answered already are answered
+//! the server refused for longer than the worker's patience) comes again whole, and its inputs answered already are answered
 //! again and dropped by the daemon. A pack that holds its slot longer than [`PATIENCE`]
 //! sends the inputs it has not started on as jobs of their own, so that a slow one never
 //! keeps the others from free slots.
@@ -12,8 +12,8 @@
 //! workers is the only one answered as failed after `max_crashes`, and the others are
 //! answered as usual.
 
-use super::Held;
-use super::task::{PUBLISH_RETRY, Task, keep_alive};
+use super::task::{Task, keep_alive};
+use super::{Held, patience};
 use crate::queue::Queue;
 use crate::queue::wire::Job;
 use async_nats::jetstream::{self, AckKind};
@@ -38,9 +38,17 @@ impl Task {
                 return;
             }
         };
+        let message = Arc::new(message);
+        let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
         if count.crashes > 0 {
             held.release();
-            match self.unpack(&jobs).await {
+            let stopping = &self.shared.stopping;
+            let attempt = || self.unpack(&jobs);
+            let what = "a pack's inputs as jobs of their own";
+            let unpacked =
+                patience::patiently(what, &claim, self.ack_wait, stopping, attempt).await;
+            progress.abort();
+            match unpacked {
                 Ok(()) => {
                     tracing::info!(claim = %claim, inputs = jobs.len(), crashes = count.crashes,
                         "a worker died on this pack; its inputs go on as jobs of their own");
@@ -50,13 +58,11 @@ impl Task {
                 Err(error) => {
                     tracing::warn!(%error, claim = %claim,
                         "cannot send the inputs of a pack as jobs of their own; it comes again");
-                    self.hand_back_after(&message, &claim, count, Some(PUBLISH_RETRY)).await;
+                    self.hand_back_after(&message, &claim, count, Some(patience::RETRY)).await;
                 }
             }
             return;
         }
-        let message = Arc::new(message);
-        let progress = tokio::spawn(keep_alive(Arc::clone(&message), self.ack_wait / 3));
         let patience = tokio::time::sleep(PATIENCE);
         tokio::pin!(patience);
         let mut rest_sent = false;
@@ -99,12 +105,12 @@ impl Task {
                 self.hand_back(&message, &claim, count).await;
                 return;
             }
-            if let Err(error) = self.publish(&solved.answer).await {
+            if let Err(error) = self.publish_patiently(&solved.answer).await {
                 tracing::warn!(%error, file = %solved.answer.name,
                     "cannot publish the answer; the pack is handed back");
                 progress.abort();
                 held.release();
-                self.hand_back_after(&message, &claim, count, Some(PUBLISH_RETRY)).await;
+                self.hand_back_after(&message, &claim, count, Some(patience::RETRY)).await;
                 return;
             }
             solved.answer.line.log_sent(&solved.answer.name);

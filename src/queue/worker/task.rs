@@ -13,7 +13,7 @@
 //! A job cancelled by shutdown is handed back with a negative ack and the hand-back noted:
 //! stopping a worker is not a crash.
 
-use super::{Held, Shared, Slot};
+use super::{Held, Shared, Slot, patience};
 use crate::format::Format;
 use crate::format::InputError;
 use crate::outbox::rendered;
@@ -36,9 +36,6 @@ use std::time::{Duration, Instant};
 /// How long a job whose input could not be read from the bucket waits before it comes
 /// again.
 const READ_RETRY: Duration = Duration::from_secs(2);
-
-/// How long a job whose answer could not be published waits before it comes again.
-pub(super) const PUBLISH_RETRY: Duration = Duration::from_secs(1);
 
 /// One fetched job and what handling it needs.
 pub(super) struct Task {
@@ -96,24 +93,29 @@ impl Task {
         } else {
             self.solve(job).await
         };
-        progress.abort();
         held.release();
         let Some(solved) = solved else {
             // The pool is gone: the worker is stopping.
+            progress.abort();
             self.hand_back(&message, &claim, count).await;
             return;
         };
         if solved.cancelled && solved.withdrawn {
+            progress.abort();
             tracing::info!(file = %solved.answer.name, "the daemon cancelled the job; dropped");
             self.crashes.answered(&claim, count).await;
             let _ = message.ack_with(AckKind::Term).await;
             return;
         }
         if solved.cancelled {
+            progress.abort();
             self.hand_back(&message, &claim, count).await;
             return;
         }
-        match self.publish(&solved.answer).await {
+        // The job is kept alive while a refused answer is tried again.
+        let published = self.publish_patiently(&solved.answer).await;
+        progress.abort();
+        match published {
             Ok(()) => {
                 solved.answer.line.log_sent(&solved.answer.name);
                 if let Ok(mut answered) = self.shared.answered.lock() {
@@ -129,10 +131,8 @@ impl Task {
             Err(error) => {
                 tracing::warn!(%error, file = %solved.answer.name,
                     "cannot publish the answer; the job is handed back");
-                // After a moment: the server that refused it is likely still recovering,
-                // and an immediate redelivery would only be refused again, many times a
-                // second.
-                self.hand_back_after(&message, &claim, count, Some(PUBLISH_RETRY)).await;
+                // After a moment: an immediate redelivery would only be refused again.
+                self.hand_back_after(&message, &claim, count, Some(patience::RETRY)).await;
             }
         }
     }
@@ -192,6 +192,13 @@ impl Task {
             running.remove(&claim);
         }
         solved.map(|s| Solved { withdrawn: slot.withdrawn.load(Ordering::SeqCst), ..s })
+    }
+
+    /// [`Task::publish`], tried again while the server refuses it (see `patience`).
+    pub(super) async fn publish_patiently(&self, answer: &Answer) -> Result<(), String> {
+        let stopping = &self.shared.stopping;
+        let attempt = || self.publish(answer);
+        patience::patiently("the answer", &answer.name, self.ack_wait, stopping, attempt).await
     }
 
     /// Publishes the answer and waits for the server's confirmation. An answer over the
