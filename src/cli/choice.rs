@@ -252,7 +252,7 @@ impl Choice for GradeGoal {
                 "Kakuro: subsets and bounds inside runs; Sudoku: pointing, claiming, subsets"
             }
             GradeGoal::Exactly(Difficulty::Hard) => {
-                "Kakuro: whole-run consistency; Sudoku: X-wing, swordfish"
+                "Kakuro: whole-run consistency; Sudoku: quads, fish, skyscraper, kites, wings, finned fish"
             }
             GradeGoal::Exactly(Difficulty::Expert) => {
                 "needs trial: assume a digit, follow it to a contradiction"

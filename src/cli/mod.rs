@@ -113,7 +113,8 @@ pub enum Command {
     ///
     /// The puzzle is solved first, so the path ends at its verified solution; its hardest
     /// technique is the puzzle's grade (a Killer Sudoku has none). Where logic gets stuck, a
-    /// last `search` step says so and places the rest. Rows and columns count from 0.
+    /// last `search` step says so and places the rest. The text counts rows, columns and
+    /// boxes from 1 (r1c1), the JSON from 0.
     /// --svg DIR also draws the grid after each step. Exit status: 0 with a path; 1 when
     /// the file cannot be read or the puzzle has no solution; 2 on a usage error (a batch,
     /// a step of --steps outside the path).

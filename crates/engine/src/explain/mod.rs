@@ -4,8 +4,9 @@
 //! told here in the grid's terms: what each step places and eliminates, the cells and
 //! houses (or runs) it reasons from, and a line of English.
 //!
-//! Rows and columns count from 0 in the file's own grid, in the JSON and in the text alike
-//! (`r0c0` is the top-left cell; a janko Kakuro's border is row 0 and column 0). A cell is
+//! Rows and columns count from 0 in the file's own grid in the JSON (`[0, 0]` is the
+//! top-left cell; a janko Kakuro's border is row 0 and column 0), and from 1 in the text,
+//! as players write them (`r1c1`, box 9). A cell is
 //! placed by the step that leaves it one candidate. Where logic gets stuck, one last
 //! `search` step places the rest from the verified solution and says so; `solved` tells
 //! whether logic alone finished the grid. The path's hardest level is the grade the
@@ -13,6 +14,7 @@
 
 mod kakuro;
 mod killer;
+mod patterns;
 pub mod picture;
 pub mod progress;
 mod sudoku;
@@ -199,8 +201,24 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("naked_triple", Medium),
             ("hidden_pair", Medium),
             ("hidden_triple", Medium),
+            ("naked_quad", Hard),
+            ("hidden_quad", Hard),
             ("x_wing", Hard),
             ("swordfish", Hard),
+            ("jellyfish", Hard),
+            ("skyscraper", Hard),
+            ("two_string_kite", Hard),
+            ("turbot_fish", Hard),
+            ("empty_rectangle", Hard),
+            ("w_wing", Hard),
+            ("xy_wing", Hard),
+            ("xyz_wing", Hard),
+            ("finned_x_wing", Hard),
+            ("sashimi_x_wing", Hard),
+            ("finned_swordfish", Hard),
+            ("sashimi_swordfish", Hard),
+            ("finned_jellyfish", Hard),
+            ("sashimi_jellyfish", Hard),
             ("trial", Expert),
         ],
         Kind::Killer => &[],
@@ -222,9 +240,25 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("cage_pointing", Difficulty::Medium),
     ("innies", Difficulty::Medium),
     ("outies", Difficulty::Medium),
+    ("naked_quad", Difficulty::Hard),
+    ("hidden_quad", Difficulty::Hard),
     ("x_wing", Difficulty::Hard),
     ("swordfish", Difficulty::Hard),
+    ("jellyfish", Difficulty::Hard),
     ("cage_consistency", Difficulty::Hard),
+    ("skyscraper", Difficulty::Hard),
+    ("two_string_kite", Difficulty::Hard),
+    ("turbot_fish", Difficulty::Hard),
+    ("empty_rectangle", Difficulty::Hard),
+    ("w_wing", Difficulty::Hard),
+    ("xy_wing", Difficulty::Hard),
+    ("xyz_wing", Difficulty::Hard),
+    ("finned_x_wing", Difficulty::Hard),
+    ("sashimi_x_wing", Difficulty::Hard),
+    ("finned_swordfish", Difficulty::Hard),
+    ("sashimi_swordfish", Difficulty::Hard),
+    ("finned_jellyfish", Difficulty::Hard),
+    ("sashimi_jellyfish", Difficulty::Hard),
     ("trial", Difficulty::Expert),
 ];
 

@@ -138,24 +138,32 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
                 ),
             )
         }
-        Technique::NakedSubset => {
-            let name = if cells.len() == 2 { "naked_pair" } else { "naked_triple" };
+        Technique::NakedSubset | Technique::NakedQuad => {
+            let name = ["naked_pair", "naked_triple", "naked_quad"][cells.len().clamp(2, 4) - 2];
             let (list, set) = (cell_list(cells, n), digit_set(held));
             (name, format!("{list} hold only {set} between them: those leave the rest of {first}"))
         }
-        Technique::HiddenSubset => {
-            let name = if cells.len() == 2 { "hidden_pair" } else { "hidden_triple" };
+        Technique::HiddenSubset | Technique::HiddenQuad => {
+            let name = ["hidden_pair", "hidden_triple", "hidden_quad"][cells.len().clamp(2, 4) - 2];
             let (list, set) = (cell_list(cells, n), digit_set(held));
             (name, format!("{set} fit only {list} in {first}: those cells keep no other digit"))
         }
         Technique::Fish => {
             let lines = houses.len() / 2;
-            let name = if lines == 2 { "x_wing" } else { "swordfish" };
+            let name = ["x_wing", "swordfish", "jellyfish"][lines.clamp(2, 4) - 2];
             let (base, cover) = houses.split_at(lines);
             let digit = digit_set(removed_digits);
             let (base, cover) = (named(base), named(cover));
             (name, format!("in {base}, {digit} lies only in {cover}: it leaves the rest of them"))
         }
+        Technique::Skyscraper
+        | Technique::TwoStringKite
+        | Technique::TurbotFish
+        | Technique::EmptyRectangle
+        | Technique::WWing
+        | Technique::XyWing
+        | Technique::XyzWing
+        | Technique::FinnedFish => super::patterns::describe(entry, n, candidates, &houses),
         Technique::Trial => {
             let cell = cell_list(cells, n);
             let digit = digit_set(removed_digits);

@@ -158,6 +158,29 @@ pub enum Technique {
     Fish,
     /// Killer: digits without a distinct assignment of a combination over the cage.
     CageConsistency,
+    /// Sudoku: four cells of a unit holding four digits between them (hard, as in HoDoKu).
+    NakedQuad,
+    /// Sudoku: four digits of a unit that only four of its cells can hold.
+    HiddenQuad,
+    /// Sudoku: two strong links on parallel lines, joined across: one far end holds the
+    /// digit.
+    Skyscraper,
+    /// Sudoku: a row's and a column's strong links joined in a box.
+    TwoStringKite,
+    /// Sudoku: two strong links joined any other way (through a box).
+    TurbotFish,
+    /// Sudoku: a box whose places of a digit lie on one row and one column, with a strong
+    /// link outside it.
+    EmptyRectangle,
+    /// Sudoku: two cells `{x,y}` joined by a strong link on `x`: one of them is `y`.
+    WWing,
+    /// Sudoku: a pivot `{x,y}` and pincers `{x,z}`, `{y,z}`: one pincer is `z`.
+    XyWing,
+    /// Sudoku: a pivot `{x,y,z}` and pincers `{x,z}`, `{y,z}`: one of the three is `z`.
+    XyzWing,
+    /// Sudoku: a fish with fins in one box (finned and sashimi X-wing, swordfish,
+    /// jellyfish).
+    FinnedFish,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
@@ -165,7 +188,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 17] = [
+    pub const ALL: [Technique; 27] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -182,6 +205,16 @@ impl Technique {
         Technique::RunConsistency,
         Technique::Fish,
         Technique::CageConsistency,
+        Technique::NakedQuad,
+        Technique::HiddenQuad,
+        Technique::Skyscraper,
+        Technique::TwoStringKite,
+        Technique::TurbotFish,
+        Technique::EmptyRectangle,
+        Technique::WWing,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::FinnedFish,
         Technique::Trial,
     ];
 
@@ -205,6 +238,16 @@ impl Technique {
             Technique::Innies => "innies",
             Technique::Outies => "outies",
             Technique::CageConsistency => "cage_consistency",
+            Technique::NakedQuad => "naked_quad",
+            Technique::HiddenQuad => "hidden_quad",
+            Technique::Skyscraper => "skyscraper",
+            Technique::TwoStringKite => "two_string_kite",
+            Technique::TurbotFish => "turbot_fish",
+            Technique::EmptyRectangle => "empty_rectangle",
+            Technique::WWing => "w_wing",
+            Technique::XyWing => "xy_wing",
+            Technique::XyzWing => "xyz_wing",
+            Technique::FinnedFish => "finned_fish",
         }
     }
 
@@ -224,9 +267,19 @@ impl Technique {
             | Technique::CagePointing
             | Technique::Innies
             | Technique::Outies => Difficulty::Medium,
-            Technique::RunConsistency | Technique::Fish | Technique::CageConsistency => {
-                Difficulty::Hard
-            }
+            Technique::RunConsistency
+            | Technique::Fish
+            | Technique::CageConsistency
+            | Technique::NakedQuad
+            | Technique::HiddenQuad
+            | Technique::Skyscraper
+            | Technique::TwoStringKite
+            | Technique::TurbotFish
+            | Technique::EmptyRectangle
+            | Technique::WWing
+            | Technique::XyWing
+            | Technique::XyzWing
+            | Technique::FinnedFish => Difficulty::Hard,
             Technique::Trial => Difficulty::Expert,
         }
     }

@@ -9,7 +9,12 @@
 //!   and box) and [`Technique::HiddenSingle`] (a digit with one place left in a unit).
 //! - **medium**: [`Technique::LockedCandidates`] (pointing and claiming),
 //!   [`Technique::NakedSubset`] and [`Technique::HiddenSubset`] of two and three cells.
-//! - **hard**: [`Technique::Fish`] of two and three lines (X-wing, swordfish).
+//! - **hard**: naked and hidden quads; [`Technique::Fish`] of two, three and four lines
+//!   (X-wing, swordfish, jellyfish); the single-digit patterns [`Technique::Skyscraper`],
+//!   [`Technique::TwoStringKite`], [`Technique::TurbotFish`] and
+//!   [`Technique::EmptyRectangle`] (`links`); [`Technique::WWing`], [`Technique::XyWing`]
+//!   and [`Technique::XyzWing`] (`wings`); [`Technique::FinnedFish`], finned and sashimi
+//!   (`finned`). They come in HoDoKu's order, and go by HoDoKu's definitions.
 //! - **expert**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
 //!   with the levels up to hard; a puzzle that even trial cannot finish is expert too.
 //!
@@ -18,13 +23,18 @@
 //! [`journal_killer`]). Killer Sudoku are not graded; the levels only order the techniques.
 
 mod cages;
+mod finned;
+mod links;
 mod techniques;
+mod wings;
 
 use super::{Budget, Difficulty, Grading, Technique, Uses};
 use crate::puzzle::{Cage, Killer, Sudoku};
 
-/// The largest subsets and fish looked for.
+/// The largest subsets of the medium level.
 const MAX_SET: usize = 3;
+/// The largest subsets and fish looked for: quads and jellyfish, at the hard level.
+const QUAD: usize = 4;
 
 /// The candidates of a Sudoku, as far as the logic has taken them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,13 +240,30 @@ impl State {
                                 || self.innies(shape)
                                 || self.outies(shape)))
                 || ceiling >= Difficulty::Hard
-                    && ((2..=MAX_SET).any(|k| self.fish(shape, k))
-                        || killer && self.cage_consistency(shape))
+                    && (self.naked_subsets(shape, QUAD)
+                        || self.hidden_subsets(shape, QUAD)
+                        || (2..=QUAD).any(|k| self.fish(shape, k))
+                        || killer && self.cage_consistency(shape)
+                        || self.patterns(shape))
                 || ceiling >= Difficulty::Expert && self.trial(shape, budget);
             if !progress {
                 return;
             }
         }
+    }
+
+    /// The hard level's patterns past quads and plain fish, in HoDoKu's order: the
+    /// single-digit patterns, the wings, then finned and sashimi fish.
+    fn patterns(&mut self, shape: &Shape) -> bool {
+        self.two_strong_links(shape, Technique::Skyscraper)
+            || self.two_strong_links(shape, Technique::TwoStringKite)
+            || self.two_strong_links(shape, Technique::TurbotFish)
+            || self.empty_rectangles(shape)
+            || self.w_wings(shape)
+            || self.xy_wings(shape, 2)
+            || self.xy_wings(shape, 3)
+            || (2..=QUAD)
+                .any(|k| self.finned_fish(shape, k, false) || self.finned_fish(shape, k, true))
     }
 
     /// Counts a use of `technique`, on `units` from `cells`, which removed what was removed

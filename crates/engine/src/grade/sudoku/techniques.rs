@@ -123,7 +123,7 @@ impl State {
                     removed |= !cells.contains(&cell) && self.remove(cell, union);
                 }
                 if removed {
-                    self.used(Technique::NakedSubset, &[u], &cells);
+                    self.used(subset_kind(Technique::NakedSubset, k), &[u], &cells);
                     return true;
                 }
             }
@@ -156,7 +156,7 @@ impl State {
                         .filter(|&(i, _)| places & 1 << i != 0)
                         .map(|(_, &c)| c)
                         .collect();
-                    self.used(Technique::HiddenSubset, &[u], &cells);
+                    self.used(subset_kind(Technique::HiddenSubset, k), &[u], &cells);
                     return true;
                 }
             }
@@ -222,8 +222,18 @@ impl State {
     }
 }
 
+/// The technique a subset of `k` cells or digits counts as: quads are hard (HoDoKu's
+/// levels), smaller subsets medium.
+fn subset_kind(subset: Technique, k: usize) -> Technique {
+    match (subset, k) {
+        (Technique::NakedSubset, 4..) => Technique::NakedQuad,
+        (Technique::HiddenSubset, 4..) => Technique::HiddenQuad,
+        _ => subset,
+    }
+}
+
 /// Every `k`-element subset of `0..len`, as sorted index lists.
-fn subsets(len: usize, k: usize) -> Vec<Vec<usize>> {
+pub(super) fn subsets(len: usize, k: usize) -> Vec<Vec<usize>> {
     let mut all = Vec::new();
     let mut current = Vec::with_capacity(k);
     fn extend(
