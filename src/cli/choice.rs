@@ -252,12 +252,20 @@ impl Choice for GradeGoal {
                 "Kakuro: subsets and bounds inside runs; Sudoku: pointing, claiming, subsets"
             }
             GradeGoal::Exactly(Difficulty::Hard) => {
-                "Kakuro: whole-run consistency; Sudoku: quads, fish, skyscraper, kites, wings, finned fish"
+                "Kakuro: whole-run consistency; Sudoku: quads, fish, skyscraper, kites, wings, \
+                 finned X-wings"
+            }
+            GradeGoal::Exactly(Difficulty::Unfair) => {
+                "Sudoku only: finned and sashimi swordfish and jellyfish"
             }
             GradeGoal::Exactly(Difficulty::Expert) => {
-                "needs trial: assume a digit, follow it to a contradiction"
+                "Kakuro: needs trial, assume a digit and follow it to a contradiction \
+                 (a Sudoku: extreme)"
             }
-            GradeGoal::Any => "any grade, expert included",
+            GradeGoal::Exactly(Difficulty::Extreme) => {
+                "Sudoku: needs trial or more, HoDoKu's extreme (a Kakuro: expert)"
+            }
+            GradeGoal::Any => "any grade, expert and extreme included",
         }
     }
 }

@@ -71,8 +71,10 @@ impl Grades {
         match difficulty {
             Difficulty::Easy => &mut self.easy,
             Difficulty::Medium => &mut self.medium,
-            Difficulty::Hard => &mut self.hard,
-            Difficulty::Expert => &mut self.expert,
+            // The benchmarked grades are Kakuro's; a Sudoku's unfair and extreme (HoDoKu's
+            // scale) count with hard and expert.
+            Difficulty::Hard | Difficulty::Unfair => &mut self.hard,
+            Difficulty::Expert | Difficulty::Extreme => &mut self.expert,
         }
     }
 

@@ -84,13 +84,12 @@ HODOKU_TO_KAKUROD = {
     "Sashimi Jellyfish": "sashimi_jellyfish",
 }
 
-# Level scales, easiest first.
-KAKUROD_LEVELS = ["easy", "medium", "hard", "expert"]
+# Level scales, easiest first: kakurod grades Sudoku on HoDoKu's.
+KAKUROD_LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
 HODOKU_LEVELS = ["EASY", "MEDIUM", "HARD", "UNFAIR", "EXTREME", "INCOMPLETE"]
-# The kakurod level that corresponds to each HoDoKu level, for the agreement rate:
-# singles / locked candidates and subsets / fish and the other HARD patterns / beyond.
+# The kakurod level that corresponds to each HoDoKu level, for the agreement rate.
 HODOKU_AS_KAKUROD = {"EASY": "easy", "MEDIUM": "medium", "HARD": "hard",
-                     "UNFAIR": "expert", "EXTREME": "expert"}
+                     "UNFAIR": "unfair", "EXTREME": "extreme"}
 
 
 # ---------------------------------------------------------------------------
@@ -363,8 +362,7 @@ def markdown(summary: dict, rows: list[dict], args) -> str:
         if total:
             out.append(f"| {r} | " + " | ".join(str(line[c2]) for c2 in cols) + f" | {total} |")
     a = s["level_agreement"]
-    out += ["", f"Agreement, reading HoDoKu EASY/MEDIUM/HARD as kakurod easy/medium/hard and "
-            f"UNFAIR/EXTREME as expert: **{a['agree']} of {a['graded']}**.", ""]
+    out += ["", f"Agreement, level for level: **{a['agree']} of {a['graded']}**.", ""]
     # HoDoKu levels before the score bump, for reference.
     hard = collections.Counter(r["hodoku"].get("hardest_technique_level") or "-" for r in rows)
     t = s["technique_level_agreement"]

@@ -51,6 +51,9 @@ fn check(name: &str, puzzle: &Puzzle, solution: &Grid, path: &Path) {
     let hardest = path.steps.iter().filter_map(|s| s.level).max();
     if matches!(puzzle, Puzzle::Killer(_)) {
         assert_eq!(path.difficulty, None, "{name}: a Killer is not graded");
+    } else if matches!(puzzle, Puzzle::Sudoku(s) if s.n == 9) {
+        // HoDoKu's score of a long path may raise a 9x9's grade past its hardest step.
+        assert!(hardest <= path.difficulty, "{name}: {hardest:?} {:?}", path.difficulty);
     } else {
         assert_eq!(hardest, path.difficulty, "{name}");
     }

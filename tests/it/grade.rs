@@ -7,7 +7,7 @@ use crate::common;
 
 use common::{data, fixtures, puzzles_in, text};
 use kakurod_engine::format::{self, solution::read_sol};
-use kakurod_engine::grade::{self, Difficulty};
+use kakurod_engine::grade::{self, Difficulty, Scale};
 use kakurod_engine::puzzle::{Kakuro, Puzzle};
 use std::path::Path;
 
@@ -59,7 +59,8 @@ fn check_folder(dir: &Path) -> [usize; 4] {
     for path in puzzles_in(dir) {
         if path.extension().is_some_and(|e| e == "txt") && path.with_extension("sol").exists() {
             let (difficulty, solved) = check(&path);
-            counts[difficulty as usize] += 1;
+            let level = Scale::Kakuro.levels().iter().position(|&l| l == difficulty);
+            counts[level.expect("a Kakuro grade")] += 1;
             stuck += usize::from(!solved);
         }
     }
@@ -95,7 +96,7 @@ fn grading_time() {
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .map(|p| read_kakuro(p))
         .collect();
-    for ceiling in Difficulty::ALL {
+    for &ceiling in Scale::Kakuro.levels() {
         let started = std::time::Instant::now();
         for _ in 0..10 {
             for p in &puzzles {

@@ -66,7 +66,10 @@ fn a_worker_killed_holding_a_pack_loses_none_of_its_inputs_and_answers_none_twic
     block_the_daemons_slot(&d);
     let mut first = QueueWorker::start(&server.url(), 1, &[], dir.path().join("w1.log"));
     let inputs: Vec<(String, String)> =
-        (0..4).map(|i| (format!("p{i}.json"), counted_for(2.0))).collect();
+        // Long enough that the kill lands while the first worker still runs its input and
+        // holds the pack, however late the status shows it running on a loaded machine (at
+        // 2 s the first input was once answered, and the pack acknowledged, before the kill).
+        (0..4).map(|i| (format!("p{i}.json"), counted_for(5.0))).collect();
     drop_together(&d, &inputs);
     wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
     // The first worker runs an input of the pack; it dies in the middle of it.

@@ -40,7 +40,8 @@ pub(super) fn explain(
             .collect();
         steps.push(super::search_step(&open, solution));
     }
-    Path::ended(steps, true, journal.logic.hardest, solved, journal.out_of_budget, budget)
+    let graded = Some(crate::grade::Difficulty::reached(solved, journal.logic.hardest));
+    Path::ended(steps, graded, solved, journal.out_of_budget, budget)
 }
 
 /// Where the runs and white cells of a puzzle lie in its grid.

@@ -20,7 +20,7 @@ pub(super) fn explain(
     let journal = grade::journal_killer(&start, budget);
     let steps = super::sudoku::path(&journal, start.n, &start.givens, &start.cages, solution);
     // Not graded: no difficulty, whatever the hardest step.
-    Path::ended(steps, false, None, journal.logic.solved(), journal.out_of_budget, budget)
+    Path::ended(steps, None, journal.logic.solved(), journal.out_of_budget, budget)
 }
 
 /// A cage as the `because` of a step.

@@ -130,14 +130,12 @@ pub struct Path {
 
 impl Path {
     /// A path of `steps` that ends as the journal did: `stopped` when the budget ran out
-    /// (then no difficulty is claimed), else `solved` or not by logic. `hardest` is the
-    /// hardest level that made progress, for a puzzle that is `graded`: the path's
-    /// difficulty is then the grader's own ([`Difficulty::reached`]), expert for a path
-    /// the logic could not finish.
+    /// (then no difficulty is claimed), else `solved` or not by logic, with the grade the
+    /// grader gives (`graded`, none for a Killer Sudoku): the path's difficulty is the
+    /// puzzle's, its scale's top for a path the logic could not finish.
     fn ended(
         steps: Vec<Step>,
-        graded: bool,
-        hardest: Option<Difficulty>,
+        graded: Option<Difficulty>,
         solved: bool,
         stopped: bool,
         budget: Budget<'_>,
@@ -146,10 +144,7 @@ impl Path {
             true => {
                 Path { steps, difficulty: None, solved: false, stopped_by: Some(budget.reason()) }
             }
-            false => {
-                let difficulty = graded.then(|| Difficulty::reached(solved, hardest));
-                Path { steps, difficulty, solved, stopped_by: None }
-            }
+            false => Path { steps, difficulty: graded, solved, stopped_by: None },
         }
     }
 }
@@ -179,7 +174,7 @@ pub fn explain_within(
 /// first (`search` aside): what `generate --needs` takes. Killer Sudoku are not graded, so
 /// the generator cannot aim at a level: their list ([`KILLER_TECHNIQUES`]) is not here.
 pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
-    use Difficulty::{Easy, Expert, Hard, Medium};
+    use Difficulty::{Easy, Expert, Extreme, Hard, Medium, Unfair};
     match kind {
         Kind::Kakuro => &[
             ("unique_combination", Easy),
@@ -215,11 +210,11 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("xyz_wing", Hard),
             ("finned_x_wing", Hard),
             ("sashimi_x_wing", Hard),
-            ("finned_swordfish", Hard),
-            ("sashimi_swordfish", Hard),
-            ("finned_jellyfish", Hard),
-            ("sashimi_jellyfish", Hard),
-            ("trial", Expert),
+            ("finned_swordfish", Unfair),
+            ("sashimi_swordfish", Unfair),
+            ("finned_jellyfish", Unfair),
+            ("sashimi_jellyfish", Unfair),
+            ("trial", Extreme),
         ],
         Kind::Killer => &[],
     }
@@ -255,11 +250,11 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("xyz_wing", Difficulty::Hard),
     ("finned_x_wing", Difficulty::Hard),
     ("sashimi_x_wing", Difficulty::Hard),
-    ("finned_swordfish", Difficulty::Hard),
-    ("sashimi_swordfish", Difficulty::Hard),
-    ("finned_jellyfish", Difficulty::Hard),
-    ("sashimi_jellyfish", Difficulty::Hard),
-    ("trial", Difficulty::Expert),
+    ("finned_swordfish", Difficulty::Unfair),
+    ("sashimi_swordfish", Difficulty::Unfair),
+    ("finned_jellyfish", Difficulty::Unfair),
+    ("sashimi_jellyfish", Difficulty::Unfair),
+    ("trial", Difficulty::Extreme),
 ];
 
 /// The cell `index` of a grid `cols` wide as `rNcM`, counted from 1 as players write it

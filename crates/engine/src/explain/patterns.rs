@@ -87,7 +87,7 @@ pub(super) fn describe(
             );
             (kind, text)
         }
-        (Technique::FinnedFish, _) => finned(entry, n, houses, &digit),
+        (Technique::FinnedXWing | Technique::FinnedFish, _) => finned(entry, n, houses, &digit),
         _ => (entry.technique.name(), format!("{digit} goes")),
     }
 }

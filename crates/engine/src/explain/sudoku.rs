@@ -20,9 +20,8 @@ pub(super) fn explain(
     with_progress(&mut start.givens, progress);
     let journal = grade::journal_sudoku(&start, budget);
     let steps = path(&journal, start.n, &start.givens, &[], solution);
-    let stopped = journal.out_of_budget;
-    let (hardest, solved) = (journal.logic.hardest, journal.logic.solved());
-    Path::ended(steps, true, hardest, solved, stopped, budget)
+    let graded = Some(journal.logic.grade().difficulty);
+    Path::ended(steps, graded, journal.logic.solved(), journal.out_of_budget, budget)
 }
 
 /// `givens` with the digits of `progress` added.
@@ -163,6 +162,7 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::WWing
         | Technique::XyWing
         | Technique::XyzWing
+        | Technique::FinnedXWing
         | Technique::FinnedFish => super::patterns::describe(entry, n, candidates, &houses),
         Technique::Trial => {
             let cell = cell_list(cells, n);
@@ -192,7 +192,8 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
             .collect(),
         cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
     };
-    Step { technique, level: Some(entry.technique.level()), place, eliminate, because, text }
+    let level = Some(entry.technique.sudoku_level());
+    Step { technique, level, place, eliminate, because, text }
 }
 
 /// Eliminations as `r5c7 ≠ 4, r5c8 ≠ 4,6`: each cell once, in the order first met, with
@@ -310,7 +311,7 @@ mod tests {
         let path = super::explain(&sudoku, &grid, None, Budget::default());
         assert!(!path.solved);
         assert_eq!(path.steps.last().map(|s| s.technique), Some("search"));
-        assert_eq!(path.difficulty, Some(grade::Difficulty::Expert));
+        assert_eq!(path.difficulty, Some(grade::Difficulty::Extreme));
         assert_eq!(path.difficulty, Some(grade::grade_sudoku(&sudoku).difficulty));
     }
 

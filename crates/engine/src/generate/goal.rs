@@ -2,7 +2,7 @@
 //! alone (easy to hard): an expert puzzle needs trial, which puzzle makers avoid, so it
 //! is made only when asked for, by its grade or by `any`.
 
-use crate::grade::Difficulty;
+use crate::grade::{Difficulty, Scale};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The grades a generated puzzle may have.
@@ -19,12 +19,14 @@ pub enum GradeGoal {
 
 impl GradeGoal {
     /// Every goal, in the order `--help` lists them.
-    pub const ALL: [GradeGoal; 6] = [
+    pub const ALL: [GradeGoal; 8] = [
         GradeGoal::Logic,
         GradeGoal::Exactly(Difficulty::Easy),
         GradeGoal::Exactly(Difficulty::Medium),
         GradeGoal::Exactly(Difficulty::Hard),
+        GradeGoal::Exactly(Difficulty::Unfair),
         GradeGoal::Exactly(Difficulty::Expert),
+        GradeGoal::Exactly(Difficulty::Extreme),
         GradeGoal::Any,
     ];
 
@@ -50,8 +52,27 @@ impl GradeGoal {
     pub fn logic_level(self) -> Option<Difficulty> {
         match self {
             GradeGoal::Logic => Some(Self::LOGIC_CEILING),
-            GradeGoal::Exactly(level) if level < Difficulty::Expert => Some(level),
+            GradeGoal::Exactly(level) if !level.needs_trial() => Some(level),
             GradeGoal::Exactly(_) | GradeGoal::Any => None,
+        }
+    }
+
+    /// The goal on the grades of `scale`: a Sudoku asked for `expert` is asked for
+    /// `extreme` (the top of HoDoKu's scale, where trial stands), a Kakuro for `extreme`
+    /// for `expert`; `Err` says why a grade the scale lacks (`unfair` for a Kakuro) cannot
+    /// be made.
+    pub fn on(self, scale: Scale) -> Result<GradeGoal, String> {
+        let GradeGoal::Exactly(level) = self else { return Ok(self) };
+        match scale.read(level) {
+            Some(level) => Ok(GradeGoal::Exactly(level)),
+            None => {
+                let names: Vec<&str> = scale.levels().iter().map(|l| l.name()).collect();
+                Err(format!(
+                    "{} is not a grade of this kind of puzzle; its grades are {}",
+                    level.name(),
+                    names.join(", ")
+                ))
+            }
         }
     }
 
@@ -96,7 +117,9 @@ impl<'de> Deserialize<'de> for GradeGoal {
             GoalName::Easy => GradeGoal::Exactly(Difficulty::Easy),
             GoalName::Medium => GradeGoal::Exactly(Difficulty::Medium),
             GoalName::Hard => GradeGoal::Exactly(Difficulty::Hard),
+            GoalName::Unfair => GradeGoal::Exactly(Difficulty::Unfair),
             GoalName::Expert => GradeGoal::Exactly(Difficulty::Expert),
+            GoalName::Extreme => GradeGoal::Exactly(Difficulty::Extreme),
             GoalName::Any => GradeGoal::Any,
         })
     }
@@ -111,7 +134,9 @@ enum GoalName {
     Easy,
     Medium,
     Hard,
+    Unfair,
     Expert,
+    Extreme,
     Any,
 }
 

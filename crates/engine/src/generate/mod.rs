@@ -136,6 +136,9 @@ impl GenOptions {
         if !self.unique && self.difficulty.exact().is_some() {
             return refuse("a difficulty needs a puzzle with one solution".into());
         }
+        if let Err(message) = self.difficulty.on(crate::grade::Scale::Kakuro) {
+            return refuse(message);
+        }
         Ok(())
     }
 }

@@ -6,13 +6,14 @@
 //! For a target grade below expert the check is the grader's logic instead, with the
 //! techniques up to that grade: a puzzle it finishes is unique by that proof (as in Simon
 //! Tatham's `solo.c`). The finished puzzle must need exactly that grade (the level below
-//! gets stuck), else a new grid is drawn; an expert target keeps the solver's check and
-//! draws again until the grade is expert.
+//! gets stuck), else a new grid is drawn; an extreme target (HoDoKu's scale; `expert`
+//! reads as `extreme`) keeps the solver's check and draws again until the grade is
+//! extreme.
 
 use super::GenError;
 use super::Symmetry;
 use super::grids::{GridOptions, Prover};
-use crate::grade::{self, Difficulty};
+use crate::grade::{self, Difficulty, Scale};
 use crate::puzzle::{Puzzle, Sudoku};
 use rand::RngExt;
 use rand::seq::SliceRandom;
@@ -76,16 +77,18 @@ pub fn generate(
     prover: &mut Prover<'_>,
     rng: &mut ChaCha8Rng,
 ) -> Result<(Puzzle, Vec<u32>, Difficulty), GenError> {
+    // Graded on HoDoKu's scale: `expert` asks for its top, `extreme`.
+    let goal = options.difficulty.on(Scale::Sudoku).map_err(GenError::Options)?;
     for _ in 0..DRAWS {
-        let (sudoku, solution) = thin_out(options, options.difficulty.logic_level(), prover, rng)?;
+        let (sudoku, solution) = thin_out(options, goal.logic_level(), prover, rng)?;
         let grade = grade::grade_sudoku(&sudoku).difficulty;
-        if options.difficulty.accepts(grade) {
+        if goal.accepts(grade) {
             return Ok((Puzzle::Sudoku(sudoku), solution, grade));
         }
     }
     Err(GenError::Options(format!(
         "no {n}x{n} Sudoku{} was found in {DRAWS} draws",
-        options.difficulty.described(),
+        goal.described(),
         n = options.size
     )))
 }

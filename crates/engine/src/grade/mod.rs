@@ -55,6 +55,7 @@
 mod easy;
 mod journal;
 mod layout;
+mod levels;
 mod lists;
 mod logic;
 mod masks;
@@ -67,56 +68,13 @@ pub(crate) mod tests;
 use crate::puzzle::{Kakuro, RunTable};
 use crate::solver::Budget;
 pub use journal::KakuroEntry;
+pub use levels::{Difficulty, Scale};
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 pub use sudoku::{
     Entry as SudokuEntry, SudokuJournal, SudokuLogic, grade_sudoku, journal_killer, journal_sudoku,
     solve_sudoku,
 };
-
-/// How hard a puzzle is for a person: the hardest level of technique its solution needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Difficulty {
-    /// Combinations and crossings alone.
-    Easy,
-    /// Subsets and bounds inside a run.
-    Medium,
-    /// Whole-run consistency.
-    Hard,
-    /// Needs trial: assuming a digit and following it to a contradiction.
-    Expert,
-}
-
-impl Difficulty {
-    /// The grade of a logic run that `solved` the puzzle or not: the hardest level that
-    /// made progress (easy when none had to), expert when it did not finish.
-    pub fn reached(solved: bool, hardest: Option<Difficulty>) -> Difficulty {
-        match solved {
-            true => hardest.unwrap_or(Difficulty::Easy),
-            false => Difficulty::Expert,
-        }
-    }
-
-    /// Every level, easiest first.
-    pub const ALL: [Difficulty; 4] =
-        [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard, Difficulty::Expert];
-
-    /// The level's name, as in JSON and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Difficulty::Easy => "easy",
-            Difficulty::Medium => "medium",
-            Difficulty::Hard => "hard",
-            Difficulty::Expert => "expert",
-        }
-    }
-
-    /// The level called `name`, if any.
-    pub fn from_name(name: &str) -> Option<Difficulty> {
-        Difficulty::ALL.into_iter().find(|d| d.name() == name)
-    }
-}
 
 /// One technique of the logic solver (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -178,8 +136,9 @@ pub enum Technique {
     XyWing,
     /// Sudoku: a pivot `{x,y,z}` and pincers `{x,z}`, `{y,z}`: one of the three is `z`.
     XyzWing,
-    /// Sudoku: a fish with fins in one box (finned and sashimi X-wing, swordfish,
-    /// jellyfish).
+    /// Sudoku: an X-wing with fins in one box (finned and sashimi).
+    FinnedXWing,
+    /// Sudoku: a swordfish or jellyfish with fins in one box (finned and sashimi).
     FinnedFish,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
@@ -188,7 +147,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 27] = [
+    pub const ALL: [Technique; 28] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -214,6 +173,7 @@ impl Technique {
         Technique::WWing,
         Technique::XyWing,
         Technique::XyzWing,
+        Technique::FinnedXWing,
         Technique::FinnedFish,
         Technique::Trial,
     ];
@@ -247,6 +207,7 @@ impl Technique {
             Technique::WWing => "w_wing",
             Technique::XyWing => "xy_wing",
             Technique::XyzWing => "xyz_wing",
+            Technique::FinnedXWing => "finned_x_wing",
             Technique::FinnedFish => "finned_fish",
         }
     }
@@ -279,8 +240,19 @@ impl Technique {
             | Technique::WWing
             | Technique::XyWing
             | Technique::XyzWing
+            | Technique::FinnedXWing
             | Technique::FinnedFish => Difficulty::Hard,
             Technique::Trial => Difficulty::Expert,
+        }
+    }
+
+    /// The level the technique belongs to in a Sudoku's (or Killer's) logic, on HoDoKu's
+    /// scale: finned and sashimi swordfish and jellyfish are unfair, trial extreme.
+    pub fn sudoku_level(self) -> Difficulty {
+        match self {
+            Technique::FinnedFish => Difficulty::Unfair,
+            Technique::Trial => Difficulty::Extreme,
+            other => other.level(),
         }
     }
 
@@ -440,9 +412,14 @@ impl Grading {
     /// the hardest level that made progress (easy when none had to), expert when it did not
     /// finish.
     fn of(solved: bool, trial: bool, hardest: Option<Difficulty>, uses: Uses) -> Grading {
-        let difficulty = Difficulty::reached(solved, hardest);
+        Grading::on(Scale::Kakuro, Difficulty::reached(solved, hardest), solved, trial, uses)
+    }
+
+    /// The grade `difficulty` on `scale` of a logic solve that `solved` the puzzle or not,
+    /// with trial or without.
+    fn on(scale: Scale, difficulty: Difficulty, solved: bool, trial: bool, uses: Uses) -> Grading {
         let graded_by = match (trial, solved) {
-            (_, true) if difficulty < Difficulty::Expert => GradedBy::Logic,
+            (_, true) if difficulty < scale.top() => GradedBy::Logic,
             (true, true) => GradedBy::Trial,
             (true, false) => GradedBy::TrialStuck,
             (false, _) => GradedBy::LogicStuck,

@@ -58,6 +58,10 @@ const DRAWS: usize = 200;
 /// Generates a puzzle with exactly one solution, as `options` say.
 pub fn generate(options: &GenOptions, budget: Budget<'_>) -> Result<Generated, GenError> {
     let started = Instant::now();
+    // A Kakuro asked for `extreme` (the Sudoku scale's top) is asked for `expert`.
+    let difficulty =
+        options.difficulty.on(crate::grade::Scale::Kakuro).map_err(GenError::Options)?;
+    let options = &GenOptions { difficulty, ..options.clone() };
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut checks = Checks::default();
     for _ in 0..DRAWS {
@@ -401,8 +405,8 @@ fn weights(target: Option<Difficulty>) -> [u32; 10] {
     match target {
         Some(Difficulty::Easy) => [0, 12, 8, 4, 2, 1, 2, 4, 8, 12],
         Some(Difficulty::Medium) | None => [0, 6, 5, 4, 3, 2, 3, 4, 5, 6],
-        Some(Difficulty::Hard) => [0, 3, 3, 3, 3, 3, 3, 3, 3, 3],
-        Some(Difficulty::Expert) => [0, 2, 3, 4, 5, 5, 5, 4, 3, 2],
+        Some(Difficulty::Hard | Difficulty::Unfair) => [0, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+        Some(Difficulty::Expert | Difficulty::Extreme) => [0, 2, 3, 4, 5, 5, 5, 4, 3, 2],
     }
 }
 

@@ -39,7 +39,9 @@ impl State {
                         units.extend(covers.iter().map(|&line| cover * n + line));
                         units.push(fin_box);
                         let cells = places_of(shape, &chosen, base);
-                        self.used(Technique::FinnedFish, &units, &cells);
+                        let technique =
+                            if k == 2 { Technique::FinnedXWing } else { Technique::FinnedFish };
+                        self.used(technique, &units, &cells);
                         return true;
                     }
                 }

@@ -25,10 +25,11 @@
 mod cages;
 mod finned;
 mod links;
+mod score;
 mod techniques;
 mod wings;
 
-use super::{Budget, Difficulty, Grading, Technique, Uses};
+use super::{Budget, Difficulty, Grading, Scale, Technique, Uses};
 use crate::puzzle::{Cage, Killer, Sudoku};
 
 /// The largest subsets of the medium level.
@@ -47,6 +48,9 @@ pub struct SudokuLogic {
     pub hardest: Option<Difficulty>,
     /// How often each technique made progress.
     pub uses: Uses,
+    /// HoDoKu's score of the steps (`score`): each placement a single's points once, each
+    /// other step its technique's.
+    pub score: u32,
 }
 
 impl SudokuLogic {
@@ -61,10 +65,16 @@ impl SudokuLogic {
         self.candidates.iter().map(|&m| one(m)).collect()
     }
 
-    /// The grade when the logic (up to expert) has run: the hardest level used when it
-    /// finished, expert when it did not.
+    /// The grade on HoDoKu's scale when the logic (up to trial) has run: the hardest
+    /// level used when it finished, extreme when it did not; a 9x9's raised by HoDoKu's
+    /// score of the path (`score`).
     pub fn grade(&self) -> Grading {
-        Grading::of(self.solved(), true, self.hardest, self.uses)
+        let solved = self.solved();
+        let mut difficulty = Difficulty::reached_on(Scale::Sudoku, solved, self.hardest);
+        if self.candidates.len() == 81 {
+            difficulty = score::bumped(difficulty, self.score);
+        }
+        Grading::on(Scale::Sudoku, difficulty, solved, true, self.uses)
     }
 }
 
@@ -106,7 +116,7 @@ pub struct SudokuJournal {
 fn journal(shape: &Shape, givens: &[u32], budget: Budget<'_>) -> SudokuJournal {
     let mut state = State::new(shape, givens);
     state.journal = Some(Journal::default());
-    state.run(shape, Difficulty::Expert, budget);
+    state.run(shape, Difficulty::Extreme, budget);
     let entries = state.journal.map(|j| j.steps).unwrap_or_default();
     SudokuJournal { logic: state.logic, entries, out_of_budget: state.out_of_budget }
 }
@@ -139,7 +149,7 @@ struct Journal {
 /// Grades `sudoku`: the hardest level a complete logic solve needs; expert also when logic
 /// up to trial gets stuck.
 pub fn grade_sudoku(sudoku: &Sudoku) -> Grading {
-    solve_sudoku(sudoku, Difficulty::Expert).grade()
+    solve_sudoku(sudoku, Difficulty::Extreme).grade()
 }
 
 /// The grid's units and, per cell, the units it lies in; a Killer's cages.
@@ -195,6 +205,8 @@ struct State {
     logic: SudokuLogic,
     /// Cells whose single digit has already left their peers.
     placed: Vec<bool>,
+    /// Cells whose placement has scored (the givens from the start).
+    scored: Vec<bool>,
     /// The steps, when they are kept.
     journal: Option<Journal>,
     /// The budget ran out before the logic finished or got stuck.
@@ -213,9 +225,13 @@ impl State {
             })
             .collect::<Vec<_>>();
         let contradiction = candidates.contains(&0) || givens.len() != shape.n * shape.n;
-        let logic = SudokuLogic { candidates, contradiction, hardest: None, uses: Uses::default() };
+        let uses = Uses::default();
+        let logic = SudokuLogic { candidates, contradiction, hardest: None, uses, score: 0 };
         let placed = vec![false; shape.n * shape.n];
-        State { logic, placed, journal: None, out_of_budget: false }
+        // A given scores nothing: only what the logic places does.
+        let scored =
+            (0..shape.n * shape.n).map(|c| givens.get(c).is_some_and(|&g| g != 0)).collect();
+        State { logic, placed, scored, journal: None, out_of_budget: false }
     }
 
     /// Applies the techniques up to `ceiling`, cheapest first, until solved, stuck or
@@ -245,6 +261,10 @@ impl State {
                         || (2..=QUAD).any(|k| self.fish(shape, k))
                         || killer && self.cage_consistency(shape)
                         || self.patterns(shape))
+                || ceiling >= Difficulty::Unfair
+                    && (3..=QUAD).any(|k| {
+                        self.finned_fish(shape, k, false) || self.finned_fish(shape, k, true)
+                    })
                 || ceiling >= Difficulty::Expert && self.trial(shape, budget);
             if !progress {
                 return;
@@ -253,7 +273,7 @@ impl State {
     }
 
     /// The hard level's patterns past quads and plain fish, in HoDoKu's order: the
-    /// single-digit patterns, the wings, then finned and sashimi fish.
+    /// single-digit patterns, the wings, then finned and sashimi X-wings.
     fn patterns(&mut self, shape: &Shape) -> bool {
         self.two_strong_links(shape, Technique::Skyscraper)
             || self.two_strong_links(shape, Technique::TwoStringKite)
@@ -282,7 +302,17 @@ impl State {
         sum: Option<u32>,
     ) {
         self.logic.uses.add(technique);
-        let level = technique.level();
+        // A placement scores once, as the single that made it: a hidden single's cell
+        // spreading its digit afterwards is no second step.
+        let points = match (technique, cells.first()) {
+            (Technique::NakedSingle | Technique::HiddenSingle, Some(&cell)) => {
+                let first = !std::mem::replace(&mut self.scored[cell], true);
+                if first { score::points(technique) } else { 0 }
+            }
+            _ => score::points(technique),
+        };
+        self.logic.score = self.logic.score.saturating_add(points);
+        let level = technique.sudoku_level();
         self.logic.hardest = self.logic.hardest.max(Some(level));
         if let Some(journal) = &mut self.journal {
             let removed = std::mem::take(&mut journal.pending);
@@ -323,7 +353,7 @@ impl State {
                     let mut assumed = self.clone();
                     assumed.journal = None;
                     assumed.logic.candidates[cell] = digit;
-                    assumed.run(shape, Difficulty::Hard, budget);
+                    assumed.run(shape, Difficulty::Unfair, budget);
                     if assumed.out_of_budget {
                         self.out_of_budget = true;
                         return false;

@@ -85,7 +85,7 @@ fn the_logic_never_removes_a_digit_of_the_solution() {
         cells.shuffle(&mut rng);
         let removed = rng.random_range(40..62);
         cells.iter().take(removed).for_each(|&c| givens[c] = 0);
-        let logic = solve_sudoku(&sudoku(givens), Difficulty::Expert);
+        let logic = solve_sudoku(&sudoku(givens), Difficulty::Extreme);
         assert!(!logic.contradiction, "round {round}");
         for (cell, &digit) in solution.iter().enumerate() {
             assert_ne!(logic.candidates[cell] & 1 << digit, 0, "round {round}, cell {cell}");
@@ -101,9 +101,9 @@ fn clashing_givens_are_a_contradiction() {
     let mut givens = vec![0; 81];
     givens[0] = 5;
     givens[1] = 5;
-    let logic = solve_sudoku(&sudoku(givens), Difficulty::Expert);
+    let logic = solve_sudoku(&sudoku(givens), Difficulty::Extreme);
     assert!(logic.contradiction && !logic.solved());
-    assert_eq!(grade_sudoku(&sudoku(vec![1; 80])).difficulty, Difficulty::Expert);
+    assert_eq!(grade_sudoku(&sudoku(vec![1; 80])).difficulty, Difficulty::Extreme);
 }
 
 /// A 4x4 Killer's shape: cage `[0, 1]` adds up to 3, cage `[2, 3, 6]` to 9.

@@ -1,0 +1,64 @@
+//! HoDoKu's score, which raises a 9x9 Sudoku's grade past its hardest technique's level
+//! when the path is long: each step scores its technique's points (`core/scoring.py` of
+//! hodoku-py, HoDoKu 2.2's defaults), and while the sum exceeds the level's most (easy
+//! 800, medium 1000, hard 1600, unfair 1800) the grade goes one level up. The grader's
+//! families score as their usual members: a subset as a pair, a fish as an X-wing, a
+//! finned fish as a finned swordfish; trial as a forcing chain. HoDoKu grades 9x9 grids
+//! only; larger ones keep their hardest technique's level.
+
+use crate::grade::{Difficulty, Technique};
+
+/// HoDoKu's points for one step of `technique`.
+pub(super) fn points(technique: Technique) -> u32 {
+    match technique {
+        Technique::NakedSingle => 4,
+        Technique::HiddenSingle => 14,
+        Technique::LockedCandidates => 50,
+        Technique::NakedSubset => 60,
+        Technique::HiddenSubset => 70,
+        Technique::NakedQuad => 120,
+        Technique::HiddenQuad => 150,
+        Technique::Fish => 140,
+        Technique::Skyscraper => 130,
+        Technique::TwoStringKite | Technique::WWing => 150,
+        Technique::TurbotFish | Technique::EmptyRectangle => 120,
+        Technique::XyWing => 160,
+        Technique::XyzWing => 180,
+        Technique::FinnedXWing => 130,
+        Technique::FinnedFish => 200,
+        Technique::Trial => 500,
+        // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
+        _ => 0,
+    }
+}
+
+/// `level` raised while `score` exceeds its most, as HoDoKu raises it.
+pub(super) fn bumped(mut level: Difficulty, score: u32) -> Difficulty {
+    loop {
+        let (most, next) = match level {
+            Difficulty::Easy => (800, Difficulty::Medium),
+            Difficulty::Medium => (1000, Difficulty::Hard),
+            Difficulty::Hard => (1600, Difficulty::Unfair),
+            Difficulty::Unfair => (1800, Difficulty::Extreme),
+            _ => return level,
+        };
+        if score <= most {
+            return level;
+        }
+        level = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_path_goes_up_a_level_per_most_it_exceeds() {
+        assert_eq!(bumped(Difficulty::Easy, 800), Difficulty::Easy);
+        assert_eq!(bumped(Difficulty::Easy, 801), Difficulty::Medium);
+        assert_eq!(bumped(Difficulty::Medium, 1700), Difficulty::Unfair);
+        assert_eq!(bumped(Difficulty::Hard, 5000), Difficulty::Extreme);
+        assert_eq!(bumped(Difficulty::Extreme, 0), Difficulty::Extreme);
+    }
+}
