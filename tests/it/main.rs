@@ -27,6 +27,7 @@ mod formats;
 mod fpuzzles;
 mod generate;
 mod grade;
+mod hodoku;
 mod ipuz;
 mod layers;
 mod outbox_leftovers;

@@ -214,6 +214,10 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("sashimi_swordfish", Unfair),
             ("finned_jellyfish", Unfair),
             ("sashimi_jellyfish", Unfair),
+            ("remote_pair", Hard),
+            ("x_chain", Unfair),
+            ("xy_chain", Unfair),
+            ("aic", Unfair),
             ("trial", Extreme),
         ],
         Kind::Killer => &[],
@@ -254,6 +258,10 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("sashimi_swordfish", Difficulty::Unfair),
     ("finned_jellyfish", Difficulty::Unfair),
     ("sashimi_jellyfish", Difficulty::Unfair),
+    ("remote_pair", Difficulty::Hard),
+    ("x_chain", Difficulty::Unfair),
+    ("xy_chain", Difficulty::Unfair),
+    ("aic", Difficulty::Unfair),
     ("trial", Difficulty::Extreme),
 ];
 

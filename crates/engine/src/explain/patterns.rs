@@ -88,8 +88,36 @@ pub(super) fn describe(
             (kind, text)
         }
         (Technique::FinnedXWing | Technique::FinnedFish, _) => finned(entry, n, houses, &digit),
+        (Technique::RemotePair | Technique::XChain | Technique::XyChain | Technique::Aic, _) => {
+            chain(entry, n)
+        }
         _ => (entry.technique.name(), format!("{digit} goes")),
     }
+}
+
+/// A chain, told as the implications a player follows: from its start assumed false, each
+/// strong link makes the next candidate true and each weak link the next one false.
+fn chain(entry: &SudokuEntry, n: usize) -> (&'static str, String) {
+    let kind = match entry.technique {
+        Technique::RemotePair => "remote_pair",
+        Technique::XChain => "x_chain",
+        Technique::XyChain => "xy_chain",
+        _ => "aic",
+    };
+    let is = |&(cell, d): &(usize, u32), truth: bool| {
+        format!("{} {} {d}", cell_name(cell, n), if truth { "is" } else { "is not" })
+    };
+    let links: Vec<String> =
+        entry.chain.iter().enumerate().map(|(i, node)| is(node, i % 2 == 1)).collect();
+    let (Some(start), Some(end)) = (entry.chain.first(), entry.chain.last()) else {
+        return (kind, "a chain".into());
+    };
+    let ends = if start == end {
+        format!("so {} is {}", cell_name(start.0, n), start.1)
+    } else {
+        format!("so {} or {}", is(start, true), is(end, true))
+    };
+    (kind, format!("if {}: {ends}", links.join(", then ")))
 }
 
 /// A finned or sashimi fish: its houses are the base lines, the cover lines and the fins'
@@ -223,6 +251,21 @@ mod tests {
             "0803",
             "w_wing",
             "6......7.....2.....58..1.....4.....2...1..9.6597.4...892.4..6.....5.......68.3...",
+        ),
+        (
+            "0701",
+            "x_chain",
+            "....5..8...7.293..1...74..25.91.2..4....4.........816.718....2...........6......7",
+        ),
+        (
+            "0702",
+            "xy_chain",
+            "76.....9.............42536...65..2..9..1.2.......7...9.....643..49.8...2.1...7...",
+        ),
+        (
+            "0703",
+            "remote_pair",
+            "1.8....5...4...6.72....3......5...4.6......9....91.7....73.........75.6.38.4.6..5",
         ),
     ];
 

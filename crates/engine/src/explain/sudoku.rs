@@ -163,7 +163,11 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::XyWing
         | Technique::XyzWing
         | Technique::FinnedXWing
-        | Technique::FinnedFish => super::patterns::describe(entry, n, candidates, &houses),
+        | Technique::FinnedFish
+        | Technique::RemotePair
+        | Technique::XChain
+        | Technique::XyChain
+        | Technique::Aic => super::patterns::describe(entry, n, candidates, &houses),
         Technique::Trial => {
             let cell = cell_list(cells, n);
             let digit = digit_set(removed_digits);

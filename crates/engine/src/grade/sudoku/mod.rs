@@ -13,16 +13,24 @@
 //!   (X-wing, swordfish, jellyfish); the single-digit patterns [`Technique::Skyscraper`],
 //!   [`Technique::TwoStringKite`], [`Technique::TurbotFish`] and
 //!   [`Technique::EmptyRectangle`] (`links`); [`Technique::WWing`], [`Technique::XyWing`]
-//!   and [`Technique::XyzWing`] (`wings`); [`Technique::FinnedFish`], finned and sashimi
-//!   (`finned`). They come in HoDoKu's order, and go by HoDoKu's definitions.
-//! - **expert**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
-//!   with the levels up to hard; a puzzle that even trial cannot finish is expert too.
+//!   and [`Technique::XyzWing`] (`wings`); [`Technique::FinnedXWing`], finned and sashimi
+//!   (`finned`); [`Technique::RemotePair`] (`chains`). They come in HoDoKu's order, and go
+//!   by HoDoKu's definitions.
+//! - **unfair**: [`Technique::FinnedFish`] of three and four lines; the chains
+//!   [`Technique::XChain`], [`Technique::XyChain`] and [`Technique::Aic`] (`chains`).
+//! - **extreme**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
+//!   with the levels up to hard; a puzzle that even trial cannot finish is extreme too (a
+//!   ceiling of `expert`, Kakuro's top, runs trial as well).
+//!
+//! The grade is on HoDoKu's scale ([`crate::grade::Scale::Sudoku`]); a 9x9's is raised by
+//! HoDoKu's score of the path (`score`).
 //!
 //! A Killer Sudoku is solved by the same logic with its cages added (`cages`): a placed
 //! digit also leaves the rest of its cage, and the cage techniques join the levels (see
 //! [`journal_killer`]). Killer Sudoku are not graded; the levels only order the techniques.
 
 mod cages;
+mod chains;
 mod finned;
 mod links;
 mod score;
@@ -136,6 +144,9 @@ pub struct Entry {
     pub sum: Option<u32>,
     /// What it removed: per cell, the digits as a bit set.
     pub removed: Vec<(usize, u32)>,
+    /// A chain's candidates (cell, digit), from its start, assumed false, alternately
+    /// false and true to its end; empty for other techniques.
+    pub chain: Vec<(usize, u32)>,
 }
 
 /// The steps of a solve, kept only when asked for (an answer never pays for them).
@@ -262,9 +273,9 @@ impl State {
                         || killer && self.cage_consistency(shape)
                         || self.patterns(shape))
                 || ceiling >= Difficulty::Unfair
-                    && (3..=QUAD).any(|k| {
+                    && ((3..=QUAD).any(|k| {
                         self.finned_fish(shape, k, false) || self.finned_fish(shape, k, true)
-                    })
+                    }) || self.chains(shape))
                 || ceiling >= Difficulty::Expert && self.trial(shape, budget);
             if !progress {
                 return;
@@ -272,10 +283,11 @@ impl State {
         }
     }
 
-    /// The hard level's patterns past quads and plain fish, in HoDoKu's order: the
-    /// single-digit patterns, the wings, then finned and sashimi X-wings.
+    /// The hard level's patterns past quads and plain fish, in HoDoKu's order: remote
+    /// pairs, the single-digit patterns, the wings, then finned and sashimi X-wings.
     fn patterns(&mut self, shape: &Shape) -> bool {
-        self.two_strong_links(shape, Technique::Skyscraper)
+        self.remote_pairs(shape)
+            || self.two_strong_links(shape, Technique::Skyscraper)
             || self.two_strong_links(shape, Technique::TwoStringKite)
             || self.two_strong_links(shape, Technique::TurbotFish)
             || self.empty_rectangles(shape)
@@ -317,7 +329,16 @@ impl State {
         if let Some(journal) = &mut self.journal {
             let removed = std::mem::take(&mut journal.pending);
             let (units, cells, cages) = (units.to_vec(), cells.to_vec(), cages.to_vec());
-            journal.steps.push(Entry { technique, units, cells, cages, sum, removed });
+            let chain = Vec::new();
+            journal.steps.push(Entry { technique, units, cells, cages, sum, removed, chain });
+        }
+    }
+
+    /// Counts a use of the chain `technique` through `cells`, its candidates `chain`.
+    fn used_chain(&mut self, technique: Technique, cells: &[usize], chain: Vec<(usize, u32)>) {
+        self.used(technique, &[], cells);
+        if let Some(step) = self.journal.as_mut().and_then(|j| j.steps.last_mut()) {
+            step.chain = chain;
         }
     }
 
@@ -353,7 +374,8 @@ impl State {
                     let mut assumed = self.clone();
                     assumed.journal = None;
                     assumed.logic.candidates[cell] = digit;
-                    assumed.run(shape, Difficulty::Unfair, budget);
+                    // Up to hard: the chains' search is too dear to repeat per assumption.
+                    assumed.run(shape, Difficulty::Hard, budget);
                     if assumed.out_of_budget {
                         self.out_of_budget = true;
                         return false;

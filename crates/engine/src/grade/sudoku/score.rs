@@ -26,6 +26,9 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::XyzWing => 180,
         Technique::FinnedXWing => 130,
         Technique::FinnedFish => 200,
+        Technique::RemotePair => 110,
+        Technique::XChain | Technique::XyChain => 260,
+        Technique::Aic => 280,
         Technique::Trial => 500,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
         _ => 0,

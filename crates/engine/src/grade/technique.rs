@@ -1,0 +1,256 @@
+//! The techniques of the logic solvers, Kakuro's and Sudoku's, with their levels, and the
+//! count of their uses that a grade reports.
+
+use super::Difficulty;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+/// One technique of the logic solver (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Technique {
+    /// A placed digit leaves the rest of its run.
+    NakedSingle,
+    /// A run's only live combination fixes its open cells' digits.
+    UniqueCombination,
+    /// A cell keeps only digits of its runs' live combinations.
+    Crossing,
+    /// A needed digit only one cell of the run can hold is placed there.
+    HiddenSingle,
+    /// Killer: a cage's cells keep only digits of the combinations its sum has left.
+    CageCombination,
+    /// Killer: a digit every combination of a cage needs, with one place in the cage.
+    CageHiddenSingle,
+    /// k cells with k digits between them keep those digits out of the rest of the run.
+    NakedSubset,
+    /// k needed digits that only k cells can hold confine those cells to them.
+    HiddenSubset,
+    /// Digits the other cells cannot complete to the clue are removed.
+    Bounds,
+    /// Sudoku: a digit confined to one line within a box, or to one box within a line,
+    /// leaves the rest of that line or box (pointing and claiming).
+    LockedCandidates,
+    /// Killer: a digit a cage needs, whose places in it lie in one house, leaves the rest
+    /// of that house.
+    CagePointing,
+    /// Killer: the cells of a house outside the cages wholly inside it add up to what
+    /// those cages leave of the house's sum (the rule of 45).
+    Innies,
+    /// Killer: the cells outside a house of the cages that cover it add up to what those
+    /// cages hold beyond the house's sum.
+    Outies,
+    /// Digits without a distinct assignment of a combination over the run are removed.
+    RunConsistency,
+    /// Sudoku: a digit whose places in k rows lie in k columns leaves those columns'
+    /// other cells, and the same with rows and columns swapped (X-wing, swordfish).
+    Fish,
+    /// Killer: digits without a distinct assignment of a combination over the cage.
+    CageConsistency,
+    /// Sudoku: four cells of a unit holding four digits between them (hard, as in HoDoKu).
+    NakedQuad,
+    /// Sudoku: four digits of a unit that only four of its cells can hold.
+    HiddenQuad,
+    /// Sudoku: two strong links on parallel lines, joined across: one far end holds the
+    /// digit.
+    Skyscraper,
+    /// Sudoku: a row's and a column's strong links joined in a box.
+    TwoStringKite,
+    /// Sudoku: two strong links joined any other way (through a box).
+    TurbotFish,
+    /// Sudoku: a box whose places of a digit lie on one row and one column, with a strong
+    /// link outside it.
+    EmptyRectangle,
+    /// Sudoku: two cells `{x,y}` joined by a strong link on `x`: one of them is `y`.
+    WWing,
+    /// Sudoku: a pivot `{x,y}` and pincers `{x,z}`, `{y,z}`: one pincer is `z`.
+    XyWing,
+    /// Sudoku: a pivot `{x,y,z}` and pincers `{x,z}`, `{y,z}`: one of the three is `z`.
+    XyzWing,
+    /// Sudoku: an X-wing with fins in one box (finned and sashimi).
+    FinnedXWing,
+    /// Sudoku: a swordfish or jellyfish with fins in one box (finned and sashimi).
+    FinnedFish,
+    /// Sudoku: an XY-Chain whose cells all hold the same two digits.
+    RemotePair,
+    /// Sudoku: a chain over one digit's places: one of its ends holds it.
+    XChain,
+    /// Sudoku: a chain through cells of two digits.
+    XyChain,
+    /// Sudoku: an alternating inference chain mixing both kinds of link.
+    Aic,
+    /// A digit whose assumption leads to a contradiction is removed.
+    Trial,
+}
+
+impl Technique {
+    /// Every technique, level by level, easiest level first (the Killer's cage techniques
+    /// last in their levels).
+    pub const ALL: [Technique; 32] = [
+        Technique::NakedSingle,
+        Technique::UniqueCombination,
+        Technique::Crossing,
+        Technique::HiddenSingle,
+        Technique::CageCombination,
+        Technique::CageHiddenSingle,
+        Technique::NakedSubset,
+        Technique::HiddenSubset,
+        Technique::Bounds,
+        Technique::LockedCandidates,
+        Technique::CagePointing,
+        Technique::Innies,
+        Technique::Outies,
+        Technique::RunConsistency,
+        Technique::Fish,
+        Technique::CageConsistency,
+        Technique::NakedQuad,
+        Technique::HiddenQuad,
+        Technique::Skyscraper,
+        Technique::TwoStringKite,
+        Technique::TurbotFish,
+        Technique::EmptyRectangle,
+        Technique::WWing,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::FinnedXWing,
+        Technique::FinnedFish,
+        Technique::RemotePair,
+        Technique::XChain,
+        Technique::XyChain,
+        Technique::Aic,
+        Technique::Trial,
+    ];
+
+    /// The technique's name, as in the JSON `techniques` object.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::UniqueCombination => "unique_combination",
+            Technique::Crossing => "crossing",
+            Technique::NakedSingle => "naked_single",
+            Technique::HiddenSingle => "hidden_single",
+            Technique::NakedSubset => "naked_subset",
+            Technique::HiddenSubset => "hidden_subset",
+            Technique::Bounds => "bounds",
+            Technique::RunConsistency => "run_consistency",
+            Technique::LockedCandidates => "locked_candidates",
+            Technique::Fish => "fish",
+            Technique::Trial => "trial",
+            Technique::CageCombination => "cage_combination",
+            Technique::CageHiddenSingle => "cage_hidden_single",
+            Technique::CagePointing => "cage_pointing",
+            Technique::Innies => "innies",
+            Technique::Outies => "outies",
+            Technique::CageConsistency => "cage_consistency",
+            Technique::NakedQuad => "naked_quad",
+            Technique::HiddenQuad => "hidden_quad",
+            Technique::Skyscraper => "skyscraper",
+            Technique::TwoStringKite => "two_string_kite",
+            Technique::TurbotFish => "turbot_fish",
+            Technique::EmptyRectangle => "empty_rectangle",
+            Technique::WWing => "w_wing",
+            Technique::XyWing => "xy_wing",
+            Technique::XyzWing => "xyz_wing",
+            Technique::FinnedXWing => "finned_x_wing",
+            Technique::FinnedFish => "finned_fish",
+            Technique::RemotePair => "remote_pair",
+            Technique::XChain => "x_chain",
+            Technique::XyChain => "xy_chain",
+            Technique::Aic => "aic",
+        }
+    }
+
+    /// The level the technique belongs to.
+    pub fn level(self) -> Difficulty {
+        match self {
+            Technique::UniqueCombination
+            | Technique::Crossing
+            | Technique::NakedSingle
+            | Technique::HiddenSingle
+            | Technique::CageCombination
+            | Technique::CageHiddenSingle => Difficulty::Easy,
+            Technique::NakedSubset
+            | Technique::HiddenSubset
+            | Technique::Bounds
+            | Technique::LockedCandidates
+            | Technique::CagePointing
+            | Technique::Innies
+            | Technique::Outies => Difficulty::Medium,
+            Technique::RunConsistency
+            | Technique::Fish
+            | Technique::CageConsistency
+            | Technique::NakedQuad
+            | Technique::HiddenQuad
+            | Technique::Skyscraper
+            | Technique::TwoStringKite
+            | Technique::TurbotFish
+            | Technique::EmptyRectangle
+            | Technique::WWing
+            | Technique::XyWing
+            | Technique::XyzWing
+            | Technique::FinnedXWing
+            | Technique::FinnedFish
+            | Technique::RemotePair
+            | Technique::XChain
+            | Technique::XyChain
+            | Technique::Aic => Difficulty::Hard,
+            Technique::Trial => Difficulty::Expert,
+        }
+    }
+
+    /// The level the technique belongs to in a Sudoku's (or Killer's) logic, on HoDoKu's
+    /// scale: finned and sashimi swordfish and jellyfish and the chains (a remote pair
+    /// aside) are unfair, trial extreme.
+    pub fn sudoku_level(self) -> Difficulty {
+        match self {
+            Technique::FinnedFish | Technique::XChain | Technique::XyChain | Technique::Aic => {
+                Difficulty::Unfair
+            }
+            Technique::Trial => Difficulty::Extreme,
+            other => other.level(),
+        }
+    }
+
+    /// Position in [`Technique::ALL`] (the declaration order).
+    pub(super) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How often each technique made progress. Serialises as a JSON object from technique
+/// name to count, holding only the techniques used, in the order of [`Technique::ALL`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Uses {
+    /// Counts in the order of [`Technique::ALL`].
+    counts: [u32; Technique::ALL.len()],
+}
+
+impl Uses {
+    /// How often `technique` made progress.
+    pub fn get(&self, technique: Technique) -> u32 {
+        self.counts[technique.index()]
+    }
+
+    /// The techniques used, in the order of [`Technique::ALL`], with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (Technique, u32)> + '_ {
+        Technique::ALL.into_iter().map(|t| (t, self.get(t))).filter(|&(_, n)| n > 0)
+    }
+
+    /// True when no technique made progress.
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&n| n == 0)
+    }
+
+    /// Counts one more use of `technique`.
+    pub(super) fn add(&mut self, technique: Technique) {
+        let count = &mut self.counts[technique.index()];
+        *count = count.saturating_add(1);
+    }
+}
+
+impl Serialize for Uses {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.iter().count()))?;
+        for (technique, count) in self.iter() {
+            map.serialize_entry(technique.name(), &count)?;
+        }
+        map.end()
+    }
+}
