@@ -88,6 +88,15 @@ pub(super) fn describe(
             (kind, text)
         }
         (Technique::FinnedXWing | Technique::FinnedFish, _) => finned(entry, n, houses, &digit),
+        (Technique::SimpleColors, _) => {
+            let text = format!(
+                "{digit}'s strong links colour its places {} in two colours, one of which \
+                 holds {digit}: a colour with two cells that see each other is false, and a \
+                 cell that sees both colours cannot hold {digit}",
+                cell_list(cells, n)
+            );
+            ("simple_colors", text)
+        }
         (Technique::RemotePair | Technique::XChain | Technique::XyChain | Technique::Aic, _) => {
             chain(entry, n)
         }
@@ -251,6 +260,11 @@ mod tests {
             "0803",
             "w_wing",
             "6......7.....2.....58..1.....4.....2...1..9.6597.4...892.4..6.....5.......68.3...",
+        ),
+        (
+            "0500",
+            "simple_colors",
+            ".3.7..8.55972..................9.5.7....6...........83.72..396..4...7....638.....",
         ),
         (
             "0701",

@@ -164,6 +164,7 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::XyzWing
         | Technique::FinnedXWing
         | Technique::FinnedFish
+        | Technique::SimpleColors
         | Technique::RemotePair
         | Technique::XChain
         | Technique::XyChain

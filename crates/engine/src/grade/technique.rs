@@ -69,6 +69,8 @@ pub enum Technique {
     FinnedXWing,
     /// Sudoku: a swordfish or jellyfish with fins in one box (finned and sashimi).
     FinnedFish,
+    /// Sudoku: a digit's strong links colour its places in two colours, one of them true.
+    SimpleColors,
     /// Sudoku: an XY-Chain whose cells all hold the same two digits.
     RemotePair,
     /// Sudoku: a chain over one digit's places: one of its ends holds it.
@@ -84,7 +86,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 32] = [
+    pub const ALL: [Technique; 33] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -112,6 +114,7 @@ impl Technique {
         Technique::XyzWing,
         Technique::FinnedXWing,
         Technique::FinnedFish,
+        Technique::SimpleColors,
         Technique::RemotePair,
         Technique::XChain,
         Technique::XyChain,
@@ -150,6 +153,7 @@ impl Technique {
             Technique::XyzWing => "xyz_wing",
             Technique::FinnedXWing => "finned_x_wing",
             Technique::FinnedFish => "finned_fish",
+            Technique::SimpleColors => "simple_colors",
             Technique::RemotePair => "remote_pair",
             Technique::XChain => "x_chain",
             Technique::XyChain => "xy_chain",
@@ -187,6 +191,7 @@ impl Technique {
             | Technique::XyzWing
             | Technique::FinnedXWing
             | Technique::FinnedFish
+            | Technique::SimpleColors
             | Technique::RemotePair
             | Technique::XChain
             | Technique::XyChain
@@ -216,10 +221,16 @@ impl Technique {
 
 /// How often each technique made progress. Serialises as a JSON object from technique
 /// name to count, holding only the techniques used, in the order of [`Technique::ALL`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Uses {
     /// Counts in the order of [`Technique::ALL`].
     counts: [u32; Technique::ALL.len()],
+}
+
+impl Default for Uses {
+    fn default() -> Uses {
+        Uses { counts: [0; Technique::ALL.len()] }
+    }
 }
 
 impl Uses {

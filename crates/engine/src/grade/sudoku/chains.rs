@@ -95,13 +95,7 @@ impl State {
     /// From `start` assumed false, the shortest chain of `kind`, of at most `most` links,
     /// whose ends remove a candidate: its nodes (start first, alternately false and true)
     /// and the removals.
-    fn shortest_from(
-        &self,
-        shape: &Shape,
-        kind: Kind,
-        start: Node,
-        most: usize,
-    ) -> Option<Found> {
+    fn shortest_from(&self, shape: &Shape, kind: Kind, start: Node, most: usize) -> Option<Found> {
         let index = |(cell, d): Node, truth: bool| (cell * 32 + d as usize) * 2 + truth as usize;
         let size = shape.n * shape.n * 64;
         let mut previous: Vec<Option<(Node, bool)>> = vec![None; size];

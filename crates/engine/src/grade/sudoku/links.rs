@@ -205,3 +205,98 @@ fn lines_of(cells: &[usize], n: usize, kind: usize) -> Vec<usize> {
     lines.dedup();
     lines
 }
+
+impl State {
+    /// Simple Colors: a digit's strong links, joined into a chain, colour its places in
+    /// two colours, one of which holds the digit. Two cells of one colour that see each
+    /// other make that colour false (a wrap: the digit leaves all its cells); a cell that
+    /// sees both colours cannot hold it (a trap).
+    pub(super) fn simple_colors(&mut self, shape: &Shape) -> bool {
+        for d in 1..=shape.n {
+            let digit = 1 << d;
+            let links = self.strong_links(shape, digit);
+            for (colours, cells) in colourings(&links) {
+                let of = |colour: bool| -> Vec<usize> {
+                    cells
+                        .iter()
+                        .zip(&colours)
+                        .filter(|&(_, &c)| c == colour)
+                        .map(|(&x, _)| x)
+                        .collect()
+                };
+                let (one, other) = (of(true), of(false));
+                let clash = |side: &[usize]| {
+                    side.iter()
+                        .enumerate()
+                        .any(|(i, &a)| side[i + 1..].iter().any(|&b| shape.sees(a, b)))
+                };
+                let mut removed = false;
+                for (side, rest) in [(&one, &other), (&other, &one)] {
+                    if clash(side) {
+                        for &cell in side.iter() {
+                            removed |= self.remove(cell, digit);
+                        }
+                        if removed {
+                            let mut reasons = side.clone();
+                            reasons.extend(rest.iter());
+                            self.used(Technique::SimpleColors, &[], &reasons);
+                            return true;
+                        }
+                    }
+                }
+                for target in 0..shape.n * shape.n {
+                    if cells.contains(&target) || self.logic.candidates[target] & digit == 0 {
+                        continue;
+                    }
+                    let sees = |side: &[usize]| side.iter().any(|&c| shape.sees(c, target));
+                    if sees(&one) && sees(&other) {
+                        removed |= self.remove(target, digit);
+                    }
+                }
+                if removed {
+                    let mut reasons = one.clone();
+                    reasons.extend(other.iter());
+                    self.used(Technique::SimpleColors, &[], &reasons);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The chains of strong `links` (units aside), each coloured in two colours: per chain of
+/// at least three cells, the colour of each cell and the cells.
+fn colourings(links: &[Link]) -> Vec<(Vec<bool>, Vec<usize>)> {
+    let mut done: Vec<usize> = Vec::new();
+    let mut chains = Vec::new();
+    for &(_, first, _) in links {
+        if done.contains(&first) {
+            continue;
+        }
+        let (mut cells, mut colours) = (vec![first], vec![true]);
+        let mut at = 0;
+        while at < cells.len() {
+            let (cell, colour) = (cells[at], colours[at]);
+            for &(_, a, b) in links {
+                let next = if a == cell {
+                    b
+                } else if b == cell {
+                    a
+                } else {
+                    continue;
+                };
+                if !cells.contains(&next) {
+                    cells.push(next);
+                    colours.push(!colour);
+                }
+            }
+            at += 1;
+        }
+        done.extend(cells.iter().copied());
+        if cells.len() >= 3 {
+            chains.push((colours, cells));
+        }
+    }
+    chains
+}

@@ -14,8 +14,8 @@
 //!   [`Technique::TwoStringKite`], [`Technique::TurbotFish`] and
 //!   [`Technique::EmptyRectangle`] (`links`); [`Technique::WWing`], [`Technique::XyWing`]
 //!   and [`Technique::XyzWing`] (`wings`); [`Technique::FinnedXWing`], finned and sashimi
-//!   (`finned`); [`Technique::RemotePair`] (`chains`). They come in HoDoKu's order, and go
-//!   by HoDoKu's definitions.
+//!   (`finned`); [`Technique::SimpleColors`] (`links`); [`Technique::RemotePair`]
+//!   (`chains`). They come in HoDoKu's order, and go by HoDoKu's definitions.
 //! - **unfair**: [`Technique::FinnedFish`] of three and four lines; the chains
 //!   [`Technique::XChain`], [`Technique::XyChain`] and [`Technique::Aic`] (`chains`).
 //! - **extreme**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
@@ -284,7 +284,8 @@ impl State {
     }
 
     /// The hard level's patterns past quads and plain fish, in HoDoKu's order: remote
-    /// pairs, the single-digit patterns, the wings, then finned and sashimi X-wings.
+    /// pairs, the single-digit patterns, the wings, finned and sashimi X-wings, then simple
+    /// colours.
     fn patterns(&mut self, shape: &Shape) -> bool {
         self.remote_pairs(shape)
             || self.two_strong_links(shape, Technique::Skyscraper)
@@ -294,8 +295,9 @@ impl State {
             || self.w_wings(shape)
             || self.xy_wings(shape, 2)
             || self.xy_wings(shape, 3)
-            || (2..=QUAD)
-                .any(|k| self.finned_fish(shape, k, false) || self.finned_fish(shape, k, true))
+            || self.finned_fish(shape, 2, false)
+            || self.finned_fish(shape, 2, true)
+            || self.simple_colors(shape)
     }
 
     /// Counts a use of `technique`, on `units` from `cells`, which removed what was removed

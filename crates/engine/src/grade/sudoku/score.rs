@@ -20,7 +20,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::HiddenQuad => 150,
         Technique::Fish => 140,
         Technique::Skyscraper => 130,
-        Technique::TwoStringKite | Technique::WWing => 150,
+        Technique::TwoStringKite | Technique::WWing | Technique::SimpleColors => 150,
         Technique::TurbotFish | Technique::EmptyRectangle => 120,
         Technique::XyWing => 160,
         Technique::XyzWing => 180,
