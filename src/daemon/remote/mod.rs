@@ -29,6 +29,7 @@ use crate::report::{FileReport, Status};
 use crate::result_names::stem_of;
 use crate::status::{Backlog, NodeState};
 use crate::work::generate_job;
+use async_nats::jetstream::stream;
 use crossbeam_channel::Sender;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -67,6 +68,8 @@ pub struct Remote {
     packer: packer::Packer,
     /// Where deferred inputs are submitted again.
     jobs: Sender<Job>,
+    /// The streams the reconciler has looked up, by name.
+    streams: Mutex<HashMap<String, stream::Stream>>,
 }
 
 impl Remote {
@@ -90,6 +93,7 @@ impl Remote {
             packer: packer::Packer::new(sender.clone()),
             sender,
             jobs,
+            streams: Mutex::default(),
         }
     }
 
@@ -131,7 +135,7 @@ impl Remote {
         places.extend(pack.map(|pack| (jobs.0, names.job(pack), jobs.1)));
         queue.block_on(async {
             for (stream, subject, consumer) in places {
-                let stream = queue.js.get_stream(stream).await.ok()?;
+                let stream = self.stream(&stream).await?;
                 let Ok(message) = stream.get_last_raw_message_by_subject(&subject).await else {
                     continue;
                 };
@@ -145,6 +149,22 @@ impl Remote {
             }
             Some(false)
         })
+    }
+
+    /// The queue's stream `name`, looked up once: the reconciler asks about every claim
+    /// in flight every pass, and a lookup of its own for each question doubled the
+    /// requests of a pass, which runs on the answers thread. A lookup that fails is not
+    /// kept.
+    async fn stream(&self, name: &str) -> Option<stream::Stream> {
+        let known = self.streams.lock().ok().and_then(|s| s.get(name).cloned());
+        if known.is_some() {
+            return known;
+        }
+        let found = self.queue.js.get_stream(name).await.ok()?;
+        if let Ok(mut streams) = self.streams.lock() {
+            streams.insert(name.to_string(), found.clone());
+        }
+        Some(found)
     }
 
     /// An answer was written (or is not wanted): its room in the queue goes to the input

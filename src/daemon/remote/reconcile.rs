@@ -11,7 +11,11 @@ use crate::daemon::claim::{self, Claimed};
 use crate::daemon::job::{Context, SharedQueue};
 use crate::pipeline;
 use crate::queue::large;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The longest a pass looks up claims: it runs on the answers thread, and while a
+/// cluster elects its leaders each lookup may wait for its request's timeout.
+const PASS_MOST: Duration = Duration::from_millis(500);
 
 /// One pass over the claims in flight, then the sweep of the queue's bucket.
 pub(super) fn run(remote: &Remote, ctx: &Context) {
@@ -39,15 +43,22 @@ pub(super) fn sweep(remote: &Remote, ctx: &Context) {
 fn check(remote: &Remote, ctx: &Context) {
     let claim_dir = &ctx.settings.folders.claim;
     type Seen = (Claimed, bool, Instant, Option<String>);
-    let flights: Vec<Seen> = match remote.flights.lock() {
+    let mut flights: Vec<Seen> = match remote.flights.lock() {
         Ok(flights) => {
             let seen = |f: &super::Flight| (f.claimed.clone(), f.sent, f.seen, f.pack.clone());
             flights.values().map(seen).collect()
         }
         Err(_) => return,
     };
+    // Those seen longest ago first: a pass that runs out of time leaves the newest.
+    flights.sort_by_key(|&(_, _, seen, _)| seen);
     let reconcile = remote.queue.settings.reconcile;
+    let until = Instant::now() + PASS_MOST;
     for (claimed, sent, seen, pack) in flights {
+        if Instant::now() > until {
+            // The answers wait on this thread; the next pass goes on from here.
+            break;
+        }
         if remote.writing.lock().is_ok_and(|w| w.contains(&claimed.id)) {
             continue;
         }
