@@ -167,7 +167,7 @@ impl State {
             }
         } else {
             // Weak: the digit in the cells that see this one.
-            for peer in shape.peers(cell) {
+            for &peer in shape.peers(cell) {
                 let two_only = matches!(kind, Kind::Xy | Kind::Remote);
                 if self.logic.candidates[peer] & bit != 0 && (!two_only || bivalue(peer)) {
                     next.push((peer, d));
@@ -203,7 +203,7 @@ impl State {
                 removals.push((c0, rest));
             }
         } else if d0 == d1 {
-            for target in shape.peers(c0) {
+            for &target in shape.peers(c0) {
                 if target != c1 && shape.sees(target, c1) && holds(target, d0) {
                     removals.push((target, 1 << d0));
                 }

@@ -17,14 +17,7 @@ impl State {
         for d in 1..=n {
             let digit = 1 << d;
             for (base, cover) in [(0, 1), (1, 0)] {
-                // Each line's places of the digit, as positions along it.
-                let lines: Vec<(usize, u32)> = shape
-                    .kind(base)
-                    .iter()
-                    .enumerate()
-                    .map(|(i, unit)| (i, self.places(unit, digit)))
-                    .filter(|&(_, p)| p.count_ones() >= 2)
-                    .collect();
+                let lines = self.lines_with(shape, base, digit, 2..=u32::MAX);
                 for subset in subsets(lines.len(), k) {
                     let chosen: Vec<(usize, u32)> = subset.iter().map(|&i| lines[i]).collect();
                     let union = chosen.iter().fold(0, |u, &(_, p)| u | p);

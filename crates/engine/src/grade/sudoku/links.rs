@@ -18,16 +18,24 @@ impl Shape {
         a != b && (0..3).any(|k| self.cell_units[a][k] == self.cell_units[b][k])
     }
 
-    /// The cells that share a row, column or box with `cell`, each once.
-    pub(super) fn peers(&self, cell: usize) -> Vec<usize> {
-        let mut peers: Vec<usize> = self.cell_units[cell]
-            .iter()
-            .flat_map(|&u| self.units[u].iter().copied())
-            .filter(|&c| c != cell)
-            .collect();
-        peers.sort_unstable();
-        peers.dedup();
-        peers
+    /// The cells that share a row, column or box with `cell`, each once; made for every
+    /// cell the first time a technique asks (most puzzles never get that far).
+    pub(super) fn peers(&self, cell: usize) -> &[usize] {
+        let all = self.peers.get_or_init(|| {
+            (0..self.n * self.n)
+                .map(|cell| {
+                    let mut peers: Vec<usize> = self.cell_units[cell]
+                        .iter()
+                        .flat_map(|&u| self.units[u].iter().copied())
+                        .filter(|&c| c != cell)
+                        .collect();
+                    peers.sort_unstable();
+                    peers.dedup();
+                    peers
+                })
+                .collect()
+        });
+        &all[cell]
     }
 
     /// The kind of unit `u`: 0 a row, 1 a column, 2 a box.
@@ -88,7 +96,7 @@ impl State {
     pub(super) fn clear_seeing(&mut self, shape: &Shape, digit: u32, cells: &[usize]) -> bool {
         let Some((&first, rest)) = cells.split_first() else { return false };
         let mut removed = false;
-        for target in shape.peers(first) {
+        for &target in shape.peers(first) {
             if cells.contains(&target) || !rest.iter().all(|&c| shape.sees(c, target)) {
                 continue;
             }

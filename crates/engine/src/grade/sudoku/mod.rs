@@ -174,6 +174,8 @@ struct Shape {
     cages: Vec<Cage>,
     /// Per cell, the cage it lies in (empty for a Sudoku).
     cell_cage: Vec<Option<usize>>,
+    /// Per cell, the cells it sees (see [`Shape::peers`]).
+    peers: std::cell::OnceCell<Vec<Vec<usize>>>,
 }
 
 impl Shape {
@@ -196,7 +198,8 @@ impl Shape {
                 }
             }
         }
-        Shape { n, units, cell_units, cages: cages.to_vec(), cell_cage }
+        let peers = std::cell::OnceCell::new();
+        Shape { n, units, cell_units, cages: cages.to_vec(), cell_cage, peers }
     }
 
     /// True for a Killer Sudoku.

@@ -164,19 +164,27 @@ impl State {
         false
     }
 
+    /// The lines of kind `base` (0 rows, 1 columns) whose count of places of `digit` is in
+    /// `counts`: each line's index and places, as positions along it (a fish's base lines).
+    pub(super) fn lines_with(
+        &self,
+        shape: &Shape,
+        base: usize,
+        digit: u32,
+        counts: std::ops::RangeInclusive<u32>,
+    ) -> Vec<(usize, u32)> {
+        let lines = shape.kind(base).iter().enumerate();
+        let placed = lines.map(|(i, unit)| (i, self.places(unit, digit)));
+        placed.filter(|&(_, p)| counts.contains(&p.count_ones())).collect()
+    }
+
     /// A digit whose places in `k` rows lie in `k` columns leaves those columns' other
     /// rows (and the same with columns and rows swapped).
     pub(super) fn fish(&mut self, shape: &Shape, k: usize) -> bool {
         for d in 1..=shape.n {
             let digit = 1 << d;
             for (base, cover) in [(0, 1), (1, 0)] {
-                let lines: Vec<(usize, u32)> = shape
-                    .kind(base)
-                    .iter()
-                    .enumerate()
-                    .map(|(i, unit)| (i, self.places(unit, digit)))
-                    .filter(|&(_, p)| (2..=k as u32).contains(&p.count_ones()))
-                    .collect();
+                let lines = self.lines_with(shape, base, digit, 2..=k as u32);
                 for subset in subsets(lines.len(), k) {
                     let covered = subset.iter().fold(0, |u, &i| u | lines[i].1);
                     if covered.count_ones() as usize != k {

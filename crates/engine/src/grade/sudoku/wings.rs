@@ -19,7 +19,8 @@ impl State {
             }
             let pincers: Vec<usize> = shape
                 .peers(pivot)
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|&c| {
                     let m = self.logic.candidates[c];
                     // An XY-Wing's pincers share one digit with the pivot, an XYZ-Wing's two.
