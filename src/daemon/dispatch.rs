@@ -8,9 +8,10 @@
 //! started return at once (their files stay in the inbox or the claim folder), then
 //! [`Dispatcher::drain`] waits for the running ones.
 
+use super::answered::Counters;
 use super::commit::Committer;
 use super::job::{Context, Job};
-use super::lifecycle::{self, Counters, Stages};
+use super::lifecycle::{self, Stages};
 use super::retry::Retrier;
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::HashSet;

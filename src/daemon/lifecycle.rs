@@ -16,17 +16,18 @@
 //! - **solved** ([`solve()`]): the pipeline's report, or a generation job's; an input with a
 //!   reserved name is rejected. On the shared queue the input is sent instead
 //!   (`Published`): a worker elsewhere solves it, and `remote` brings its answer back to
-//!   the *committed* step ([`committed`]). A search can be *cancelled* ([`cancelled`]): by an
+//!   the *committed* step ([`answered::committed`]). A search can be *cancelled* ([`cancelled`]): by an
 //!   operator (answered `cancelled`), by removing the claimed input (`Withdrawn`: nothing
 //!   is answered) or by shutdown (`LeftClaimed`: the next start requeues it).
-//! - **committed** ([`prepare`], [`commit`], [`committed`]): the result set is prepared
+//! - **committed** ([`prepare`], [`commit`], [`answered::committed`]): the result set is prepared
 //!   here and made durable by the committer's group commit. When it cannot be written,
 //!   the input *waits to retry* in the claim folder, and the retrier requeues it.
-//! - **archived** ([`archive`]): moved to `done/` (or deleted) or, rejected, to `failed/`.
+//! - **archived** ([`answered::archive`]): moved to `done/` (or deleted) or, rejected, to `failed/`.
 //! - **ended** ([`end`]): counted and logged; the dispatcher may take the name again, then
 //!   the retrier hears whether the result could be written.
 
-use super::cancel::{self, ReadSoFar, Reply};
+use super::answered::{self, Answer, Counters};
+use super::cancel::{self, ReadSoFar};
 use super::claim::{self, Claimed};
 use super::commit::Committer;
 use super::error::JobError;
@@ -34,49 +35,17 @@ use super::input::{self, Input};
 use super::job::{Context, Failure, Job, Outcome, Source};
 use super::retry::{self, Retrier};
 use super::running::Stop;
-use crate::outbox::{Prepared, Written};
+use crate::outbox::Prepared;
 use crate::pipeline;
 use crate::report::{FileReport, Status};
 use crate::result_names;
-use crate::settings::AfterSuccess;
 use crate::solver::Control;
-use crate::util::fs::sync_dir;
 use crate::work;
 use crate::work::log_line::LogLine;
 use std::io;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
-
-/// Counts of ended lives, for the shutdown line.
-#[derive(Debug, Default)]
-pub struct Counters {
-    /// Inputs answered with a result.
-    pub answered: AtomicU64,
-    /// Of those, answered with an error result.
-    pub rejected: AtomicU64,
-    /// Jobs that failed on I/O (input left in the inbox, or in the claim folder to be
-    /// tried again).
-    pub errors: AtomicU64,
-}
-
-impl Counters {
-    /// One more input answered (`rejected`: with an error result).
-    pub fn count_answer(&self, rejected: bool) {
-        self.answered.fetch_add(1, Ordering::Relaxed);
-        if rejected {
-            self.rejected.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    /// Counts `outcome` when it wrote an answer.
-    pub fn count(&self, outcome: Outcome) {
-        if let Outcome::Answered { rejected } = outcome {
-            self.count_answer(rejected);
-        }
-    }
-}
 
 /// What the life of every input passes through.
 pub(super) struct Stages {
@@ -95,28 +64,6 @@ pub(super) type Release = Box<dyn FnOnce(&Job) + Send>;
 
 /// How a life ended early: what became of it, or the I/O error that stopped it.
 type Ended = Result<Outcome, Failure>;
-
-/// The first half of an input's result: what its last steps need once the set is durable.
-#[derive(Debug)]
-pub struct Answer {
-    /// The claimed input.
-    pub claimed: Claimed,
-    /// Where the input is now.
-    path: PathBuf,
-    /// True for an error result.
-    rejected: bool,
-    /// The fields of the log line.
-    line: LogLine,
-    /// True when an operator cancelled it: the request is answered once it is written.
-    by_operator: bool,
-}
-
-impl Answer {
-    /// The answer to `claimed` (at `path`) that a queue worker sent.
-    pub(crate) fn new(claimed: Claimed, path: PathBuf, rejected: bool, line: LogLine) -> Answer {
-        Answer { claimed, path, rejected, line, by_operator: false }
-    }
-}
 
 /// Lives `job`: here up to the commit, then on the committer's thread.
 pub(super) fn run(stages: &Arc<Stages>, job: Job, release: Release) {
@@ -216,7 +163,7 @@ fn answered_before(ctx: &Context, claimed: &Claimed, checksum: &str) -> Result<(
     };
     let rejected = json.to_string_lossy().ends_with(".error.json");
     let path = claimed.path(&ctx.settings.folders.claim);
-    archive(ctx, &path, name, rejected, ctx.settings.fsync).map_err(failed(claimed))?;
+    answered::archive(ctx, &path, name, rejected, ctx.settings.fsync).map_err(failed(claimed))?;
     tracing::info!(file = %name, result = %json.display(),
         "already answered by an earlier run; input moved on");
     Err(Ok(Outcome::AlreadyAnswered))
@@ -251,6 +198,7 @@ fn solve(
                 cancel: Some(stop.flag()),
                 waiting: Some(&ctx.waiting),
                 progress: Some(stop.progress()),
+                ..Control::default()
             };
             work::answer(
                 &settings.job.pipeline,
@@ -327,88 +275,11 @@ fn commit(stages: &Arc<Stages>, prepared: Prepared, answer: Answer, job: Job, re
         prepared,
         Box::new(move |written| {
             let claimed = answer.claimed.clone();
-            let outcome = committed(&for_commit.ctx, answer, written)
+            let outcome = answered::committed(&for_commit.ctx, answer, written)
                 .map_err(|error| Failure { error, claimed: Some(claimed) });
             end(&for_commit, &job, outcome, release);
         }),
     );
-}
-
-/// After *committed*, local or from the shared queue: once the result set is durable
-/// (`written`; an error leaves the input waiting to retry), archive the input and log the
-/// result. The folder syncs of the move are left to the committer's batch.
-pub(super) fn committed(
-    ctx: &Context,
-    answer: Answer,
-    written: io::Result<Written>,
-) -> Result<Outcome, JobError> {
-    let written =
-        written.map_err(|e| JobError::io("cannot write the result of", &answer.path, e))?;
-    let name = &answer.claimed.name;
-    archive(ctx, &answer.path, name, answer.rejected, false)?;
-    answer.line.log(name, &written.stem);
-    ctx.metrics.answered(&answer.line);
-    let claim = &ctx.settings.folders.claim;
-    if answer.by_operator {
-        let json = ctx.settings.folders.outbox.join(format!("{}.json", written.stem));
-        let detail = format!("answered `cancelled` in {}", json.display());
-        cancel::reply(claim, name, &Reply { cancelled: true, detail });
-    } else if cancel::is_requested(claim, name) {
-        // Answered before the request could stop it (read, or solved, first): the answer
-        // stands, and the operator is told where it is.
-        let detail = format!("answered before it could be stopped, in {}", written.json.display());
-        cancel::reply(claim, name, &Reply { cancelled: false, detail });
-    }
-    Ok(Outcome::Answered { rejected: answer.rejected })
-}
-
-/// *archived*: moves the claimed input on once its result is durable.
-fn archive(
-    ctx: &Context,
-    claimed: &Path,
-    name: &str,
-    rejected: bool,
-    sync: bool,
-) -> Result<(), JobError> {
-    let folders = &ctx.settings.folders;
-    let target: Option<&PathBuf> = match (rejected, ctx.settings.after_success) {
-        (true, _) => Some(&folders.failed),
-        (false, AfterSuccess::Move) => Some(&folders.done),
-        (false, AfterSuccess::Delete) => None,
-    };
-    match target {
-        Some(dir) => {
-            match claim::move_unique(claimed, dir, name) {
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    vanished_after(name);
-                    return Ok(());
-                }
-                Err(e) => return Err(JobError::io("cannot move on", claimed, e)),
-            }
-            if sync {
-                sync_dir(dir).map_err(|e| JobError::io("cannot sync", dir, e))?;
-            }
-        }
-        None => match std::fs::remove_file(claimed) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                vanished_after(name);
-                return Ok(());
-            }
-            Err(e) => return Err(JobError::io("cannot delete", claimed, e)),
-        },
-    }
-    if sync {
-        sync_dir(&folders.claim).map_err(|e| JobError::io("cannot sync", &folders.claim, e))?;
-    }
-    Ok(())
-}
-
-/// The claimed input was removed after its result was written: nothing left to move on.
-fn vanished_after(name: &str) {
-    tracing::info!(file = %name, "the input was removed from the claim folder after it was \
-        answered; there is nothing to move on");
 }
 
 /// How an ended life concerns the retrier.

@@ -8,6 +8,7 @@
 //! drains the work (`signals`). One daemon serves an inbox (`lock`). This module wires the
 //! parts together and owns start-up and shutdown.
 
+pub(crate) mod answered;
 pub(crate) mod beat;
 pub(crate) mod cancel;
 pub(crate) mod claim;
@@ -340,7 +341,7 @@ fn finish_running_jobs(ctx: &Context, dispatcher: &Dispatcher, signals: &Receive
 /// The last log line: the inputs answered with a result, those rejected with an error
 /// result (the two counts apart), the jobs that failed, and the inputs left claimed for
 /// the next start.
-fn log_stopped(settings: &Settings, counters: &lifecycle::Counters, drained: bool) {
+fn log_stopped(settings: &Settings, counters: &answered::Counters, drained: bool) {
     let left = claim::claimed(&settings.folders.claim).map_or(0, |v| v.len());
     let rejected = counters.rejected.load(Ordering::Relaxed);
     tracing::info!(

@@ -3,10 +3,10 @@
 //! acknowledges the answer (see the parent module for why that makes it exactly once).
 
 use super::{Remote, batches};
+use crate::daemon::answered::{self, Counters};
 use crate::daemon::claim::{ClaimId, Claimed};
 use crate::daemon::commit::Committer;
 use crate::daemon::job::Context;
-use crate::daemon::lifecycle::{self, Counters};
 use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer};
 use async_nats::jetstream::{self, AckKind};
@@ -201,13 +201,13 @@ impl Answers {
                 return;
             }
         };
-        let done = lifecycle::Answer::new(claimed, path, answer.rejected, answer.line);
+        let done = answered::Answer::new(claimed, path, answer.rejected, answer.line);
         let (remote, ctx, counters) =
             (Arc::clone(&self.remote), Arc::clone(&self.ctx), Arc::clone(&self.counters));
         self.committer.submit(
             prepared,
             Box::new(move |written| {
-                match lifecycle::committed(&ctx, done, written) {
+                match answered::committed(&ctx, done, written) {
                     Ok(outcome) => {
                         counters.count(outcome);
                         handle.spawn(async move { acker.ack().await });

@@ -263,6 +263,7 @@ impl Slot {
             cancel: Some(&self.stop),
             waiting: Some(&shared.waiting),
             progress: Some(&self.progress),
+            ..Control::default()
         }
     }
 }

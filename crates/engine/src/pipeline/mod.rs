@@ -130,6 +130,7 @@ fn solve_one(
     }
     // The job's one budget: the grade and the path stop where the search would.
     let budget = Budget::new(started, solve_options.timeout, control.cancel);
+    let control = control.within(budget);
     let Searched { outcome, compiled, grading } = search(&puzzle, &solve_options, control);
     let checked = check_solutions(&puzzle, compiled.as_ref(), &outcome);
     let verdict = verdict(checked, &outcome, solve_options.mode, line);

@@ -53,6 +53,7 @@ pub(crate) use termination::Termination;
 use crate::model::Model;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::time::Instant;
 
 /// What the caller can tell a running solve from outside.
 #[derive(Clone, Copy, Debug, Default)]
@@ -67,6 +68,17 @@ pub struct Control<'a> {
     pub waiting: Option<&'a Arc<AtomicUsize>>,
     /// Live counters the search adds to as it goes, for a watcher on another thread.
     pub progress: Option<&'a Progress>,
+    /// The job's deadline, when the caller made its [`Budget`] before the search (the
+    /// pipeline, whose grade and path stop at the same instant). Absent, the solve's
+    /// deadline is its own start plus the options' time limit.
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Control<'a> {
+    /// The same control, searching within `budget`: its deadline and cancel flag.
+    pub fn within(self, budget: Budget<'a>) -> Self {
+        Control { cancel: budget.cancel, deadline: budget.deadline, ..self }
+    }
 }
 
 impl<'a> From<Option<&'a Arc<AtomicBool>>> for Control<'a> {

@@ -60,10 +60,12 @@ impl Stop {
 
 impl<'a> Termination<'a> {
     /// The limits `options` set for a solve that started at `start`, with the caller's
-    /// cancel flag and progress counters.
+    /// cancel flag and progress counters. The job's deadline, when the caller gives one,
+    /// wins over `start` plus the time limit, so the whole job has one.
     pub fn new(options: &SolveOptions, start: Instant, control: Control<'a>) -> Self {
+        let own = Budget::new(start, options.timeout, control.cancel);
         Termination {
-            budget: Budget::new(start, options.timeout, control.cancel),
+            budget: Budget { deadline: control.deadline.or(own.deadline), ..own },
             node_limit: options.node_limit,
             progress: control.progress,
             ..Termination::default()

@@ -21,10 +21,10 @@ mod writer;
 pub(super) use writer::Writer;
 
 use super::Remote;
+use crate::daemon::answered::{self, Counters};
 use crate::daemon::claim::{ClaimId, Claimed};
 use crate::daemon::commit::Committer;
 use crate::daemon::job::Context;
-use crate::daemon::lifecycle::{self, Counters};
 use crate::format::text;
 use crate::format::{self, Format, InputError};
 use crate::pipeline::{self, PipelineOptions};

@@ -190,13 +190,13 @@ impl Writer<'_> {
             writing.insert(id);
         }
         let path = claimed.path(&self.ctx.settings.folders.claim);
-        let done = lifecycle::Answer::new(claimed, path, rejected, line);
+        let done = answered::Answer::new(claimed, path, rejected, line);
         let (remote, ctx, counters) =
             (Arc::clone(self.remote), Arc::clone(self.ctx), Arc::clone(self.counters));
         self.committer.submit(
             prepared,
             Box::new(move |outcome| {
-                let committed = lifecycle::committed(&ctx, done, outcome);
+                let committed = answered::committed(&ctx, done, outcome);
                 for acker in written {
                     let kind = match &committed {
                         Ok(_) => AckKind::Ack,
