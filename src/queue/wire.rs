@@ -17,14 +17,19 @@ use crate::settings::JobSettings;
 use crate::work::log_line::LogLine;
 use serde::{Deserialize, Serialize};
 
-/// The version of both messages' layout: 3 since a job carries its settings resolved (the
-/// solver's options, not the configuration's sections); 2 since batches travel in parts
-/// and messages too large for the server in its bucket. A worker reads jobs of this schema
-/// only, and says which it got; an answer's layout is the same since 2.
-pub const SCHEMA: u32 = 3;
+/// The version of both messages' layout: 4 since the answers of a pack's inputs may travel
+/// together in one message ([`ANSWERS`]), which a daemon of schema 3 cannot read; 3 since
+/// a job carries its settings resolved (the solver's options, not the configuration's
+/// sections); 2 since batches travel in parts and messages too large for the server in its
+/// bucket. A worker reads jobs of this schema only, and says which it got; an answer's
+/// layout is the same since 2.
+pub const SCHEMA: u32 = 4;
 
 /// The header that says how an answer's payload is encoded.
 pub const ENCODING: &str = "Kakurod-Encoding";
+/// The header of a message that holds the answers of several inputs of one pack (a JSON
+/// array of answers), and says how many.
+pub const ANSWERS: &str = "Kakurod-Answers";
 /// Answers larger than this are deflated (a part's JSON shrinks about tenfold).
 pub const COMPRESS_OVER: usize = 64 * 1024;
 /// The most bytes a deflated answer may inflate to.
@@ -43,7 +48,7 @@ pub struct PartOf {
 /// an older version's, which never cuts a batch into parts nor stores a message in the
 /// bucket (`stored`).
 fn known(schema: u32, stored: bool) -> bool {
-    schema == SCHEMA || schema == 2 || (schema == 1 && !stored)
+    matches!(schema, SCHEMA | 3 | 2) || (schema == 1 && !stored)
 }
 
 /// The schema of a header line, read before the rest, whose layout depends on it.
@@ -112,6 +117,13 @@ pub struct Packed {
 /// read as a claim's or a part's.
 pub fn pack_id(first: &str) -> String {
     format!("pack{first}")
+}
+
+/// The answer subject's last token for the `flush`th message of answers a worker sends
+/// for `pack` on its `delivered`th delivery: each message of answers has a subject of its
+/// own, so the answers stream (one message per subject) refuses only a message sent twice.
+pub fn pack_answers_id(pack: &str, delivered: i64, flush: u32) -> String {
+    format!("{pack}d{delivered}f{flush}")
 }
 
 impl JobHeader {
@@ -262,11 +274,7 @@ impl Answer {
 
     /// The message payload, deflated when it is over [`COMPRESS_OVER`] bytes (true then).
     pub fn encode_compact(&self) -> (Vec<u8>, bool) {
-        let payload = self.encode();
-        if payload.len() <= COMPRESS_OVER {
-            return (payload, false);
-        }
-        (miniz_oxide::deflate::compress_to_vec(&payload, 1), true)
+        compact(self.encode())
     }
 
     /// Reads a payload, deflated or not as its [`ENCODING`] header says.
@@ -274,9 +282,30 @@ impl Answer {
         if !deflated {
             return Answer::decode(payload);
         }
-        let inflated = miniz_oxide::inflate::decompress_to_vec_with_limit(payload, INFLATED_MAX)
-            .map_err(|e| format!("a deflated answer that does not inflate: {e}"))?;
-        Answer::decode(&inflated)
+        Answer::decode(&inflate(payload)?)
+    }
+
+    /// The payload of one message holding all of `answers` (see [`ANSWERS`]), deflated as
+    /// [`Answer::encode_compact`] deflates one.
+    pub fn encode_all(answers: &[Answer]) -> (Vec<u8>, bool) {
+        compact(serde_json::to_vec(answers).unwrap_or_default())
+    }
+
+    /// Reads the payload of a message of several answers, each of a schema read here.
+    pub fn decode_all(payload: &[u8], deflated: bool) -> Result<Vec<Answer>, String> {
+        let inflated;
+        let payload = if deflated {
+            inflated = inflate(payload)?;
+            &inflated[..]
+        } else {
+            payload
+        };
+        let answers: Vec<Answer> =
+            serde_json::from_slice(payload).map_err(|e| format!("unreadable answers: {e}"))?;
+        match answers.iter().find(|a| !known(a.schema, a.object.is_some())) {
+            Some(a) => Err(format!("answer schema {} among a pack's answers", a.schema)),
+            None => Ok(answers),
+        }
     }
 
     /// Reads a payload.
@@ -285,7 +314,7 @@ impl Answer {
             serde_json::from_slice(payload).map_err(|e| format!("unreadable answer: {e}"))?;
         if !known(answer.schema, answer.object.is_some()) {
             return Err(format!(
-                "answer schema {} (this daemon reads {SCHEMA} and 2, and 1 without an object)",
+                "answer schema {} (this daemon reads {SCHEMA}, 3 and 2, and 1 without an object)",
                 answer.schema
             ));
         }
@@ -307,6 +336,20 @@ impl Answer {
             object: Some(object),
         }
     }
+}
+
+/// `payload`, deflated when it is over [`COMPRESS_OVER`] bytes (true then).
+fn compact(payload: Vec<u8>) -> (Vec<u8>, bool) {
+    if payload.len() <= COMPRESS_OVER {
+        return (payload, false);
+    }
+    (miniz_oxide::deflate::compress_to_vec(&payload, 1), true)
+}
+
+/// A deflated payload, inflated.
+fn inflate(payload: &[u8]) -> Result<Vec<u8>, String> {
+    miniz_oxide::inflate::decompress_to_vec_with_limit(payload, INFLATED_MAX)
+        .map_err(|e| format!("a deflated answer that does not inflate: {e}"))
 }
 
 #[cfg(test)]
@@ -412,5 +455,45 @@ mod tests {
         // An answer of schema 2, an older worker's to an older daemon's job, is read.
         let older = Answer { schema: 2, ..answer.clone() };
         assert_eq!(Answer::decode(&older.encode()).unwrap(), older);
+    }
+
+    #[test]
+    fn a_pack_of_answers_round_trips_deflated_when_large_and_refuses_a_foreign_schema() {
+        let line = LogLine::new(
+            4,
+            &crate::report::FileReport::rejected(
+                "a.txt",
+                String::new(),
+                None,
+                crate::report::Status::Invalid,
+                crate::format::InputError::whole_file("x", "y"),
+            ),
+            std::time::Instant::now(),
+        );
+        let answer = |claim: &str, text: String| Answer {
+            schema: SCHEMA,
+            claim: claim.into(),
+            name: format!("{claim}.txt"),
+            stem: None,
+            files: vec![("json".into(), text)],
+            rejected: false,
+            line: line.clone(),
+            part: None,
+            object: None,
+        };
+        let small = vec![answer("00a1", "{}".into()), answer("00a2", "{\"x\":1}".into())];
+        let (payload, deflated) = Answer::encode_all(&small);
+        assert!(!deflated);
+        assert_eq!(Answer::decode_all(&payload, false).unwrap(), small);
+        let large: Vec<Answer> =
+            (0..4).map(|i| answer(&format!("00b{i}"), "7".repeat(COMPRESS_OVER))).collect();
+        let (payload, deflated) = Answer::encode_all(&large);
+        assert!(deflated && payload.len() < COMPRESS_OVER);
+        assert_eq!(Answer::decode_all(&payload, true).unwrap(), large);
+        let foreign = vec![small[0].clone(), Answer { schema: 99, ..small[1].clone() }];
+        let (payload, _) = Answer::encode_all(&foreign);
+        assert!(Answer::decode_all(&payload, false).unwrap_err().contains("schema 99"));
+        assert!(Answer::decode_all(b"[{", false).is_err());
+        assert_eq!(pack_answers_id(&pack_id("00a1"), 2, 0), "pack00a1d2f0");
     }
 }

@@ -2,7 +2,7 @@
 //! are still answered, cancelled and sent again one by one: on a real `nats-server`, a
 //! worker SIGKILLed while it holds a pack loses none of its inputs and has none answered
 //! twice, and an input cancelled while its pack waits is answered cancelled while the
-//! others of the pack are solved.
+//! others of the pack are solved. The answers of a pack go back together in one message.
 
 use crate::daemon_common;
 
@@ -133,6 +133,41 @@ fn an_input_cancelled_while_its_pack_waits_is_answered_cancelled_and_the_others_
     for name in ["a.json", "c.json"] {
         assert_eq!(results[name].len(), 1, "{name}: {:?}", results[name]);
         assert_ne!(results[name][0].1["status"], "cancelled", "{name}: {:?}", results[name]);
+    }
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}
+
+#[test]
+fn the_answers_of_a_pack_travel_together_and_are_each_written_once() {
+    let Some(binary) = server_binary("a pack's answers in one message") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let mut d = Daemon::new(&config(&server.url()));
+    d.start(&[]);
+    block_the_daemons_slot(&d);
+    // Each counted at once: one solution, found by the first propagation.
+    let solved = r#"{"kind": "sudoku", "givens": [[1,2,3,4],[3,4,1,2],[2,1,4,3],[4,3,2,0]]}"#;
+    let inputs: Vec<(String, String)> =
+        (0..6).map(|i| (format!("q{i}.json"), solved.to_string())).collect();
+    drop_together(&d, &inputs);
+    wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
+    let worker =
+        QueueWorker::start(&server.url(), 1, &["--log-level", "debug"], dir.path().join("w.log"));
+    let done = |d: &Daemon| inputs.iter().all(|(name, _)| d.path("done").join(name).exists());
+    wait_until("every input of the pack answered", LONG, Some(&d), || done(&d));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let log = worker.log_text();
+    let all = format!("{log}\n--- daemon ---\n{}", d.log());
+    for (name, _) in &inputs {
+        let results = results(&d.path("outbox"));
+        assert_eq!(results[name].len(), 1, "{name}: {all}");
+        assert_eq!(results[name][0].1["status"], "solved", "{name}: {all}");
+    }
+    // Unless the pack outlived its patience on a loaded machine (its inputs then went on
+    // alone), its answers went back in one message.
+    if !log.contains("outlived its patience") {
+        assert!(log.contains("answers sent in one message"), "{all}");
     }
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());

@@ -9,6 +9,7 @@ use crate::daemon::commit::Committer;
 use crate::daemon::job::Context;
 use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer};
+use async_nats::jetstream::message::Acker;
 use async_nats::jetstream::{self, AckKind};
 use futures_util::StreamExt;
 use rayon::prelude::*;
@@ -90,15 +91,28 @@ impl Answers {
         }
     }
 
-    /// One answer: written when its claim is still held and not being written.
+    /// One message: an answer, or the answers of several inputs of a pack.
     fn take(&self, message: jetstream::Message) {
         let handle = self.remote.queue.handle().clone();
         let (message, acker) = message.split();
-        let deflated = message
-            .headers
-            .as_ref()
-            .and_then(|h| h.get(wire::ENCODING))
-            .is_some_and(|v| v.as_str() == "deflate");
+        let headers = message.headers.as_ref();
+        let deflated =
+            headers.and_then(|h| h.get(wire::ENCODING)).is_some_and(|v| v.as_str() == "deflate");
+        if headers.and_then(|h| h.get(wire::ANSWERS)).is_some() {
+            match Answer::decode_all(&message.payload, deflated) {
+                Ok(answers) => {
+                    let reply = Arc::new(PackReply::new(acker, handle));
+                    answers.into_par_iter().for_each(|answer| {
+                        self.take_whole(answer, Reply::Pack(Arc::clone(&reply)));
+                    });
+                }
+                Err(error) => {
+                    tracing::error!(%error, "answers this daemon cannot read; dropped");
+                    handle.spawn(async move { acker.ack_with(AckKind::Term).await });
+                }
+            }
+            return;
+        }
         let answer = match Answer::decode_with(&message.payload, deflated) {
             Ok(answer) => answer,
             Err(error) => {
@@ -136,8 +150,15 @@ impl Answers {
             writer.take(id, index, answer, acker);
             return;
         }
+        self.take_whole(answer, Reply::Own(Box::new(acker)));
+    }
+
+    /// The answer to a whole input: written when its claim is still held and not being
+    /// written; `reply` hears how it ended.
+    fn take_whole(&self, answer: Answer, reply: Reply) {
+        let handle = self.remote.queue.handle().clone();
         let Some(id) = ClaimId::parse(&answer.claim) else {
-            handle.spawn(async move { acker.ack_with(AckKind::Term).await });
+            reply.send(&handle, AckKind::Term);
             return;
         };
         let claimed = Claimed { id, name: answer.name.clone() };
@@ -153,7 +174,7 @@ impl Answers {
             if let Some(object) = answer.object {
                 large::delete_later(&self.remote.queue, object);
             }
-            handle.spawn(async move { acker.ack().await });
+            reply.send(&handle, AckKind::Ack);
             return;
         }
         // An answer too large for its message is in the queue's bucket.
@@ -166,7 +187,7 @@ impl Answers {
                     Again::Later => AckKind::Nak(Some(WRITE_RETRY)),
                     Again::Resend => AckKind::Term,
                 };
-                handle.spawn(async move { acker.ack_with(kind).await });
+                reply.send(&handle, kind);
                 if matches!(again, Again::Resend) {
                     super::reconcile::resend(&self.remote, &self.ctx, &claimed);
                 }
@@ -185,7 +206,7 @@ impl Answers {
                         large::delete_later(&self.remote.queue, object);
                     }
                     self.done_writing(id);
-                    handle.spawn(async move { acker.ack().await });
+                    reply.send(&handle, AckKind::Ack);
                     super::reconcile::resend(&self.remote, &self.ctx, &claimed);
                     return;
                 }
@@ -197,7 +218,7 @@ impl Answers {
             Err(error) => {
                 tracing::warn!(file = %answer.name, %error, "cannot write the answer; it comes again");
                 self.done_writing(id);
-                handle.spawn(async move { acker.ack_with(AckKind::Nak(Some(WRITE_RETRY))).await });
+                reply.send(&handle, AckKind::Nak(Some(WRITE_RETRY)));
                 return;
             }
         };
@@ -210,7 +231,7 @@ impl Answers {
                 match answered::committed(&ctx, done, written) {
                     Ok(outcome) => {
                         counters.count(outcome);
-                        handle.spawn(async move { acker.ack().await });
+                        reply.send(&handle, AckKind::Ack);
                         // Written: the answer's object and the input's go.
                         if let Some(object) = object {
                             large::delete_later(&remote.queue, object);
@@ -219,9 +240,7 @@ impl Answers {
                     }
                     Err(error) => {
                         tracing::warn!(%error, "cannot write the answer; it comes again");
-                        handle.spawn(async move {
-                            acker.ack_with(AckKind::Nak(Some(WRITE_RETRY))).await
-                        });
+                        reply.send(&handle, AckKind::Nak(Some(WRITE_RETRY)));
                     }
                 }
                 if let Ok(mut writing) = remote.writing.lock() {
@@ -278,6 +297,58 @@ impl Answers {
 /// Whether an answer's `subject` (`PREFIX.answer.ID`) is that of a part of a batch.
 fn is_part(subject: &str) -> bool {
     subject.rsplit('.').next().and_then(batches::parse_part_id).is_some()
+}
+
+/// Who hears how the writing of an answer ended: its own message, or the message of
+/// answers it came in with others of its pack.
+enum Reply {
+    Own(Box<Acker>),
+    Pack(Arc<PackReply>),
+}
+
+impl Reply {
+    /// Acknowledges the answer's message with `kind`, or tells the pack's message.
+    fn send(self, handle: &tokio::runtime::Handle, kind: AckKind) {
+        match self {
+            Reply::Own(acker) => {
+                handle.spawn(async move { acker.ack_with(kind).await });
+            }
+            Reply::Pack(pack) => pack.heard(kind),
+        }
+    }
+}
+
+/// The message of a pack's answers, acknowledged once each of its answers is written or
+/// not wanted (when the last [`Reply::Pack`] is dropped): the server delivers it again,
+/// after a moment, when one of them could not be written, and the daemon then drops those
+/// written already, as any second answer.
+struct PackReply {
+    acker: Option<Acker>,
+    handle: tokio::runtime::Handle,
+    again: AtomicBool,
+}
+
+impl PackReply {
+    fn new(acker: Acker, handle: tokio::runtime::Handle) -> PackReply {
+        PackReply { acker: Some(acker), handle, again: AtomicBool::new(false) }
+    }
+
+    /// One answer ended with `kind`; `Term` (an answer not wanted, or sent again as a
+    /// job) needs nothing of the message.
+    fn heard(&self, kind: AckKind) {
+        if matches!(kind, AckKind::Nak(_)) {
+            self.again.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Drop for PackReply {
+    fn drop(&mut self) {
+        let Some(acker) = self.acker.take() else { return };
+        let kind =
+            if *self.again.get_mut() { AckKind::Nak(Some(WRITE_RETRY)) } else { AckKind::Ack };
+        self.handle.spawn(async move { acker.ack_with(kind).await });
+    }
 }
 
 /// What to do with an answer whose object could not be had.

@@ -208,7 +208,6 @@ impl Task {
     /// answered).
     pub(super) async fn publish(&self, answer: &Answer) -> Result<(), String> {
         let queue = &self.shared.queue;
-        let subject = queue.names.answer(&answer.claim);
         let (mut payload, mut deflated) = answer.encode_compact();
         let max = queue.max_payload();
         if !large::fits(payload.len(), max) {
@@ -224,6 +223,18 @@ impl Task {
         if deflated {
             headers.insert(wire::ENCODING, "deflate");
         }
+        self.publish_raw(&answer.claim, headers, payload).await
+    }
+
+    /// Publishes `payload` on the answer subject of `id` and waits for the server's
+    /// confirmation; a message the stream holds already (sent before) counts as sent.
+    pub(super) async fn publish_raw(
+        &self,
+        id: &str,
+        headers: async_nats::HeaderMap,
+        payload: Vec<u8>,
+    ) -> Result<(), String> {
+        let subject = self.shared.queue.names.answer(id);
         let js = &self.shared.queue.js;
         let acked = match js.publish_with_headers(subject, headers, payload.into()).await {
             Ok(future) => future.await,
