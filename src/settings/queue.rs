@@ -129,10 +129,13 @@ pub(super) fn resolve(
     }
     // Each input in flight waits a few round trips and a durable write between two jobs
     // of a slot; with four per slot, the slots of small inputs stood idle half the time.
-    // A batch's parts are large: four per slot ahead of the next one to write is plenty,
-    // and bounds what the daemon holds of parts that came early.
+    // Small inputs travel sixteen to a pack, so 32 per slot were two packs: a slot idled
+    // while the last pack's answers were written and the next one claimed. 128 per slot
+    // (eight packs) keep it busy. A batch's parts are large: four per slot ahead of the
+    // next one to write is plenty, and bounds what the daemon holds of parts that came
+    // early.
     let (max_in_flight, parts_ahead) = match config.max_in_flight {
-        0 => ((32 * workers).max(64), 4 * workers),
+        0 => ((128 * workers).max(256), 4 * workers),
         given => (given, given),
     };
     Ok(Some(QueueSettings {
