@@ -12,7 +12,7 @@ use std::process::Command;
 
 /// What the logic finishes today without trial or search, of the 60: a floor that only
 /// rises. (HoDoKu finishes 55 without forcing chains or nets.)
-const LOGIC_FLOOR: u64 = 54;
+const LOGIC_FLOOR: u64 = 55;
 
 /// The puzzles whose levels agree today, of the 60: a floor that only rises.
 const AGREE_FLOOR: u64 = 55;

@@ -168,7 +168,8 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::RemotePair
         | Technique::XChain
         | Technique::XyChain
-        | Technique::Aic => super::patterns::describe(entry, n, candidates, &houses),
+        | Technique::Aic
+        | Technique::GroupedAic => super::patterns::describe(entry, n, candidates, &houses),
         Technique::BugPlusOne
         | Technique::UniqueRectangle1
         | Technique::UniqueRectangle2

@@ -111,6 +111,9 @@ pub enum Technique {
     XyChain,
     /// Sudoku: an alternating inference chain mixing both kinds of link.
     Aic,
+    /// Sudoku: an AIC whose nodes may be groups, a digit's places where a box crosses a
+    /// line (HoDoKu's grouped nice loops and grouped AICs).
+    GroupedAic,
     /// Sudoku: the cells of a box and line crossing, with two more digits than cells, share
     /// them with a set of the line and a set of the box (Sue de Coq).
     SueDeCoq,
@@ -127,7 +130,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 46] = [
+    pub const ALL: [Technique; 47] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -170,6 +173,7 @@ impl Technique {
         Technique::XChain,
         Technique::XyChain,
         Technique::Aic,
+        Technique::GroupedAic,
         Technique::SueDeCoq,
         Technique::AlsXz,
         Technique::AlsXyWing,
@@ -222,6 +226,7 @@ impl Technique {
             Technique::HiddenRectangle => "hidden_rectangle",
             Technique::AvoidableRectangle1 => "avoidable_rectangle_1",
             Technique::AvoidableRectangle2 => "avoidable_rectangle_2",
+            Technique::GroupedAic => "grouped_aic",
             Technique::SueDeCoq => "sue_de_coq",
             Technique::AlsXz => "als_xz",
             Technique::AlsXyWing => "als_xy_wing",
@@ -273,6 +278,7 @@ impl Technique {
             | Technique::HiddenRectangle
             | Technique::AvoidableRectangle1
             | Technique::AvoidableRectangle2
+            | Technique::GroupedAic
             | Technique::SueDeCoq
             | Technique::AlsXz
             | Technique::AlsXyWing => Difficulty::Hard,
@@ -289,6 +295,7 @@ impl Technique {
             | Technique::XChain
             | Technique::XyChain
             | Technique::Aic
+            | Technique::GroupedAic
             | Technique::SueDeCoq
             | Technique::AlsXz
             | Technique::AlsXyWing => Difficulty::Unfair,

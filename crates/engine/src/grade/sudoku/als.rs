@@ -136,7 +136,7 @@ impl State {
     }
 
     /// The grid's peers as bit sets, for the sets' sums.
-    fn peer_sets(shape: &Shape) -> Vec<u128> {
+    pub(super) fn peer_sets(shape: &Shape) -> Vec<u128> {
         let cells = shape.n * shape.n;
         (0..cells).map(|c| shape.peers(c).iter().fold(0u128, |s, &p| s | 1 << p)).collect()
     }

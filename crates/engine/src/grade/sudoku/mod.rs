@@ -20,7 +20,7 @@
 //!   (`uniqueness`). They come in HoDoKu's order, and go by HoDoKu's definitions.
 //! - **unfair**: [`Technique::FinnedFish`] of three and four lines; [`Technique::SueDeCoq`]
 //!   (`suedecoq`); the chains [`Technique::XChain`], [`Technique::XyChain`] and
-//!   [`Technique::Aic`] (`chains`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
+//!   [`Technique::Aic`] (`chains`), [`Technique::GroupedAic`] (`grouped`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
 //! - **extreme**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
 //!   with the levels up to hard; a puzzle that even trial cannot finish is extreme too (a
 //!   ceiling of `expert`, Kakuro's top, runs trial as well).
@@ -36,6 +36,7 @@ mod als;
 mod cages;
 mod chains;
 mod finned;
+mod grouped;
 mod links;
 mod score;
 mod suedecoq;
@@ -326,6 +327,7 @@ impl State {
                         self.finned_fish(shape, k, false) || self.finned_fish(shape, k, true)
                     }) || self.sue_de_coq(shape)
                         || self.chains(shape)
+                        || self.grouped_chains(shape)
                         || self.als_xz(shape)
                         || self.als_xy_wings(shape))
                 || ceiling >= Difficulty::Expert && self.trial(shape, budget);

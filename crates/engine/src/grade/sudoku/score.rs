@@ -40,7 +40,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         | Technique::AvoidableRectangle1
         | Technique::AvoidableRectangle2 => 100,
         Technique::SueDeCoq => 250,
-        Technique::AlsXz => 300,
+        Technique::AlsXz | Technique::GroupedAic => 300,
         Technique::AlsXyWing => 320,
         Technique::Trial => 500,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
