@@ -12,7 +12,10 @@ use std::process::Command;
 
 /// What the logic finishes today without trial or search, of the 60: a floor that only
 /// rises. (HoDoKu finishes 55 without forcing chains or nets.)
-const LOGIC_FLOOR: u64 = 50;
+const LOGIC_FLOOR: u64 = 55;
+
+/// The puzzles whose levels agree today, of the 60: a floor that only rises.
+const AGREE_FLOOR: u64 = 55;
 
 /// The Python that has hodoku-py, if any.
 fn python() -> Option<PathBuf> {
@@ -61,6 +64,6 @@ fn the_sudoku_grades_agree_with_hodoku_and_the_logic_finishes_as_many_as_before(
          chains {hodoku})"
     );
     assert_eq!(summary["kakurod"]["errors"], 0, "{text}");
-    assert!(graded >= 60 && agree * 5 >= graded * 4, "{text}");
+    assert!(graded >= 60 && agree * 5 >= graded * 4 && agree >= AGREE_FLOOR, "{text}");
     assert!(logic >= LOGIC_FLOOR, "{text}");
 }

@@ -225,6 +225,7 @@ fn apply(
         eliminate,
         because,
         text,
+        assumes_unique: false,
     })
 }
 

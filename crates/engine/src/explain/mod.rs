@@ -17,6 +17,7 @@ mod killer;
 mod patterns;
 pub mod picture;
 pub mod progress;
+mod sets;
 mod sudoku;
 
 use crate::grade::Difficulty;
@@ -39,6 +40,10 @@ pub struct Step {
     pub because: Because,
     /// The step in one line of English.
     pub text: String,
+    /// The step holds only because the puzzle has one solution (a uniqueness technique,
+    /// used only on a puzzle proved to have one); left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub assumes_unique: bool,
 }
 
 /// The houses, runs and cells a step reasons from.
@@ -216,9 +221,23 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("sashimi_jellyfish", Unfair),
             ("simple_colors", Hard),
             ("remote_pair", Hard),
+            ("bug_plus_1", Hard),
+            ("unique_rectangle_1", Hard),
+            ("unique_rectangle_2", Hard),
+            ("unique_rectangle_3", Hard),
+            ("unique_rectangle_4", Hard),
+            ("unique_rectangle_5", Hard),
+            ("unique_rectangle_6", Hard),
+            ("hidden_rectangle", Hard),
+            ("avoidable_rectangle_1", Hard),
+            ("avoidable_rectangle_2", Hard),
+            ("sue_de_coq", Unfair),
             ("x_chain", Unfair),
             ("xy_chain", Unfair),
             ("aic", Unfair),
+            ("grouped_aic", Unfair),
+            ("als_xz", Unfair),
+            ("als_xy_wing", Unfair),
             ("trial", Extreme),
         ],
         Kind::Killer => &[],
@@ -261,9 +280,13 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("sashimi_jellyfish", Difficulty::Unfair),
     ("simple_colors", Difficulty::Hard),
     ("remote_pair", Difficulty::Hard),
+    ("sue_de_coq", Difficulty::Unfair),
     ("x_chain", Difficulty::Unfair),
     ("xy_chain", Difficulty::Unfair),
     ("aic", Difficulty::Unfair),
+    ("grouped_aic", Difficulty::Unfair),
+    ("als_xz", Difficulty::Unfair),
+    ("als_xy_wing", Difficulty::Unfair),
     ("trial", Difficulty::Extreme),
 ];
 
@@ -308,5 +331,6 @@ fn search_step(open: &[usize], solution: &Grid) -> Step {
         eliminate: Vec::new(),
         because: Because::default(),
         text,
+        assumes_unique: false,
     }
 }

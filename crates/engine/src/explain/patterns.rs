@@ -97,9 +97,14 @@ pub(super) fn describe(
             );
             ("simple_colors", text)
         }
-        (Technique::RemotePair | Technique::XChain | Technique::XyChain | Technique::Aic, _) => {
-            chain(entry, n)
-        }
+        (
+            Technique::RemotePair
+            | Technique::XChain
+            | Technique::XyChain
+            | Technique::Aic
+            | Technique::GroupedAic,
+            _,
+        ) => chain(entry, n),
         _ => (entry.technique.name(), format!("{digit} goes")),
     }
 }
@@ -111,17 +116,37 @@ fn chain(entry: &SudokuEntry, n: usize) -> (&'static str, String) {
         Technique::RemotePair => "remote_pair",
         Technique::XChain => "x_chain",
         Technique::XyChain => "xy_chain",
+        Technique::GroupedAic => "grouped_aic",
         _ => "aic",
+    };
+    // A grouped chain's nodes are runs of `cells` (`sets`): a group reads `(r1c1 or r1c2)`.
+    let mut names: Vec<String> = Vec::new();
+    let mut at = 0;
+    for &size in &entry.sets {
+        let group = entry.cells.get(at..at + size).unwrap_or_default();
+        let list: Vec<String> = group.iter().map(|&c| cell_name(c, n)).collect();
+        names.push(if size > 1 { format!("({})", list.join(" or ")) } else { list.join("") });
+        at += size;
+    }
+    let name = |i: usize, cell: usize| names.get(i).cloned().unwrap_or_else(|| cell_name(cell, n));
+    let node = |i: usize, truth: bool| {
+        let (cell, d) = entry.chain[i];
+        format!("{} {} {d}", name(i, cell), if truth { "is" } else { "is not" })
     };
     let is = |&(cell, d): &(usize, u32), truth: bool| {
         format!("{} {} {d}", cell_name(cell, n), if truth { "is" } else { "is not" })
     };
-    let links: Vec<String> =
-        entry.chain.iter().enumerate().map(|(i, node)| is(node, i % 2 == 1)).collect();
+    let links: Vec<String> = (0..entry.chain.len()).map(|i| node(i, i % 2 == 1)).collect();
     let (Some(start), Some(end)) = (entry.chain.first(), entry.chain.last()) else {
         return (kind, "a chain".into());
     };
-    let ends = if start == end {
+    let last = entry.chain.len() - 1;
+    let ends = if !names.is_empty() {
+        match names.first() == names.get(last) && start.1 == end.1 {
+            true => format!("so {}", node(0, true)),
+            false => format!("so {} or {}", node(0, true), node(last, true)),
+        }
+    } else if start == end {
         format!("so {} is {}", cell_name(start.0, n), start.1)
     } else {
         format!("so {} or {}", is(start, true), is(end, true))
@@ -275,6 +300,11 @@ mod tests {
             "0702",
             "xy_chain",
             "76.....9.............42536...65..2..9..1.2.......7...9.....643..49.8...2.1...7...",
+        ),
+        (
+            "0711",
+            "grouped_aic",
+            "..512.....7.....8..8....345............6...3.4.2.81..9.......28..9.4.6.....8..7.4",
         ),
         (
             "0703",

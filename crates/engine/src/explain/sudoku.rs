@@ -168,7 +168,21 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::RemotePair
         | Technique::XChain
         | Technique::XyChain
-        | Technique::Aic => super::patterns::describe(entry, n, candidates, &houses),
+        | Technique::Aic
+        | Technique::GroupedAic => super::patterns::describe(entry, n, candidates, &houses),
+        Technique::BugPlusOne
+        | Technique::UniqueRectangle1
+        | Technique::UniqueRectangle2
+        | Technique::UniqueRectangle3
+        | Technique::UniqueRectangle4
+        | Technique::UniqueRectangle5
+        | Technique::UniqueRectangle6
+        | Technique::HiddenRectangle
+        | Technique::AvoidableRectangle1
+        | Technique::AvoidableRectangle2
+        | Technique::SueDeCoq
+        | Technique::AlsXz
+        | Technique::AlsXyWing => super::sets::describe(entry, n, candidates, removed_digits),
         Technique::Trial => {
             let cell = cell_list(cells, n);
             let digit = digit_set(removed_digits);
@@ -197,8 +211,12 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
             .collect(),
         cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
     };
+    let assumes_unique = entry.technique.assumes_unique();
+    if assumes_unique {
+        text.push_str(" (assumes the puzzle has one solution, as proved before the path)");
+    }
     let level = Some(entry.technique.sudoku_level());
-    Step { technique, level, place, eliminate, because, text }
+    Step { technique, level, place, eliminate, because, text, assumes_unique }
 }
 
 /// Eliminations as `r5c7 ≠ 4, r5c8 ≠ 4,6`: each cell once, in the order first met, with

@@ -81,7 +81,8 @@ pub fn generate(
     let goal = options.difficulty.on(Scale::Sudoku).map_err(GenError::Options)?;
     for _ in 0..DRAWS {
         let (sudoku, solution) = thin_out(options, goal.logic_level(), prover, rng)?;
-        let grade = grade::grade_sudoku(&sudoku).difficulty;
+        // Made with one solution: the uniqueness techniques may grade it.
+        let grade = grade::grade_sudoku_known(&sudoku, true).difficulty;
         if goal.accepts(grade) {
             return Ok((Puzzle::Sudoku(sudoku), solution, grade));
         }

@@ -72,8 +72,8 @@ pub use journal::KakuroEntry;
 pub use levels::{Difficulty, Scale};
 use serde::Serialize;
 pub use sudoku::{
-    Entry as SudokuEntry, SudokuJournal, SudokuLogic, grade_sudoku, journal_killer, journal_sudoku,
-    solve_sudoku,
+    Entry as SudokuEntry, SudokuJournal, SudokuLogic, grade_sudoku, grade_sudoku_known,
+    journal_killer, journal_sudoku, proved_unique, solve_sudoku,
 };
 pub use technique::{Technique, Uses};
 

@@ -73,12 +73,56 @@ pub enum Technique {
     SimpleColors,
     /// Sudoku: an XY-Chain whose cells all hold the same two digits.
     RemotePair,
+    /// Sudoku, unique solution assumed: every open cell but one holds two digits and each
+    /// digit two places per house; the one cell of three takes the digit that would
+    /// otherwise make a third (Bivalue Universal Grave + 1).
+    BugPlusOne,
+    /// Sudoku, unique solution assumed: four cells of two rows, two columns and two boxes
+    /// holding `{a,b}`, three of them nothing else: the fourth is neither (Uniqueness
+    /// Test 1).
+    UniqueRectangle1,
+    /// Unique rectangle type 2: the cells with more hold one more digit `z`, in one line:
+    /// one of them is `z`.
+    UniqueRectangle2,
+    /// Unique rectangle type 3: the extra digits of two cells make a naked subset with
+    /// other cells of a house they share.
+    UniqueRectangle3,
+    /// Unique rectangle type 4: one of `a`, `b` is tied to the two cells with more, which
+    /// lose the other.
+    UniqueRectangle4,
+    /// Unique rectangle type 5: the cells with more (diagonal, or three) hold one more digit
+    /// `z`: one of them is `z`.
+    UniqueRectangle5,
+    /// Unique rectangle type 6: the cells with more are diagonal and `a` lies in the
+    /// rectangle's rows and columns only at its corners: those two lose `a`.
+    UniqueRectangle6,
+    /// Sudoku, unique solution assumed: a rectangle with a corner `{a,b}` whose opposite
+    /// row and column hold `a` only at its corners: the opposite corner is not `b`.
+    HiddenRectangle,
+    /// Sudoku, unique solution assumed: a rectangle of digits the logic placed (not givens)
+    /// that one open cell would complete: that cell loses the digit (type 1).
+    AvoidableRectangle1,
+    /// Avoidable rectangle type 2: two placed and two open cells `{b,z}`, `{a,z}`: one of
+    /// them is `z`.
+    AvoidableRectangle2,
     /// Sudoku: a chain over one digit's places: one of its ends holds it.
     XChain,
     /// Sudoku: a chain through cells of two digits.
     XyChain,
     /// Sudoku: an alternating inference chain mixing both kinds of link.
     Aic,
+    /// Sudoku: an AIC whose nodes may be groups, a digit's places where a box crosses a
+    /// line (HoDoKu's grouped nice loops and grouped AICs).
+    GroupedAic,
+    /// Sudoku: the cells of a box and line crossing, with two more digits than cells, share
+    /// them with a set of the line and a set of the box (Sue de Coq).
+    SueDeCoq,
+    /// Sudoku: two almost locked sets joined by a restricted common digit: one of them holds
+    /// a digit common to both (ALS-XZ; doubly linked, each is locked).
+    AlsXz,
+    /// Sudoku: two almost locked sets each joined to a third by its own restricted common
+    /// digit: one of the two holds a digit common to both (ALS-XY-Wing).
+    AlsXyWing,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
@@ -86,7 +130,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 33] = [
+    pub const ALL: [Technique; 47] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -116,9 +160,23 @@ impl Technique {
         Technique::FinnedFish,
         Technique::SimpleColors,
         Technique::RemotePair,
+        Technique::BugPlusOne,
+        Technique::UniqueRectangle1,
+        Technique::UniqueRectangle2,
+        Technique::UniqueRectangle3,
+        Technique::UniqueRectangle4,
+        Technique::UniqueRectangle5,
+        Technique::UniqueRectangle6,
+        Technique::HiddenRectangle,
+        Technique::AvoidableRectangle1,
+        Technique::AvoidableRectangle2,
         Technique::XChain,
         Technique::XyChain,
         Technique::Aic,
+        Technique::GroupedAic,
+        Technique::SueDeCoq,
+        Technique::AlsXz,
+        Technique::AlsXyWing,
         Technique::Trial,
     ];
 
@@ -158,6 +216,20 @@ impl Technique {
             Technique::XChain => "x_chain",
             Technique::XyChain => "xy_chain",
             Technique::Aic => "aic",
+            Technique::BugPlusOne => "bug_plus_1",
+            Technique::UniqueRectangle1 => "unique_rectangle_1",
+            Technique::UniqueRectangle2 => "unique_rectangle_2",
+            Technique::UniqueRectangle3 => "unique_rectangle_3",
+            Technique::UniqueRectangle4 => "unique_rectangle_4",
+            Technique::UniqueRectangle5 => "unique_rectangle_5",
+            Technique::UniqueRectangle6 => "unique_rectangle_6",
+            Technique::HiddenRectangle => "hidden_rectangle",
+            Technique::AvoidableRectangle1 => "avoidable_rectangle_1",
+            Technique::AvoidableRectangle2 => "avoidable_rectangle_2",
+            Technique::GroupedAic => "grouped_aic",
+            Technique::SueDeCoq => "sue_de_coq",
+            Technique::AlsXz => "als_xz",
+            Technique::AlsXyWing => "als_xy_wing",
         }
     }
 
@@ -195,22 +267,59 @@ impl Technique {
             | Technique::RemotePair
             | Technique::XChain
             | Technique::XyChain
-            | Technique::Aic => Difficulty::Hard,
+            | Technique::Aic
+            | Technique::BugPlusOne
+            | Technique::UniqueRectangle1
+            | Technique::UniqueRectangle2
+            | Technique::UniqueRectangle3
+            | Technique::UniqueRectangle4
+            | Technique::UniqueRectangle5
+            | Technique::UniqueRectangle6
+            | Technique::HiddenRectangle
+            | Technique::AvoidableRectangle1
+            | Technique::AvoidableRectangle2
+            | Technique::GroupedAic
+            | Technique::SueDeCoq
+            | Technique::AlsXz
+            | Technique::AlsXyWing => Difficulty::Hard,
             Technique::Trial => Difficulty::Expert,
         }
     }
 
     /// The level the technique belongs to in a Sudoku's (or Killer's) logic, on HoDoKu's
-    /// scale: finned and sashimi swordfish and jellyfish and the chains (a remote pair
-    /// aside) are unfair, trial extreme.
+    /// scale: finned and sashimi swordfish and jellyfish, Sue de Coq, the chains (a remote
+    /// pair aside) and the almost locked sets are unfair, trial extreme.
     pub fn sudoku_level(self) -> Difficulty {
         match self {
-            Technique::FinnedFish | Technique::XChain | Technique::XyChain | Technique::Aic => {
-                Difficulty::Unfair
-            }
+            Technique::FinnedFish
+            | Technique::XChain
+            | Technique::XyChain
+            | Technique::Aic
+            | Technique::GroupedAic
+            | Technique::SueDeCoq
+            | Technique::AlsXz
+            | Technique::AlsXyWing => Difficulty::Unfair,
             Technique::Trial => Difficulty::Extreme,
             other => other.level(),
         }
+    }
+
+    /// True for the techniques that hold only when the puzzle has one solution: the grader
+    /// uses them only on a puzzle proved to have one.
+    pub fn assumes_unique(self) -> bool {
+        matches!(
+            self,
+            Technique::BugPlusOne
+                | Technique::UniqueRectangle1
+                | Technique::UniqueRectangle2
+                | Technique::UniqueRectangle3
+                | Technique::UniqueRectangle4
+                | Technique::UniqueRectangle5
+                | Technique::UniqueRectangle6
+                | Technique::HiddenRectangle
+                | Technique::AvoidableRectangle1
+                | Technique::AvoidableRectangle2
+        )
     }
 
     /// Position in [`Technique::ALL`] (the declaration order).

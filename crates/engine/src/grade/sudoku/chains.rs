@@ -191,7 +191,7 @@ impl State {
     }
 
     /// What a chain from `start` (false) to `end` (true) removes: one of the two holds.
-    fn removals_of(&self, shape: &Shape, start: Node, end: Node) -> Vec<(usize, u32)> {
+    pub(super) fn removals_of(&self, shape: &Shape, start: Node, end: Node) -> Vec<(usize, u32)> {
         let ((c0, d0), (c1, d1)) = (start, end);
         let holds = |cell: usize, d: u32| self.logic.candidates[cell] & 1 << d != 0;
         let mut removals = Vec::new();

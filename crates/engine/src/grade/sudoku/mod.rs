@@ -15,9 +15,12 @@
 //!   [`Technique::EmptyRectangle`] (`links`); [`Technique::WWing`], [`Technique::XyWing`]
 //!   and [`Technique::XyzWing`] (`wings`); [`Technique::FinnedXWing`], finned and sashimi
 //!   (`finned`); [`Technique::SimpleColors`] (`links`); [`Technique::RemotePair`]
-//!   (`chains`). They come in HoDoKu's order, and go by HoDoKu's definitions.
-//! - **unfair**: [`Technique::FinnedFish`] of three and four lines; the chains
-//!   [`Technique::XChain`], [`Technique::XyChain`] and [`Technique::Aic`] (`chains`).
+//!   (`chains`); on a puzzle proved to have one solution ([`proved_unique`]),
+//!   [`Technique::BugPlusOne`] and the unique, hidden and avoidable rectangles
+//!   (`uniqueness`). They come in HoDoKu's order, and go by HoDoKu's definitions.
+//! - **unfair**: [`Technique::FinnedFish`] of three and four lines; [`Technique::SueDeCoq`]
+//!   (`suedecoq`); the chains [`Technique::XChain`], [`Technique::XyChain`] and
+//!   [`Technique::Aic`] (`chains`), [`Technique::GroupedAic`] (`grouped`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
 //! - **extreme**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
 //!   with the levels up to hard; a puzzle that even trial cannot finish is extreme too (a
 //!   ceiling of `expert`, Kakuro's top, runs trial as well).
@@ -29,16 +32,21 @@
 //! digit also leaves the rest of its cage, and the cage techniques join the levels (see
 //! [`journal_killer`]). Killer Sudoku are not graded; the levels only order the techniques.
 
+mod als;
 mod cages;
 mod chains;
 mod finned;
+mod grouped;
 mod links;
 mod score;
+mod suedecoq;
 mod techniques;
+mod uniqueness;
 mod wings;
 
 use super::{Budget, Difficulty, Grading, Scale, Technique, Uses};
 use crate::puzzle::{Cage, Killer, Sudoku};
+use crate::solver::{Control, SolveOptions, sudoku9};
 
 /// The largest subsets of the medium level.
 const MAX_SET: usize = 3;
@@ -86,7 +94,9 @@ impl SudokuLogic {
     }
 }
 
-/// Solves `sudoku` by logic with the techniques of the levels up to `ceiling`.
+/// Solves `sudoku` by logic with the techniques of the levels up to `ceiling`, without
+/// the uniqueness techniques: a solve that finishes proves the puzzle has one solution
+/// (the generator's proof), so it may not assume it.
 pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
     let shape = Shape::new(sudoku.n, sudoku.box_size, &[]);
     let mut state = State::new(&shape, &sudoku.givens);
@@ -95,9 +105,24 @@ pub fn solve_sudoku(sudoku: &Sudoku, ceiling: Difficulty) -> SudokuLogic {
 }
 
 /// Solves `sudoku` by logic up to expert as [`grade_sudoku`] does, keeping each step
-/// ([`crate::explain`] tells them), within `budget`.
+/// ([`crate::explain`] tells them), within `budget`. The uniqueness techniques join in
+/// when the puzzle is proved to have one solution ([`proved_unique`]).
 pub fn journal_sudoku(sudoku: &Sudoku, budget: Budget<'_>) -> SudokuJournal {
-    journal(&Shape::new(sudoku.n, sudoku.box_size, &[]), &sudoku.givens, budget)
+    let mut shape = Shape::new(sudoku.n, sudoku.box_size, &[]);
+    shape.unique = proved_unique(sudoku);
+    journal(&shape, &sudoku.givens, budget)
+}
+
+/// Whether `sudoku` has exactly one solution, as the dedicated 9x9 engine counts them
+/// (stopping at a second): the proof the uniqueness techniques need, made once per puzzle
+/// before its logic runs, in milliseconds. Other sizes are not proved (HoDoKu's
+/// uniqueness techniques are for 9x9 grids): their logic goes without them.
+pub fn proved_unique(sudoku: &Sudoku) -> bool {
+    if !sudoku9::fits(sudoku.n, sudoku.box_size, SolveOptions::DEFAULT.algorithm) {
+        return false;
+    }
+    let outcome = sudoku9::solve(&sudoku.givens, &SolveOptions::DEFAULT, Control::default());
+    outcome.complete && outcome.count == 1
 }
 
 /// Solves `killer` by logic up to expert, keeping each step: the Sudoku techniques on its
@@ -147,6 +172,11 @@ pub struct Entry {
     /// A chain's candidates (cell, digit), from its start, assumed false, alternately
     /// false and true to its end; empty for other techniques.
     pub chain: Vec<(usize, u32)>,
+    /// How `cells` fall into sets, as the sizes of their runs in order: the almost locked
+    /// sets of an ALS step, a Sue de Coq's crossing, line set and box set; empty else.
+    pub sets: Vec<usize>,
+    /// The digits that join an ALS step's sets (restricted commons); 0 for others.
+    pub linked: u32,
 }
 
 /// The steps of a solve, kept only when asked for (an answer never pays for them).
@@ -158,9 +188,21 @@ struct Journal {
 }
 
 /// Grades `sudoku`: the hardest level a complete logic solve needs; expert also when logic
-/// up to trial gets stuck.
+/// up to trial gets stuck. The uniqueness techniques join in when the puzzle is proved to
+/// have one solution ([`proved_unique`]).
 pub fn grade_sudoku(sudoku: &Sudoku) -> Grading {
-    solve_sudoku(sudoku, Difficulty::Extreme).grade()
+    grade_sudoku_known(sudoku, proved_unique(sudoku))
+}
+
+/// [`grade_sudoku`] for a caller that knows whether `sudoku` has one solution (the
+/// generator, which made it so): `unique` lets the uniqueness techniques in, and must be
+/// true only for a puzzle proved to have one solution.
+pub fn grade_sudoku_known(sudoku: &Sudoku, unique: bool) -> Grading {
+    let mut shape = Shape::new(sudoku.n, sudoku.box_size, &[]);
+    shape.unique = unique;
+    let mut state = State::new(&shape, &sudoku.givens);
+    state.run(&shape, Difficulty::Extreme, Budget::default());
+    state.logic.grade()
 }
 
 /// The grid's units and, per cell, the units it lies in; a Killer's cages.
@@ -176,6 +218,8 @@ struct Shape {
     cell_cage: Vec<Option<usize>>,
     /// Per cell, the cells it sees (see [`Shape::peers`]).
     peers: std::cell::OnceCell<Vec<Vec<usize>>>,
+    /// The puzzle is proved to have one solution: the uniqueness techniques may run.
+    unique: bool,
 }
 
 impl Shape {
@@ -199,7 +243,7 @@ impl Shape {
             }
         }
         let peers = std::cell::OnceCell::new();
-        Shape { n, units, cell_units, cages: cages.to_vec(), cell_cage, peers }
+        Shape { n, units, cell_units, cages: cages.to_vec(), cell_cage, peers, unique: false }
     }
 
     /// True for a Killer Sudoku.
@@ -221,6 +265,8 @@ struct State {
     placed: Vec<bool>,
     /// Cells whose placement has scored (the givens from the start).
     scored: Vec<bool>,
+    /// The givens: an avoidable rectangle's placed cells may not be among them.
+    given: Vec<bool>,
     /// The steps, when they are kept.
     journal: Option<Journal>,
     /// The budget ran out before the logic finished or got stuck.
@@ -243,9 +289,10 @@ impl State {
         let logic = SudokuLogic { candidates, contradiction, hardest: None, uses, score: 0 };
         let placed = vec![false; shape.n * shape.n];
         // A given scores nothing: only what the logic places does.
-        let scored =
+        let given: Vec<bool> =
             (0..shape.n * shape.n).map(|c| givens.get(c).is_some_and(|&g| g != 0)).collect();
-        State { logic, placed, scored, journal: None, out_of_budget: false }
+        let scored = given.clone();
+        State { logic, placed, scored, given, journal: None, out_of_budget: false }
     }
 
     /// Applies the techniques up to `ceiling`, cheapest first, until solved, stuck or
@@ -278,7 +325,11 @@ impl State {
                 || ceiling >= Difficulty::Unfair
                     && ((3..=QUAD).any(|k| {
                         self.finned_fish(shape, k, false) || self.finned_fish(shape, k, true)
-                    }) || self.chains(shape))
+                    }) || self.sue_de_coq(shape)
+                        || self.chains(shape)
+                        || self.grouped_chains(shape)
+                        || self.als_xz(shape)
+                        || self.als_xy_wings(shape))
                 || ceiling >= Difficulty::Expert && self.trial(shape, budget);
             if !progress {
                 return;
@@ -287,10 +338,12 @@ impl State {
     }
 
     /// The hard level's patterns past quads and plain fish, in HoDoKu's order: remote
-    /// pairs, the single-digit patterns, the wings, finned and sashimi X-wings, then simple
-    /// colours.
+    /// pairs, BUG+1, the single-digit patterns, the wings, the rectangles (BUG+1 and they
+    /// only on a puzzle proved to have one solution), finned and sashimi X-wings, then
+    /// simple colours.
     fn patterns(&mut self, shape: &Shape) -> bool {
         self.remote_pairs(shape)
+            || shape.unique && self.bug_plus_one(shape)
             || self.two_strong_links(shape, Technique::Skyscraper)
             || self.two_strong_links(shape, Technique::TwoStringKite)
             || self.two_strong_links(shape, Technique::TurbotFish)
@@ -298,6 +351,7 @@ impl State {
             || self.w_wings(shape)
             || self.xy_wings(shape, 2)
             || self.xy_wings(shape, 3)
+            || shape.unique && self.rectangles_of_uniqueness(shape)
             || self.finned_fish(shape, 2, false)
             || self.finned_fish(shape, 2, true)
             || self.simple_colors(shape)
@@ -334,8 +388,9 @@ impl State {
         if let Some(journal) = &mut self.journal {
             let removed = std::mem::take(&mut journal.pending);
             let (units, cells, cages) = (units.to_vec(), cells.to_vec(), cages.to_vec());
-            let chain = Vec::new();
-            journal.steps.push(Entry { technique, units, cells, cages, sum, removed, chain });
+            let (chain, sets, linked) = (Vec::new(), Vec::new(), 0);
+            let entry = Entry { technique, units, cells, cages, sum, removed, chain, sets, linked };
+            journal.steps.push(entry);
         }
     }
 
@@ -344,6 +399,17 @@ impl State {
         self.used(technique, &[], cells);
         if let Some(step) = self.journal.as_mut().and_then(|j| j.steps.last_mut()) {
             step.chain = chain;
+        }
+    }
+
+    /// Counts a use of `technique` on `units` from the cell sets `sets`, joined by the
+    /// digits `linked` (if any).
+    fn used_sets(&mut self, technique: Technique, units: &[usize], sets: &[&[usize]], linked: u32) {
+        let cells: Vec<usize> = sets.concat();
+        self.used(technique, units, &cells);
+        if let Some(step) = self.journal.as_mut().and_then(|j| j.steps.last_mut()) {
+            step.sets = sets.iter().map(|s| s.len()).collect();
+            step.linked = linked;
         }
     }
 

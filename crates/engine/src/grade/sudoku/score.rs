@@ -29,6 +29,19 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::RemotePair => 110,
         Technique::XChain | Technique::XyChain => 260,
         Technique::Aic => 280,
+        Technique::BugPlusOne
+        | Technique::UniqueRectangle1
+        | Technique::UniqueRectangle2
+        | Technique::UniqueRectangle3
+        | Technique::UniqueRectangle4
+        | Technique::UniqueRectangle5
+        | Technique::UniqueRectangle6
+        | Technique::HiddenRectangle
+        | Technique::AvoidableRectangle1
+        | Technique::AvoidableRectangle2 => 100,
+        Technique::SueDeCoq => 250,
+        Technique::AlsXz | Technique::GroupedAic => 300,
+        Technique::AlsXyWing => 320,
         Technique::Trial => 500,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
         _ => 0,
