@@ -11,7 +11,7 @@ use crate::queue::large::{self, LargeError};
 use crate::queue::wire::{self, Answer};
 use async_nats::jetstream::message::Acker;
 use async_nats::jetstream::{self, AckKind};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,17 +57,11 @@ impl Answers {
         // The answers held for batches in parts renew their ack wait three times in it.
         let keep_period = queue.settings.ack_wait / 3;
         let mut next_keep = Instant::now() + keep_period;
+        let mut answers = None;
         loop {
-            // After the stop, one more fetch takes the answers of the last jobs.
+            // After the stop, one more take gets the answers of the last jobs.
             let last = self.stop.load(Ordering::SeqCst);
-            let batch = queue.block_on(async {
-                let fetched =
-                    consumer.fetch().max_messages(256).expires(Duration::from_millis(500));
-                match fetched.messages().await {
-                    Ok(batch) => batch.filter_map(|m| async { m.ok() }).collect::<Vec<_>>().await,
-                    Err(_) => Vec::new(),
-                }
-            });
+            let batch = queue.block_on(take_some(&consumer, &mut answers));
             // The answers to whole inputs are written side by side: creating a result's files
             // is most of the daemon's work for a small input, and on one thread it held the
             // queue to a fraction of the local pace. A batch's parts keep their order.
@@ -292,6 +286,60 @@ impl Answers {
             writing.remove(&id);
         }
     }
+}
+
+/// The most answer messages taken at once.
+const TAKE_MOST: usize = 256;
+/// How long a take waits for the first answer, so that the thread's other duties (the
+/// reconciler, the batches' ack waits) come round.
+const TAKE_WAIT: Duration = Duration::from_millis(500);
+
+/// The answers that have come, up to [`TAKE_MOST`], waiting up to [`TAKE_WAIT`] for the
+/// first. They come from one long-lived pull stream (`answers`, made again when it ends)
+/// rather than a fetch each time: a fetch's request can expire at the server while a
+/// message is on its way to it, and that message, dropped with the finished fetch's
+/// subscription, came again only after the ack wait (30 s by default), late with every
+/// answer in it. The stream's requests all share one subscription, so a message sent to
+/// an expired one is still taken.
+async fn take_some(
+    consumer: &jetstream::consumer::PullConsumer,
+    answers: &mut Option<jetstream::consumer::pull::Stream>,
+) -> Vec<jetstream::Message> {
+    if answers.is_none() {
+        match consumer.stream().max_messages_per_batch(TAKE_MOST).messages().await {
+            Ok(stream) => *answers = Some(stream),
+            Err(error) => {
+                tracing::debug!(%error, "cannot pull the answers; trying again");
+                tokio::time::sleep(TAKE_WAIT).await;
+                return Vec::new();
+            }
+        }
+    }
+    let Some(stream) = answers.as_mut() else { return Vec::new() };
+    let mut taken = Vec::new();
+    let mut next = match tokio::time::timeout(TAKE_WAIT, stream.next()).await {
+        Ok(next) => next,
+        Err(_) => return taken,
+    };
+    loop {
+        match next {
+            Some(Ok(message)) => taken.push(message),
+            Some(Err(error)) => tracing::debug!(%error, "a pull of the answers failed"),
+            None => {
+                // The stream ended: the next take makes a new one.
+                *answers = None;
+                break;
+            }
+        }
+        if taken.len() >= TAKE_MOST {
+            break;
+        }
+        match stream.next().now_or_never() {
+            Some(more) => next = more,
+            None => break,
+        }
+    }
+    taken
 }
 
 /// Whether an answer's `subject` (`PREFIX.answer.ID`) is that of a part of a batch.
