@@ -54,8 +54,13 @@ fn check(name: &str, puzzle: &Puzzle, solution: &Grid, path: &Path) {
     } else if matches!(puzzle, Puzzle::Sudoku(s) if s.n == 9) {
         // HoDoKu's score of a long path may raise a 9x9's grade past its hardest step.
         assert!(hardest <= path.difficulty, "{name}: {hardest:?} {:?}", path.difficulty);
-    } else {
+    } else if path.solved {
         assert_eq!(hardest, path.difficulty, "{name}");
+    } else {
+        // The search that ends a path logic cannot finish makes it the top grade, whatever
+        // the steps before it used (257_24x28, two solutions, uses no trial since region
+        // sums).
+        assert!(hardest <= path.difficulty, "{name}: {hardest:?} {:?}", path.difficulty);
     }
     assert_eq!(path.solved, path.steps.last().is_none_or(|s| s.technique != "search"), "{name}");
 }

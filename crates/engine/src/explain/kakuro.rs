@@ -154,6 +154,10 @@ fn step(grid: &Coordinates<'_>, entry: &KakuroEntry, candidates: &mut [u32]) -> 
             "in {name}, no combination spread over its cells in distinct digits allows {}",
             digit_set(removed)
         ),
+        Technique::RegionSum => match &entry.region {
+            Some(region) => region_text(grid, region),
+            None => "a region's clues leave its cells sticking in or out a known sum".to_string(),
+        },
         Technique::Trial => match step.eliminate.first() {
             Some(&[r, c, d]) => format!(
                 "{} = {d} leads to a contradiction: {d} goes",
@@ -165,6 +169,39 @@ fn step(grid: &Coordinates<'_>, entry: &KakuroEntry, candidates: &mut [u32]) -> 
     };
     step.text = format!("{lead}{}", step.text);
     Some(step)
+}
+
+/// "rows 3 to 5 summed by their across clues and by their down runs leave r6c2 + r6c3 = 11
+/// (r2c4 - r6c2: an innie less an outie)": what a region sum reads off its band.
+fn region_text(grid: &Coordinates<'_>, region: &grade::Region) -> String {
+    let (lines, along, crossing) =
+        if region.rows { ("rows", "across", "down") } else { ("columns", "down", "across") };
+    let [first, last] = region.lines;
+    let band = if first == last {
+        format!("{} {}", &lines[..lines.len() - 1], first + 1)
+    } else {
+        format!("{lines} {} to {}", first + 1, last + 1)
+    };
+    // Outies alone read better added up: -r5c7 = -5 is r5c7 = 5. Added cells go first.
+    let flip = if region.cells.iter().all(|&(_, sign)| sign < 0) { -1 } else { 1 };
+    let mut cells: Vec<(u32, i8)> = region.cells.iter().map(|&(w, s)| (w, s * flip)).collect();
+    cells.sort_by_key(|&(_, sign)| -sign);
+    let mut sum = String::new();
+    for (k, &(w, sign)) in cells.iter().enumerate() {
+        let name = cell_name(grid.grid(w), grid.cols);
+        sum.push_str(match (k, sign < 0) {
+            (0, false) => "",
+            (0, true) => "-",
+            (_, false) => " + ",
+            (_, true) => " - ",
+        });
+        sum.push_str(&name);
+    }
+    format!(
+        "{band}: their {along} clues and their {crossing} runs (whole where they stick out \
+         less, else cell by cell) add up alike, which leaves {sum} = {}",
+        region.total * i32::from(flip)
+    )
 }
 
 /// The step that narrows each white cell of `changes` to its candidates there: what it

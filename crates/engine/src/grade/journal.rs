@@ -15,6 +15,8 @@ pub struct KakuroEntry {
     /// What changed: per white cell (its rank among the white cells), the candidates
     /// before and after, as bit sets (bit `d` for digit `d`).
     pub changes: Vec<(u32, u16, u16)>,
+    /// The band and equation of a region sum (none for the other techniques).
+    pub region: Option<Box<super::Region>>,
 }
 
 /// The entries so far and the changes not yet grouped.
@@ -70,6 +72,6 @@ impl Journal {
                 changes.push((cell, old, new));
             }
         }
-        self.entries.push(KakuroEntry { technique, run, changes });
+        self.entries.push(KakuroEntry { technique, run, changes, region: None });
     }
 }

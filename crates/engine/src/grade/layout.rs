@@ -51,17 +51,21 @@ pub(super) struct Layout<'t> {
     pub(super) white: &'t [u32],
     /// Cells of the grid, black ones included.
     pub(super) size: usize,
+    /// Columns of the grid (region sums find rows and columns by them).
+    pub(super) cols: usize,
 }
 
 impl<'t> Layout<'t> {
-    /// The layout of the puzzle with the run table `table` and `size` cells.
-    pub(super) fn new(table: &'t RunTable, size: usize) -> Layout<'t> {
+    /// The layout of the puzzle with the run table `table` and `size` cells in rows of
+    /// `cols`.
+    pub(super) fn new(table: &'t RunTable, size: usize, cols: usize) -> Layout<'t> {
         Layout {
             run_cells: &table.cells,
             runs: table.runs.iter().map(RunSpec::of).collect(),
             cell_runs: &table.cell_runs,
             white: &table.white,
             size,
+            cols,
         }
     }
 

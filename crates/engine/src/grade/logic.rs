@@ -6,6 +6,7 @@ use super::journal::Journal;
 use super::layout::{Layout, RunSpec};
 use super::lists::WorkLists;
 use super::masks::{ALL_DIGITS, ones, several};
+use super::regions::Bands;
 use super::tally::Tally;
 use super::techniques::Tables;
 use super::{Budget, Difficulty, Logic, Technique, Uses};
@@ -40,6 +41,8 @@ pub(super) struct Solver<'a> {
     pub(super) trailing: bool,
     /// Tables for the medium and hard levels, made when first needed.
     pub(super) scratch: Option<Box<Scratch>>,
+    /// The bands of region sums, made when first needed.
+    pub(super) bands: Option<Box<Bands>>,
     /// The puzzle's one solution, digit per white cell, when it is known to have exactly
     /// one (else empty): trial never needs to assume a cell's own digit, which cannot lead
     /// to a contradiction then.
@@ -126,6 +129,7 @@ impl<'a> Solver<'a> {
             trail: Vec::new(),
             trailing: false,
             scratch: None,
+            bands: None,
             solution,
             budget: Budget::default(),
             steps: 0,
@@ -198,6 +202,11 @@ impl<'a> Solver<'a> {
                     return Some(level);
                 }
             }
+        }
+        // Every run-local level is stuck (and the ceiling is hard or more, else the loop
+        // returned): the region sums, the last and dearest technique of the hard level.
+        if self.region_sum() {
+            return Some(Difficulty::Hard);
         }
         (ceiling == Difficulty::Expert && self.trial()).then_some(Difficulty::Expert)
     }

@@ -32,6 +32,9 @@
 //!   - [`Technique::RunConsistency`]: a digit stays in a cell only if some combination can
 //!     be spread over the run's cells, all distinct, giving that cell that digit (found by a
 //!     dynamic programme over the combination's digit subsets).
+//!   - [`Technique::RegionSum`]: only when every run is stuck, the rule of 45 of regions on
+//!     bands of whole rows (columns): their across clues and their down runs add up alike,
+//!     which gives the few cells sticking in or out a known sum (see `regions`).
 //! - **expert**
 //!   - [`Technique::Trial`]: assume one digit of a cell with two (then three) candidates and
 //!     propagate with the levels up to hard; a contradiction removes the digit. A puzzle that
@@ -59,6 +62,7 @@ mod levels;
 mod lists;
 mod logic;
 mod masks;
+mod regions;
 mod sudoku;
 mod tally;
 mod technique;
@@ -70,6 +74,7 @@ use crate::puzzle::{Kakuro, RunTable};
 use crate::solver::Budget;
 pub use journal::KakuroEntry;
 pub use levels::{Difficulty, Scale};
+pub use regions::Region;
 use serde::Serialize;
 pub use sudoku::{
     Entry as SudokuEntry, SudokuJournal, SudokuLogic, grade_sudoku, grade_sudoku_known,
@@ -126,7 +131,7 @@ pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
 
 /// [`solve`] with the puzzle's run table at hand (`runs` must be `puzzle`'s).
 pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logic {
-    let layout = layout::Layout::new(runs, puzzle.cells.len());
+    let layout = layout::Layout::new(runs, puzzle.cells.len(), puzzle.cols);
     let mut solver = logic::Solver::new(&layout, &[]);
     solver.run(ceiling);
     solver.into_logic()
@@ -143,7 +148,7 @@ pub fn journal_kakuro(
     placed: &[u32],
     budget: Budget<'_>,
 ) -> KakuroJournal {
-    let layout = layout::Layout::new(runs, puzzle.cells.len());
+    let layout = layout::Layout::new(runs, puzzle.cells.len(), puzzle.cols);
     let mut solver = logic::Solver::new(&layout, &[]);
     for (cell, &digit) in placed.iter().enumerate().filter(|&(_, &d)| (1..=9).contains(&d)) {
         solver.set(cell as u32, 1 << digit);
@@ -263,7 +268,7 @@ pub fn grade_within(
     ceiling: Difficulty,
     budget: Budget<'_>,
 ) -> Option<Grading> {
-    let layout = layout::Layout::new(runs, puzzle.cells.len());
+    let layout = layout::Layout::new(runs, puzzle.cells.len(), puzzle.cols);
     let mut solver = logic::Solver::new(&layout, solution.unwrap_or_default());
     solver.budget = budget;
     solver.run(ceiling);

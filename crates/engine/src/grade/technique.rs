@@ -123,6 +123,9 @@ pub enum Technique {
     /// Sudoku: two almost locked sets each joined to a third by its own restricted common
     /// digit: one of the two holds a digit common to both (ALS-XY-Wing).
     AlsXyWing,
+    /// Kakuro: the clues of a band of rows (columns) against those of its crossing runs
+    /// leave a known sum to the few cells sticking in or out (the rule of 45 of regions).
+    RegionSum,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
@@ -130,7 +133,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 47] = [
+    pub const ALL: [Technique; 48] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -177,6 +180,7 @@ impl Technique {
         Technique::SueDeCoq,
         Technique::AlsXz,
         Technique::AlsXyWing,
+        Technique::RegionSum,
         Technique::Trial,
     ];
 
@@ -230,6 +234,7 @@ impl Technique {
             Technique::SueDeCoq => "sue_de_coq",
             Technique::AlsXz => "als_xz",
             Technique::AlsXyWing => "als_xy_wing",
+            Technique::RegionSum => "region_sum",
         }
     }
 
@@ -281,7 +286,8 @@ impl Technique {
             | Technique::GroupedAic
             | Technique::SueDeCoq
             | Technique::AlsXz
-            | Technique::AlsXyWing => Difficulty::Hard,
+            | Technique::AlsXyWing
+            | Technique::RegionSum => Difficulty::Hard,
             Technique::Trial => Difficulty::Expert,
         }
     }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::format;
 use crate::puzzle::{Grid, KakuroCell, Puzzle};
+use crate::solver::Budget;
 use crate::verify;
 
 /// Reads a Kakuro in the janko text format.
@@ -233,4 +234,45 @@ fn search_small_puzzles_of_each_grade() {
         }
     }
     println!("found {found:?}");
+}
+
+/// The text of the fixture `name` of tests/fixtures/kakuro and its published solution.
+fn fixture(name: &str) -> (String, Grid) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/kakuro");
+    let text = std::fs::read_to_string(format!("{dir}/{name}.txt")).expect("fixture");
+    let sol = std::fs::read_to_string(format!("{dir}/{name}.sol")).expect("solution");
+    (text, format::solution::read_sol(&sol).expect("readable .sol"))
+}
+
+#[test]
+fn region_sums_finish_janko_301_without_trial() {
+    // janko.de Kakuro 301: the run-local levels get stuck, trial used to go on.
+    let (text, expected) = fixture("301_14x14");
+    let (puzzle, logic) = (kakuro(&text), needs_exactly(&text, Difficulty::Hard));
+    assert_eq!(solution(&puzzle, &logic), expected);
+    assert!(logic.uses.get(Technique::RegionSum) > 0, "{:?}", logic.uses);
+    // The first region sum comes where every run-local technique is stuck, and its
+    // equation holds for the published solution.
+    let runs = puzzle.run_table();
+    let journal = journal_kakuro(&puzzle, &runs, &[], Budget::default());
+    let entries = &journal.entries;
+    let at =
+        entries.iter().position(|e| e.technique == Technique::RegionSum).expect("a region sum");
+    assert!(entries[..at].iter().all(|e| e.technique.level() <= Difficulty::Hard));
+    let region = entries[at].region.as_ref().expect("the region of a region sum");
+    let digit = |w: u32| expected.cells[runs.white[w as usize] as usize].unwrap_or(0) as i32;
+    let sum: i32 = region.cells.iter().map(|&(w, sign)| i32::from(sign) * digit(w)).sum();
+    assert_eq!(sum, region.total, "{region:?}");
+    for &(w, old, new) in &entries[at].changes {
+        assert!(old & !new & 1 << digit(w) == 0, "cell {w} lost its digit");
+    }
+}
+
+#[test]
+fn region_sums_leave_a_grid_with_two_solutions_open() {
+    // Hand-made: a 2x2 block whose bands only restate the clues (4 and 6 across, 5 and 5
+    // down: 13/42 and 31/24 both fit).
+    let logic = solve(&kakuro("3 3\n- 5, 5,\n,4 0 0\n,6 0 0\n"), Difficulty::Expert);
+    assert!(!logic.solved() && !logic.contradiction, "{logic:?}");
+    assert_eq!(logic.uses.get(Technique::RegionSum), 0, "{:?}", logic.uses);
 }
