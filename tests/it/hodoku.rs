@@ -15,7 +15,7 @@ use std::process::Command;
 const LOGIC_FLOOR: u64 = 55;
 
 /// The puzzles whose levels agree today, of the 60: a floor that only rises.
-const AGREE_FLOOR: u64 = 55;
+const AGREE_FLOOR: u64 = 58;
 
 /// The Python that has hodoku-py, if any.
 fn python() -> Option<PathBuf> {

@@ -195,6 +195,8 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
         Kind::Sudoku => &[
             ("naked_single", Easy),
             ("hidden_single", Easy),
+            ("locked_pair", Medium),
+            ("locked_triple", Medium),
             ("pointing", Medium),
             ("claiming", Medium),
             ("naked_pair", Medium),
@@ -250,6 +252,8 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("hidden_single", Difficulty::Easy),
     ("cage_combination", Difficulty::Easy),
     ("cage_hidden_single", Difficulty::Easy),
+    ("locked_pair", Difficulty::Medium),
+    ("locked_triple", Difficulty::Medium),
     ("pointing", Difficulty::Medium),
     ("claiming", Difficulty::Medium),
     ("naked_pair", Difficulty::Medium),

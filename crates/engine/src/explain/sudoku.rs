@@ -137,10 +137,19 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
                 ),
             )
         }
-        Technique::NakedSubset | Technique::NakedQuad => {
-            let name = ["naked_pair", "naked_triple", "naked_quad"][cells.len().clamp(2, 4) - 2];
+        Technique::NakedSubset
+        | Technique::NakedQuad
+        | Technique::LockedPair
+        | Technique::LockedTriple => {
+            let name = match entry.technique {
+                Technique::LockedPair => "locked_pair",
+                Technique::LockedTriple => "locked_triple",
+                _ => ["naked_pair", "naked_triple", "naked_quad"][cells.len().clamp(2, 4) - 2],
+            };
             let (list, set) = (cell_list(cells, n), digit_set(held));
-            (name, format!("{list} hold only {set} between them: those leave the rest of {first}"))
+            // Every house the cells share loses the digits, in one step.
+            let all = houses.iter().map(House::to_string).collect::<Vec<_>>().join(" and ");
+            (name, format!("{list} hold only {set} between them: those leave the rest of {all}"))
         }
         Technique::HiddenSubset | Technique::HiddenQuad => {
             let name = ["hidden_pair", "hidden_triple", "hidden_quad"][cells.len().clamp(2, 4) - 2];

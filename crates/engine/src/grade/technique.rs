@@ -29,6 +29,11 @@ pub enum Technique {
     /// Sudoku: a digit confined to one line within a box, or to one box within a line,
     /// leaves the rest of that line or box (pointing and claiming).
     LockedCandidates,
+    /// Sudoku: two cells where a box crosses a line holding two digits between them, which
+    /// leave both houses in one step (HoDoKu's Locked Pair, tried before pointing).
+    LockedPair,
+    /// Sudoku: three such cells holding three digits (HoDoKu's Locked Triple).
+    LockedTriple,
     /// Killer: a digit a cage needs, whose places in it lie in one house, leaves the rest
     /// of that house.
     CagePointing,
@@ -130,7 +135,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 47] = [
+    pub const ALL: [Technique; 49] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -141,6 +146,8 @@ impl Technique {
         Technique::HiddenSubset,
         Technique::Bounds,
         Technique::LockedCandidates,
+        Technique::LockedPair,
+        Technique::LockedTriple,
         Technique::CagePointing,
         Technique::Innies,
         Technique::Outies,
@@ -192,6 +199,8 @@ impl Technique {
             Technique::Bounds => "bounds",
             Technique::RunConsistency => "run_consistency",
             Technique::LockedCandidates => "locked_candidates",
+            Technique::LockedPair => "locked_pair",
+            Technique::LockedTriple => "locked_triple",
             Technique::Fish => "fish",
             Technique::Trial => "trial",
             Technique::CageCombination => "cage_combination",
@@ -246,6 +255,8 @@ impl Technique {
             | Technique::HiddenSubset
             | Technique::Bounds
             | Technique::LockedCandidates
+            | Technique::LockedPair
+            | Technique::LockedTriple
             | Technique::CagePointing
             | Technique::Innies
             | Technique::Outies => Difficulty::Medium,

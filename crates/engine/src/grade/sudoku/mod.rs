@@ -7,8 +7,10 @@
 //!
 //! - **easy**: [`Technique::NakedSingle`] (a cell's one candidate leaves its row, column
 //!   and box) and [`Technique::HiddenSingle`] (a digit with one place left in a unit).
-//! - **medium**: [`Technique::LockedCandidates`] (pointing and claiming),
-//!   [`Technique::NakedSubset`] and [`Technique::HiddenSubset`] of two and three cells.
+//! - **medium**: [`Technique::LockedPair`] and [`Technique::LockedTriple`] (a naked pair or
+//!   triple where a box crosses a line, clearing both), [`Technique::LockedCandidates`]
+//!   (pointing and claiming), [`Technique::NakedSubset`] (clearing every house its cells
+//!   share) and [`Technique::HiddenSubset`] of two and three cells.
 //! - **hard**: naked and hidden quads; [`Technique::Fish`] of two, three and four lines
 //!   (X-wing, swordfish, jellyfish); the single-digit patterns [`Technique::Skyscraper`],
 //!   [`Technique::TwoStringKite`], [`Technique::TurbotFish`] and
@@ -309,15 +311,16 @@ impl State {
                 || self.hidden_singles(shape)
                 || killer && (self.cage_combinations(shape) || self.cage_hidden_singles(shape))
                 || ceiling >= Difficulty::Medium
-                    && (self.locked_candidates(shape)
-                        || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k))
+                    && ((2..=MAX_SET).any(|k| self.naked_subsets(shape, k, true))
+                        || self.locked_candidates(shape)
+                        || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k, false))
                         || (2..=MAX_SET).any(|k| self.hidden_subsets(shape, k))
                         || killer
                             && (self.cage_pointing(shape)
                                 || self.innies(shape)
                                 || self.outies(shape)))
                 || ceiling >= Difficulty::Hard
-                    && (self.naked_subsets(shape, QUAD)
+                    && (self.naked_subsets(shape, QUAD, false)
                         || self.hidden_subsets(shape, QUAD)
                         || (2..=QUAD).any(|k| self.fish(shape, k))
                         || killer && self.cage_consistency(shape)
@@ -380,7 +383,7 @@ impl State {
                 let first = !std::mem::replace(&mut self.scored[cell], true);
                 if first { score::points(technique) } else { 0 }
             }
-            _ => score::points(technique),
+            _ => score::step_points(technique, cells.len(), units.len()),
         };
         self.logic.score = self.logic.score.saturating_add(points);
         let level = technique.sudoku_level();

@@ -2,8 +2,8 @@
 //! when the path is long: each step scores its technique's points (`core/scoring.py` of
 //! hodoku-py, HoDoKu 2.2's defaults), and while the sum exceeds the level's most (easy
 //! 800, medium 1000, hard 1600, unfair 1800) the grade goes one level up. The grader's
-//! families score as their usual members: a subset as a pair, a fish as an X-wing, a
-//! finned fish as a finned swordfish; trial as a forcing chain. HoDoKu grades 9x9 grids
+//! families score by their members' sizes (`step_points`), a finned fish as a finned
+//! swordfish; trial as a forcing chain. HoDoKu grades 9x9 grids
 //! only; larger ones keep their hardest technique's level.
 
 use crate::grade::{Difficulty, Technique};
@@ -13,6 +13,8 @@ pub(super) fn points(technique: Technique) -> u32 {
     match technique {
         Technique::NakedSingle => 4,
         Technique::HiddenSingle => 14,
+        Technique::LockedPair => 40,
+        Technique::LockedTriple => 60,
         Technique::LockedCandidates => 50,
         Technique::NakedSubset => 60,
         Technique::HiddenSubset => 70,
@@ -45,6 +47,19 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::Trial => 500,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
         _ => 0,
+    }
+}
+
+/// HoDoKu's points for a step of `technique` from `cells` cells on `units` houses: a
+/// family's larger members score more (a naked or hidden triple 80 and 100 against a
+/// pair's 60 and 70; a swordfish 150 and a jellyfish 160 against an X-wing's 140).
+pub(super) fn step_points(technique: Technique, cells: usize, units: usize) -> u32 {
+    match (technique, cells, units) {
+        (Technique::NakedSubset, 3, _) => 80,
+        (Technique::HiddenSubset, 3, _) => 100,
+        (Technique::Fish, _, 6) => 150,
+        (Technique::Fish, _, 8) => 160,
+        _ => points(technique),
     }
 }
 

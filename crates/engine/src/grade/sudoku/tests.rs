@@ -35,9 +35,42 @@ fn locked_candidates_point_out_of_a_box() {
 #[test]
 fn a_naked_pair_leaves_the_rest_of_its_row() {
     let (shape, mut state) = open_grid(&[(0, 0b110), (5, 0b110)]);
-    assert!(state.naked_subsets(&shape, 2));
+    assert!(!state.naked_subsets(&shape, 2, true), "across boxes: no locked pair");
+    assert!(state.naked_subsets(&shape, 2, false));
     let row: Vec<u32> = (0..9).map(|c| state.logic.candidates[c]).collect();
     assert!(row.iter().enumerate().all(|(c, &m)| c == 0 || c == 5 || m & 0b110 == 0));
+}
+
+#[test]
+fn a_locked_pair_clears_its_box_and_its_row_in_one_step() {
+    // r1c1 and r1c2 hold only {1,2}: both leave row 1 and box 1 at once.
+    let (shape, mut state) = open_grid(&[(0, 0b110), (1, 0b110)]);
+    assert!(!state.naked_subsets(&shape, 2, false), "a locked pair is no naked pair");
+    assert!(state.naked_subsets(&shape, 2, true));
+    let cleared = [2, 5, 8, 9, 10, 11, 20];
+    assert!(cleared.iter().all(|&c| state.logic.candidates[c] & 0b110 == 0));
+    assert_ne!(state.logic.candidates[27] & 0b110, 0, "column 1 below the box keeps them");
+    assert_eq!(state.logic.uses.get(Technique::LockedPair), 1);
+    assert_eq!(state.logic.score, 40);
+}
+
+#[test]
+fn a_pair_of_one_box_and_row_that_clears_only_the_row_is_a_naked_pair() {
+    // r1c1 and r1c2 hold {1,2}; the rest of box 1 holds neither already.
+    let mut kept = vec![(0, 0b110), (1, 0b110)];
+    kept.extend([2, 9, 10, 11, 18, 19, 20].map(|c| (c, 0x3F8)));
+    let (shape, mut state) = open_grid(&kept);
+    assert!(!state.naked_subsets(&shape, 2, true));
+    assert!(state.naked_subsets(&shape, 2, false));
+    assert!((3..9).all(|c| state.logic.candidates[c] & 0b110 == 0));
+    assert_eq!((state.logic.uses.get(Technique::NakedSubset), state.logic.score), (1, 60));
+}
+
+#[test]
+fn a_naked_triple_scores_as_hodoku_scores_it() {
+    let (shape, mut state) = open_grid(&[(0, 0b110), (4, 0b1100), (8, 0b1010)]);
+    assert!(state.naked_subsets(&shape, 3, false));
+    assert_eq!(state.logic.score, 80);
 }
 
 #[test]
