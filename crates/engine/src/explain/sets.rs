@@ -1,5 +1,5 @@
 //! The text of the Sudoku techniques on sets of cells (`grade::sudoku`'s `uniqueness`,
-//! `suedecoq` and `als`), named as HoDoKu names them: the rectangle or sets the step
+//! `suedecoq`, `als` and `colors`), named as HoDoKu names them: the rectangle or sets the step
 //! reasons from, and why the digits it removes cannot stay.
 
 use super::{cell_list, cell_name, digit_set};
@@ -93,6 +93,26 @@ pub(super) fn describe(
             set(2),
             digit_set(entry.linked)
         ),
+        Technique::MultiColors2 | Technique::MultiColors1 => {
+            let sides = |i: usize| {
+                let size = |k: usize| entry.sets.get(k).copied().unwrap_or(0);
+                let from: usize = (0..i).map(size).sum();
+                cell_list(cells.get(from..from + size(i)).unwrap_or_default(), n)
+            };
+            let (a, b) = (format!("{} against {}", sides(0), sides(1)), sides(2));
+            let b = format!("{b} against {}", sides(3));
+            let why = match entry.technique {
+                Technique::MultiColors2 => {
+                    "a colour of the first that sees both colours of                      the second cannot hold it"
+                }
+                _ => {
+                    "a colour of each that see each other are not both true, so one of                      the other two is, and a cell that sees both cannot hold it"
+                }
+            };
+            format!(
+                "{digit}'s conjugate pairs colour {a} and {b}, one colour of each holding                  {digit}: {why}"
+            )
+        }
         _ => format!("{digit} goes"),
     };
     (name, text)

@@ -191,7 +191,12 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::AvoidableRectangle2
         | Technique::SueDeCoq
         | Technique::AlsXz
-        | Technique::AlsXyWing => super::sets::describe(entry, n, candidates, removed_digits),
+        | Technique::AlsXyWing
+        | Technique::MultiColors1
+        | Technique::MultiColors2 => super::sets::describe(entry, n, candidates, removed_digits),
+        Technique::ForcingChainContradiction | Technique::ForcingChainVerity => {
+            super::forcing::describe(entry, n, &houses)
+        }
         Technique::Trial => {
             let cell = cell_list(cells, n);
             let digit = digit_set(removed_digits);
@@ -219,6 +224,18 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
             .map(|c| super::killer::cage(c, n))
             .collect(),
         cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
+        implications: entry
+            .implications
+            .iter()
+            .map(|chain| {
+                let at = |(c, d, holds): (usize, u32, bool)| super::Implication {
+                    cell: [c / n, c % n],
+                    digit: d as usize,
+                    holds,
+                };
+                chain.iter().map(|&node| at(node)).collect()
+            })
+            .collect(),
     };
     let assumes_unique = entry.technique.assumes_unique();
     if assumes_unique {

@@ -76,6 +76,12 @@ pub enum Technique {
     FinnedFish,
     /// Sudoku: a digit's strong links colour its places in two colours, one of them true.
     SimpleColors,
+    /// Sudoku: two clusters of a digit's conjugate pairs, one of whose colours sees both
+    /// colours of the other: it is false (HoDoKu's Multi-Colors 2).
+    MultiColors2,
+    /// Sudoku: two clusters whose colours `a` and `b` see each other: the other colours are
+    /// not both false, and a cell that sees both loses the digit (Multi-Colors 1).
+    MultiColors1,
     /// Sudoku: an XY-Chain whose cells all hold the same two digits.
     RemotePair,
     /// Sudoku, unique solution assumed: every open cell but one holds two digits and each
@@ -128,6 +134,12 @@ pub enum Technique {
     /// Sudoku: two almost locked sets each joined to a third by its own restricted common
     /// digit: one of the two holds a digit common to both (ALS-XY-Wing).
     AlsXyWing,
+    /// Sudoku: a candidate whose assumption leads, along the grid's links, to a
+    /// contradiction is false (HoDoKu's Forcing Chain Contradiction).
+    ForcingChainContradiction,
+    /// Sudoku: a conclusion each of a set of premises leads to, one of which holds (a
+    /// candidate true or false, a cell's digits, a digit's places in a house), holds.
+    ForcingChainVerity,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
@@ -135,7 +147,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 49] = [
+    pub const ALL: [Technique; 53] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -166,6 +178,8 @@ impl Technique {
         Technique::FinnedXWing,
         Technique::FinnedFish,
         Technique::SimpleColors,
+        Technique::MultiColors2,
+        Technique::MultiColors1,
         Technique::RemotePair,
         Technique::BugPlusOne,
         Technique::UniqueRectangle1,
@@ -184,6 +198,8 @@ impl Technique {
         Technique::SueDeCoq,
         Technique::AlsXz,
         Technique::AlsXyWing,
+        Technique::ForcingChainContradiction,
+        Technique::ForcingChainVerity,
         Technique::Trial,
     ];
 
@@ -221,6 +237,10 @@ impl Technique {
             Technique::FinnedXWing => "finned_x_wing",
             Technique::FinnedFish => "finned_fish",
             Technique::SimpleColors => "simple_colors",
+            Technique::MultiColors1 => "multi_colors_1",
+            Technique::MultiColors2 => "multi_colors_2",
+            Technique::ForcingChainContradiction => "forcing_chain_contradiction",
+            Technique::ForcingChainVerity => "forcing_chain_verity",
             Technique::RemotePair => "remote_pair",
             Technique::XChain => "x_chain",
             Technique::XyChain => "xy_chain",
@@ -275,6 +295,8 @@ impl Technique {
             | Technique::FinnedXWing
             | Technique::FinnedFish
             | Technique::SimpleColors
+            | Technique::MultiColors1
+            | Technique::MultiColors2
             | Technique::RemotePair
             | Technique::XChain
             | Technique::XyChain
@@ -293,13 +315,15 @@ impl Technique {
             | Technique::SueDeCoq
             | Technique::AlsXz
             | Technique::AlsXyWing => Difficulty::Hard,
-            Technique::Trial => Difficulty::Expert,
+            Technique::Trial
+            | Technique::ForcingChainContradiction
+            | Technique::ForcingChainVerity => Difficulty::Expert,
         }
     }
 
     /// The level the technique belongs to in a Sudoku's (or Killer's) logic, on HoDoKu's
     /// scale: finned and sashimi swordfish and jellyfish, Sue de Coq, the chains (a remote
-    /// pair aside) and the almost locked sets are unfair, trial extreme.
+    /// pair aside) and the almost locked sets are unfair, forcing chains and trial extreme.
     pub fn sudoku_level(self) -> Difficulty {
         match self {
             Technique::FinnedFish
@@ -310,7 +334,9 @@ impl Technique {
             | Technique::SueDeCoq
             | Technique::AlsXz
             | Technique::AlsXyWing => Difficulty::Unfair,
-            Technique::Trial => Difficulty::Extreme,
+            Technique::Trial
+            | Technique::ForcingChainContradiction
+            | Technique::ForcingChainVerity => Difficulty::Extreme,
             other => other.level(),
         }
     }

@@ -3,7 +3,7 @@
 //! hodoku-py, HoDoKu 2.2's defaults), and while the sum exceeds the level's most (easy
 //! 800, medium 1000, hard 1600, unfair 1800) the grade goes one level up. The grader's
 //! families score by their members' sizes (`step_points`), a finned fish as a finned
-//! swordfish; trial as a forcing chain. HoDoKu grades 9x9 grids
+//! swordfish; trial as a forcing net. HoDoKu grades 9x9 grids
 //! only; larger ones keep their hardest technique's level.
 
 use crate::grade::{Difficulty, Technique};
@@ -23,6 +23,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::Fish => 140,
         Technique::Skyscraper => 130,
         Technique::TwoStringKite | Technique::WWing | Technique::SimpleColors => 150,
+        Technique::MultiColors1 | Technique::MultiColors2 => 200,
         Technique::TurbotFish | Technique::EmptyRectangle => 120,
         Technique::XyWing => 160,
         Technique::XyzWing => 180,
@@ -44,7 +45,9 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::SueDeCoq => 250,
         Technique::AlsXz | Technique::GroupedAic => 300,
         Technique::AlsXyWing => 320,
-        Technique::Trial => 500,
+        Technique::ForcingChainContradiction | Technique::ForcingChainVerity => 500,
+        // Trial follows the levels up to hard from its assumption, as a forcing net does.
+        Technique::Trial => 700,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
         _ => 0,
     }
