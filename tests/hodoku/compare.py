@@ -49,6 +49,9 @@ HODOKU_FORCING = {
 # kakurod steps that are not pattern logic: `trial` (assume a digit, follow it to a
 # contradiction) and `search` (logic stuck, the rest is placed by backtracking).
 KAKUROD_NON_LOGIC = {"trial", "search"}
+# kakurod's forcing chains, HoDoKu's Forcing Chain Contradiction and Verity: logic, but
+# set apart as HoDoKu's forcing chains are, to compare pattern logic with pattern logic.
+KAKUROD_FORCING = {"forcing_chain_contradiction", "forcing_chain_verity"}
 
 # HoDoKu technique -> what kakurod has for it (None: kakurod has no such technique;
 # its `trial` step or its final `search` covers what these would do).
@@ -58,8 +61,8 @@ HODOKU_TO_KAKUROD = {
     "Hidden Single": "hidden_single",
     "Locked Candidates Type 1 (Pointing)": "pointing",
     "Locked Candidates Type 2 (Claiming)": "claiming",
-    "Locked Pair": "pointing + naked_pair",
-    "Locked Triple": "pointing + naked_triple",
+    "Locked Pair": "locked_pair",
+    "Locked Triple": "locked_triple",
     "Naked Pair": "naked_pair",
     "Naked Triple": "naked_triple",
     "Hidden Pair": "hidden_pair",
@@ -82,6 +85,10 @@ HODOKU_TO_KAKUROD = {
     "Sashimi Swordfish": "sashimi_swordfish",
     "Finned Jellyfish": "finned_jellyfish",
     "Sashimi Jellyfish": "sashimi_jellyfish",
+    "Multi-Colors 1": "multi_colors_1",
+    "Multi-Colors 2": "multi_colors_2",
+    "Forcing Chain Contradiction": "forcing_chain_contradiction",
+    "Forcing Chain Verity": "forcing_chain_verity",
 }
 
 # Level scales, easiest first: kakurod grades Sudoku on HoDoKu's.
@@ -244,6 +251,9 @@ def run_kakurod(binary: str, puzzle: str, timeout: float, workdir: str) -> dict:
         "logic_with_trial": solved and stopped is None and "search" not in counts,
         # Pattern logic only: neither `trial` nor `search`.
         "logic_no_trial": solved and stopped is None and not (set(counts) & KAKUROD_NON_LOGIC),
+        # Pattern logic only: no forcing chains either (as HoDoKu's `no_forcing`).
+        "logic_no_forcing": solved and stopped is None
+        and not (set(counts) & (KAKUROD_NON_LOGIC | KAKUROD_FORCING)),
         "trial_steps": counts.get("trial", 0),
         "steps": len(names),
         "techniques": dict(counts.most_common()),
@@ -262,7 +272,7 @@ def summarise(rows: list[dict]) -> dict:
     k = [r["kakurod"] for r in rows]
     both = lambda f, g: sum(1 for a, b in zip(h, k) if f(a) and g(b))  # noqa: E731
     h_logic = lambda a: a.get("no_forcing", False)  # noqa: E731
-    k_logic = lambda b: b.get("logic_no_trial", False)  # noqa: E731
+    k_logic = lambda b: b.get("logic_no_forcing", False)  # noqa: E731
     table: dict[str, dict[str, int]] = {lv: {hl: 0 for hl in HODOKU_LEVELS} for lv in
                                         KAKUROD_LEVELS + ["none/error"]}
     agree = graded = agree_tech = graded_tech = 0
@@ -313,7 +323,8 @@ def summarise(rows: list[dict]) -> dict:
             "errors": sum(1 for b in k if "error" in b),
             "solved": sum(1 for b in k if b.get("solved")),
             "logic_with_trial": sum(1 for b in k if b.get("logic_with_trial")),
-            "logic_no_trial": sum(1 for b in k if k_logic(b)),
+            "logic_no_trial": sum(1 for b in k if b.get("logic_no_trial")),
+            "logic_no_forcing": sum(1 for b in k if k_logic(b)),
             "levels": dict(collections.Counter(b.get("difficulty") or "none" for b in k)),
             "techniques": uses(k),
             "time": timing(k),
@@ -346,10 +357,13 @@ def markdown(summary: dict, rows: list[dict], args) -> str:
             f"| HoDoKu without forcing chains/nets, kraken, templates or brute force | "
             f"{h['no_forcing']} |",
             f"| kakurod without a final `search` (trial allowed) | {k['logic_with_trial']} |",
-            f"| kakurod without `trial` or `search` | {k['logic_no_trial']} |",
+            f"| kakurod without `trial` or `search` (forcing chains allowed) | "
+            f"{k['logic_no_trial']} |",
+            f"| kakurod without forcing chains, `trial` or `search` | {k['logic_no_forcing']} |",
             f"| errors / time-outs: HoDoKu, kakurod | {h['errors']}, {k['errors']} |", ""]
     c = s["logic_cross"]
-    out += ["Pattern logic only (HoDoKu: no forcing/brute force; kakurod: no trial/search):", "",
+    out += ["Pattern logic only (HoDoKu: no forcing/brute force; kakurod: no forcing chains, "
+            "trial or search):", "",
             "| | kakurod finishes | kakurod does not |", "|---|---:|---:|",
             f"| HoDoKu finishes | {c['both']} | {c['hodoku_only']} |",
             f"| HoDoKu does not | {c['kakurod_only']} | {c['neither']} |", ""]

@@ -12,6 +12,7 @@
 //! whether logic alone finished the grid. The path's hardest level is the grade the
 //! grader gives.
 
+mod forcing;
 mod kakuro;
 mod killer;
 mod patterns;
@@ -60,6 +61,21 @@ pub struct Because {
     pub cages: Vec<CageRef>,
     /// `[row, column]` of the cells.
     pub cells: Vec<[usize; 2]>,
+    /// A forcing chain's chains, each from its premise to where it leads, implication by
+    /// implication, so that a player can follow them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub implications: Vec<Vec<Implication>>,
+}
+
+/// One implication of a forcing chain: a cell's digit is there (`holds`) or is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Implication {
+    /// `[row, column]`, from 0.
+    pub cell: [usize; 2],
+    /// The digit.
+    pub digit: usize,
+    /// True where the digit is there, false where it is not.
+    pub holds: bool,
 }
 
 /// A row, column or box of a Sudoku, counted from 0 (boxes row by row).
@@ -195,6 +211,8 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
         Kind::Sudoku => &[
             ("naked_single", Easy),
             ("hidden_single", Easy),
+            ("locked_pair", Medium),
+            ("locked_triple", Medium),
             ("pointing", Medium),
             ("claiming", Medium),
             ("naked_pair", Medium),
@@ -220,6 +238,8 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("finned_jellyfish", Unfair),
             ("sashimi_jellyfish", Unfair),
             ("simple_colors", Hard),
+            ("multi_colors_2", Hard),
+            ("multi_colors_1", Hard),
             ("remote_pair", Hard),
             ("bug_plus_1", Hard),
             ("unique_rectangle_1", Hard),
@@ -238,6 +258,8 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("grouped_aic", Unfair),
             ("als_xz", Unfair),
             ("als_xy_wing", Unfair),
+            ("forcing_chain_contradiction", Extreme),
+            ("forcing_chain_verity", Extreme),
             ("trial", Extreme),
         ],
         Kind::Killer => &[],
@@ -250,6 +272,8 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("hidden_single", Difficulty::Easy),
     ("cage_combination", Difficulty::Easy),
     ("cage_hidden_single", Difficulty::Easy),
+    ("locked_pair", Difficulty::Medium),
+    ("locked_triple", Difficulty::Medium),
     ("pointing", Difficulty::Medium),
     ("claiming", Difficulty::Medium),
     ("naked_pair", Difficulty::Medium),
@@ -279,6 +303,8 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("finned_jellyfish", Difficulty::Unfair),
     ("sashimi_jellyfish", Difficulty::Unfair),
     ("simple_colors", Difficulty::Hard),
+    ("multi_colors_2", Difficulty::Hard),
+    ("multi_colors_1", Difficulty::Hard),
     ("remote_pair", Difficulty::Hard),
     ("sue_de_coq", Difficulty::Unfair),
     ("x_chain", Difficulty::Unfair),
@@ -287,6 +313,8 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("grouped_aic", Difficulty::Unfair),
     ("als_xz", Difficulty::Unfair),
     ("als_xy_wing", Difficulty::Unfair),
+    ("forcing_chain_contradiction", Difficulty::Extreme),
+    ("forcing_chain_verity", Difficulty::Extreme),
     ("trial", Difficulty::Extreme),
 ];
 

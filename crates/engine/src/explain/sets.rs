@@ -1,5 +1,5 @@
 //! The text of the Sudoku techniques on sets of cells (`grade::sudoku`'s `uniqueness`,
-//! `suedecoq` and `als`), named as HoDoKu names them: the rectangle or sets the step
+//! `suedecoq`, `als` and `colors`), named as HoDoKu names them: the rectangle or sets the step
 //! reasons from, and why the digits it removes cannot stay.
 
 use super::{cell_list, cell_name, digit_set};
@@ -93,6 +93,26 @@ pub(super) fn describe(
             set(2),
             digit_set(entry.linked)
         ),
+        Technique::MultiColors2 | Technique::MultiColors1 => {
+            let sides = |i: usize| {
+                let size = |k: usize| entry.sets.get(k).copied().unwrap_or(0);
+                let from: usize = (0..i).map(size).sum();
+                cell_list(cells.get(from..from + size(i)).unwrap_or_default(), n)
+            };
+            let (a, b) = (format!("{} against {}", sides(0), sides(1)), sides(2));
+            let b = format!("{b} against {}", sides(3));
+            let why = match entry.technique {
+                Technique::MultiColors2 => {
+                    "a colour of the first that sees both colours of                      the second cannot hold it"
+                }
+                _ => {
+                    "a colour of each that see each other are not both true, so one of                      the other two is, and a cell that sees both cannot hold it"
+                }
+            };
+            format!(
+                "{digit}'s conjugate pairs colour {a} and {b}, one colour of each holding                  {digit}: {why}"
+            )
+        }
         _ => format!("{digit} goes"),
     };
     (name, text)
@@ -174,6 +194,16 @@ mod tests {
             "1101",
             "sue_de_coq",
             "..4....9765.....2191...73.42.1.3....5.32.6...............6........1746..7...9..1.",
+        ),
+        (
+            "0110",
+            "locked_pair",
+            "6.......8..2....7.94.........15.98..79....5.2.....4..916...5.2......2..5..3961...",
+        ),
+        (
+            "0111",
+            "locked_triple",
+            "....4.3...8...1429..15......76.....8.....2.....9.5..7...8......3.........9.1.863.",
         ),
     ];
 

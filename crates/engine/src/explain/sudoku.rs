@@ -137,10 +137,19 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
                 ),
             )
         }
-        Technique::NakedSubset | Technique::NakedQuad => {
-            let name = ["naked_pair", "naked_triple", "naked_quad"][cells.len().clamp(2, 4) - 2];
+        Technique::NakedSubset
+        | Technique::NakedQuad
+        | Technique::LockedPair
+        | Technique::LockedTriple => {
+            let name = match entry.technique {
+                Technique::LockedPair => "locked_pair",
+                Technique::LockedTriple => "locked_triple",
+                _ => ["naked_pair", "naked_triple", "naked_quad"][cells.len().clamp(2, 4) - 2],
+            };
             let (list, set) = (cell_list(cells, n), digit_set(held));
-            (name, format!("{list} hold only {set} between them: those leave the rest of {first}"))
+            // Every house the cells share loses the digits, in one step.
+            let all = houses.iter().map(House::to_string).collect::<Vec<_>>().join(" and ");
+            (name, format!("{list} hold only {set} between them: those leave the rest of {all}"))
         }
         Technique::HiddenSubset | Technique::HiddenQuad => {
             let name = ["hidden_pair", "hidden_triple", "hidden_quad"][cells.len().clamp(2, 4) - 2];
@@ -182,7 +191,12 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::AvoidableRectangle2
         | Technique::SueDeCoq
         | Technique::AlsXz
-        | Technique::AlsXyWing => super::sets::describe(entry, n, candidates, removed_digits),
+        | Technique::AlsXyWing
+        | Technique::MultiColors1
+        | Technique::MultiColors2 => super::sets::describe(entry, n, candidates, removed_digits),
+        Technique::ForcingChainContradiction | Technique::ForcingChainVerity => {
+            super::forcing::describe(entry, n, &houses)
+        }
         Technique::Trial => {
             let cell = cell_list(cells, n);
             let digit = digit_set(removed_digits);
@@ -210,6 +224,18 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
             .map(|c| super::killer::cage(c, n))
             .collect(),
         cells: cells.iter().map(|&c| [c / n, c % n]).collect(),
+        implications: entry
+            .implications
+            .iter()
+            .map(|chain| {
+                let at = |(c, d, holds): (usize, u32, bool)| super::Implication {
+                    cell: [c / n, c % n],
+                    digit: d as usize,
+                    holds,
+                };
+                chain.iter().map(|&node| at(node)).collect()
+            })
+            .collect(),
     };
     let assumes_unique = entry.technique.assumes_unique();
     if assumes_unique {

@@ -29,6 +29,11 @@ pub enum Technique {
     /// Sudoku: a digit confined to one line within a box, or to one box within a line,
     /// leaves the rest of that line or box (pointing and claiming).
     LockedCandidates,
+    /// Sudoku: two cells where a box crosses a line holding two digits between them, which
+    /// leave both houses in one step (HoDoKu's Locked Pair, tried before pointing).
+    LockedPair,
+    /// Sudoku: three such cells holding three digits (HoDoKu's Locked Triple).
+    LockedTriple,
     /// Killer: a digit a cage needs, whose places in it lie in one house, leaves the rest
     /// of that house.
     CagePointing,
@@ -71,6 +76,12 @@ pub enum Technique {
     FinnedFish,
     /// Sudoku: a digit's strong links colour its places in two colours, one of them true.
     SimpleColors,
+    /// Sudoku: two clusters of a digit's conjugate pairs, one of whose colours sees both
+    /// colours of the other: it is false (HoDoKu's Multi-Colors 2).
+    MultiColors2,
+    /// Sudoku: two clusters whose colours `a` and `b` see each other: the other colours are
+    /// not both false, and a cell that sees both loses the digit (Multi-Colors 1).
+    MultiColors1,
     /// Sudoku: an XY-Chain whose cells all hold the same two digits.
     RemotePair,
     /// Sudoku, unique solution assumed: every open cell but one holds two digits and each
@@ -126,6 +137,12 @@ pub enum Technique {
     /// Kakuro: the clues of a band of rows (columns) against those of its crossing runs
     /// leave a known sum to the few cells sticking in or out (the rule of 45 of regions).
     RegionSum,
+    /// Sudoku: a candidate whose assumption leads, along the grid's links, to a
+    /// contradiction is false (HoDoKu's Forcing Chain Contradiction).
+    ForcingChainContradiction,
+    /// Sudoku: a conclusion each of a set of premises leads to, one of which holds (a
+    /// candidate true or false, a cell's digits, a digit's places in a house), holds.
+    ForcingChainVerity,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
@@ -133,7 +150,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 48] = [
+    pub const ALL: [Technique; 54] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -144,6 +161,8 @@ impl Technique {
         Technique::HiddenSubset,
         Technique::Bounds,
         Technique::LockedCandidates,
+        Technique::LockedPair,
+        Technique::LockedTriple,
         Technique::CagePointing,
         Technique::Innies,
         Technique::Outies,
@@ -162,6 +181,8 @@ impl Technique {
         Technique::FinnedXWing,
         Technique::FinnedFish,
         Technique::SimpleColors,
+        Technique::MultiColors2,
+        Technique::MultiColors1,
         Technique::RemotePair,
         Technique::BugPlusOne,
         Technique::UniqueRectangle1,
@@ -181,6 +202,8 @@ impl Technique {
         Technique::AlsXz,
         Technique::AlsXyWing,
         Technique::RegionSum,
+        Technique::ForcingChainContradiction,
+        Technique::ForcingChainVerity,
         Technique::Trial,
     ];
 
@@ -196,6 +219,8 @@ impl Technique {
             Technique::Bounds => "bounds",
             Technique::RunConsistency => "run_consistency",
             Technique::LockedCandidates => "locked_candidates",
+            Technique::LockedPair => "locked_pair",
+            Technique::LockedTriple => "locked_triple",
             Technique::Fish => "fish",
             Technique::Trial => "trial",
             Technique::CageCombination => "cage_combination",
@@ -216,6 +241,10 @@ impl Technique {
             Technique::FinnedXWing => "finned_x_wing",
             Technique::FinnedFish => "finned_fish",
             Technique::SimpleColors => "simple_colors",
+            Technique::MultiColors1 => "multi_colors_1",
+            Technique::MultiColors2 => "multi_colors_2",
+            Technique::ForcingChainContradiction => "forcing_chain_contradiction",
+            Technique::ForcingChainVerity => "forcing_chain_verity",
             Technique::RemotePair => "remote_pair",
             Technique::XChain => "x_chain",
             Technique::XyChain => "xy_chain",
@@ -251,6 +280,8 @@ impl Technique {
             | Technique::HiddenSubset
             | Technique::Bounds
             | Technique::LockedCandidates
+            | Technique::LockedPair
+            | Technique::LockedTriple
             | Technique::CagePointing
             | Technique::Innies
             | Technique::Outies => Difficulty::Medium,
@@ -269,6 +300,8 @@ impl Technique {
             | Technique::FinnedXWing
             | Technique::FinnedFish
             | Technique::SimpleColors
+            | Technique::MultiColors1
+            | Technique::MultiColors2
             | Technique::RemotePair
             | Technique::XChain
             | Technique::XyChain
@@ -288,13 +321,15 @@ impl Technique {
             | Technique::AlsXz
             | Technique::AlsXyWing
             | Technique::RegionSum => Difficulty::Hard,
-            Technique::Trial => Difficulty::Expert,
+            Technique::Trial
+            | Technique::ForcingChainContradiction
+            | Technique::ForcingChainVerity => Difficulty::Expert,
         }
     }
 
     /// The level the technique belongs to in a Sudoku's (or Killer's) logic, on HoDoKu's
     /// scale: finned and sashimi swordfish and jellyfish, Sue de Coq, the chains (a remote
-    /// pair aside) and the almost locked sets are unfair, trial extreme.
+    /// pair aside) and the almost locked sets are unfair, forcing chains and trial extreme.
     pub fn sudoku_level(self) -> Difficulty {
         match self {
             Technique::FinnedFish
@@ -305,7 +340,9 @@ impl Technique {
             | Technique::SueDeCoq
             | Technique::AlsXz
             | Technique::AlsXyWing => Difficulty::Unfair,
-            Technique::Trial => Difficulty::Extreme,
+            Technique::Trial
+            | Technique::ForcingChainContradiction
+            | Technique::ForcingChainVerity => Difficulty::Extreme,
             other => other.level(),
         }
     }

@@ -16,7 +16,9 @@ use crate::solver::{Budget, GradeMode, Outcome, SolveOptions};
 /// The share of the search's time that an `auto` grade may take at most.
 const AUTO_SHARE: u32 = 5;
 
-/// What grading a solved puzzle gave.
+/// What grading a solved puzzle gave. One per puzzle, read at once: the grade's count of
+/// uses per technique makes it large, which boxing would only turn into an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Graded {
     /// Not graded: the setting is `off`.

@@ -10,7 +10,7 @@ use super::{Shape, State};
 use crate::grade::Technique;
 
 /// A strong link: the unit, and the two cells that are the digit's only places in it.
-type Link = (usize, usize, usize);
+pub(super) type Link = (usize, usize, usize);
 
 impl Shape {
     /// True when cells `a` and `b` differ and share a row, column or box.
@@ -46,7 +46,7 @@ impl Shape {
 
 impl State {
     /// The strong links of `digit`, unit by unit.
-    fn strong_links(&self, shape: &Shape, digit: u32) -> Vec<Link> {
+    pub(super) fn strong_links(&self, shape: &Shape, digit: u32) -> Vec<Link> {
         let mut links = Vec::new();
         for (u, unit) in shape.units.iter().enumerate() {
             let places = self.places(unit, digit);
@@ -223,7 +223,7 @@ impl State {
         for d in 1..=shape.n {
             let digit = 1 << d;
             let links = self.strong_links(shape, digit);
-            for (colours, cells) in colourings(&links) {
+            for (colours, cells) in colourings(&links, 3) {
                 let of = |colour: bool| -> Vec<usize> {
                     cells
                         .iter()
@@ -274,8 +274,8 @@ impl State {
 }
 
 /// The chains of strong `links` (units aside), each coloured in two colours: per chain of
-/// at least three cells, the colour of each cell and the cells.
-fn colourings(links: &[Link]) -> Vec<(Vec<bool>, Vec<usize>)> {
+/// at least `least` cells, the colour of each cell and the cells.
+pub(super) fn colourings(links: &[Link], least: usize) -> Vec<(Vec<bool>, Vec<usize>)> {
     let mut done: Vec<usize> = Vec::new();
     let mut chains = Vec::new();
     for &(_, first, _) in links {
@@ -302,7 +302,7 @@ fn colourings(links: &[Link]) -> Vec<(Vec<bool>, Vec<usize>)> {
             at += 1;
         }
         done.extend(cells.iter().copied());
-        if cells.len() >= 3 {
+        if cells.len() >= least {
             chains.push((colours, cells));
         }
     }

@@ -7,21 +7,26 @@
 //!
 //! - **easy**: [`Technique::NakedSingle`] (a cell's one candidate leaves its row, column
 //!   and box) and [`Technique::HiddenSingle`] (a digit with one place left in a unit).
-//! - **medium**: [`Technique::LockedCandidates`] (pointing and claiming),
-//!   [`Technique::NakedSubset`] and [`Technique::HiddenSubset`] of two and three cells.
+//! - **medium**: [`Technique::LockedPair`] and [`Technique::LockedTriple`] (a naked pair or
+//!   triple where a box crosses a line, clearing both), [`Technique::LockedCandidates`]
+//!   (pointing and claiming), [`Technique::NakedSubset`] (clearing every house its cells
+//!   share) and [`Technique::HiddenSubset`] of two and three cells.
 //! - **hard**: naked and hidden quads; [`Technique::Fish`] of two, three and four lines
 //!   (X-wing, swordfish, jellyfish); the single-digit patterns [`Technique::Skyscraper`],
 //!   [`Technique::TwoStringKite`], [`Technique::TurbotFish`] and
 //!   [`Technique::EmptyRectangle`] (`links`); [`Technique::WWing`], [`Technique::XyWing`]
 //!   and [`Technique::XyzWing`] (`wings`); [`Technique::FinnedXWing`], finned and sashimi
-//!   (`finned`); [`Technique::SimpleColors`] (`links`); [`Technique::RemotePair`]
+//!   (`finned`); [`Technique::SimpleColors`] (`links`), [`Technique::MultiColors2`] and
+//!   [`Technique::MultiColors1`] (`colors`); [`Technique::RemotePair`]
 //!   (`chains`); on a puzzle proved to have one solution ([`proved_unique`]),
 //!   [`Technique::BugPlusOne`] and the unique, hidden and avoidable rectangles
 //!   (`uniqueness`). They come in HoDoKu's order, and go by HoDoKu's definitions.
 //! - **unfair**: [`Technique::FinnedFish`] of three and four lines; [`Technique::SueDeCoq`]
 //!   (`suedecoq`); the chains [`Technique::XChain`], [`Technique::XyChain`] and
 //!   [`Technique::Aic`] (`chains`), [`Technique::GroupedAic`] (`grouped`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
-//! - **extreme**: [`Technique::Trial`] on a cell with two (then three) candidates, followed
+//! - **extreme**: forcing chains ([`Technique::ForcingChainContradiction`] and
+//!   [`Technique::ForcingChainVerity`], `forcing`, grids up to 9x9), then, where they fail,
+//!   [`Technique::Trial`] on a cell with two (then three) candidates, followed
 //!   with the levels up to hard; a puzzle that even trial cannot finish is extreme too (a
 //!   ceiling of `expert`, Kakuro's top, runs trial as well).
 //!
@@ -35,7 +40,9 @@
 mod als;
 mod cages;
 mod chains;
+mod colors;
 mod finned;
+mod forcing;
 mod grouped;
 mod links;
 mod score;
@@ -177,6 +184,8 @@ pub struct Entry {
     pub sets: Vec<usize>,
     /// The digits that join an ALS step's sets (restricted commons); 0 for others.
     pub linked: u32,
+    /// A forcing chain's chains, each from its premise: (cell, digit, whether it is there).
+    pub implications: Vec<Vec<forcing::Implication>>,
 }
 
 /// The steps of a solve, kept only when asked for (an answer never pays for them).
@@ -309,15 +318,16 @@ impl State {
                 || self.hidden_singles(shape)
                 || killer && (self.cage_combinations(shape) || self.cage_hidden_singles(shape))
                 || ceiling >= Difficulty::Medium
-                    && (self.locked_candidates(shape)
-                        || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k))
+                    && ((2..=MAX_SET).any(|k| self.naked_subsets(shape, k, true))
+                        || self.locked_candidates(shape)
+                        || (2..=MAX_SET).any(|k| self.naked_subsets(shape, k, false))
                         || (2..=MAX_SET).any(|k| self.hidden_subsets(shape, k))
                         || killer
                             && (self.cage_pointing(shape)
                                 || self.innies(shape)
                                 || self.outies(shape)))
                 || ceiling >= Difficulty::Hard
-                    && (self.naked_subsets(shape, QUAD)
+                    && (self.naked_subsets(shape, QUAD, false)
                         || self.hidden_subsets(shape, QUAD)
                         || (2..=QUAD).any(|k| self.fish(shape, k))
                         || killer && self.cage_consistency(shape)
@@ -330,7 +340,8 @@ impl State {
                         || self.grouped_chains(shape)
                         || self.als_xz(shape)
                         || self.als_xy_wings(shape))
-                || ceiling >= Difficulty::Expert && self.trial(shape, budget);
+                || ceiling >= Difficulty::Expert
+                    && (self.forcing_chains(shape) || self.trial(shape, budget));
             if !progress {
                 return;
             }
@@ -340,7 +351,7 @@ impl State {
     /// The hard level's patterns past quads and plain fish, in HoDoKu's order: remote
     /// pairs, BUG+1, the single-digit patterns, the wings, the rectangles (BUG+1 and they
     /// only on a puzzle proved to have one solution), finned and sashimi X-wings, then
-    /// simple colours.
+    /// simple colours and multi-colours.
     fn patterns(&mut self, shape: &Shape) -> bool {
         self.remote_pairs(shape)
             || shape.unique && self.bug_plus_one(shape)
@@ -355,6 +366,7 @@ impl State {
             || self.finned_fish(shape, 2, false)
             || self.finned_fish(shape, 2, true)
             || self.simple_colors(shape)
+            || self.multi_colors(shape)
     }
 
     /// Counts a use of `technique`, on `units` from `cells`, which removed what was removed
@@ -380,7 +392,7 @@ impl State {
                 let first = !std::mem::replace(&mut self.scored[cell], true);
                 if first { score::points(technique) } else { 0 }
             }
-            _ => score::points(technique),
+            _ => score::step_points(technique, cells.len(), units.len()),
         };
         self.logic.score = self.logic.score.saturating_add(points);
         let level = technique.sudoku_level();
@@ -388,8 +400,19 @@ impl State {
         if let Some(journal) = &mut self.journal {
             let removed = std::mem::take(&mut journal.pending);
             let (units, cells, cages) = (units.to_vec(), cells.to_vec(), cages.to_vec());
-            let (chain, sets, linked) = (Vec::new(), Vec::new(), 0);
-            let entry = Entry { technique, units, cells, cages, sum, removed, chain, sets, linked };
+            let (chain, sets, linked, implications) = (Vec::new(), Vec::new(), 0, Vec::new());
+            let entry = Entry {
+                technique,
+                units,
+                cells,
+                cages,
+                sum,
+                removed,
+                chain,
+                sets,
+                linked,
+                implications,
+            };
             journal.steps.push(entry);
         }
     }

@@ -2,8 +2,8 @@
 //! when the path is long: each step scores its technique's points (`core/scoring.py` of
 //! hodoku-py, HoDoKu 2.2's defaults), and while the sum exceeds the level's most (easy
 //! 800, medium 1000, hard 1600, unfair 1800) the grade goes one level up. The grader's
-//! families score as their usual members: a subset as a pair, a fish as an X-wing, a
-//! finned fish as a finned swordfish; trial as a forcing chain. HoDoKu grades 9x9 grids
+//! families score by their members' sizes (`step_points`), a finned fish as a finned
+//! swordfish; trial as a forcing net. HoDoKu grades 9x9 grids
 //! only; larger ones keep their hardest technique's level.
 
 use crate::grade::{Difficulty, Technique};
@@ -13,6 +13,8 @@ pub(super) fn points(technique: Technique) -> u32 {
     match technique {
         Technique::NakedSingle => 4,
         Technique::HiddenSingle => 14,
+        Technique::LockedPair => 40,
+        Technique::LockedTriple => 60,
         Technique::LockedCandidates => 50,
         Technique::NakedSubset => 60,
         Technique::HiddenSubset => 70,
@@ -21,6 +23,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::Fish => 140,
         Technique::Skyscraper => 130,
         Technique::TwoStringKite | Technique::WWing | Technique::SimpleColors => 150,
+        Technique::MultiColors1 | Technique::MultiColors2 => 200,
         Technique::TurbotFish | Technique::EmptyRectangle => 120,
         Technique::XyWing => 160,
         Technique::XyzWing => 180,
@@ -42,9 +45,24 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::SueDeCoq => 250,
         Technique::AlsXz | Technique::GroupedAic => 300,
         Technique::AlsXyWing => 320,
-        Technique::Trial => 500,
+        Technique::ForcingChainContradiction | Technique::ForcingChainVerity => 500,
+        // Trial follows the levels up to hard from its assumption, as a forcing net does.
+        Technique::Trial => 700,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.
         _ => 0,
+    }
+}
+
+/// HoDoKu's points for a step of `technique` from `cells` cells on `units` houses: a
+/// family's larger members score more (a naked or hidden triple 80 and 100 against a
+/// pair's 60 and 70; a swordfish 150 and a jellyfish 160 against an X-wing's 140).
+pub(super) fn step_points(technique: Technique, cells: usize, units: usize) -> u32 {
+    match (technique, cells, units) {
+        (Technique::NakedSubset, 3, _) => 80,
+        (Technique::HiddenSubset, 3, _) => 100,
+        (Technique::Fish, _, 6) => 150,
+        (Technique::Fish, _, 8) => 160,
+        _ => points(technique),
     }
 }
 

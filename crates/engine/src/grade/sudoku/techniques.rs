@@ -69,30 +69,35 @@ impl State {
     }
 
     /// Pointing (a digit of a box confined to one row or column leaves the rest of that
-    /// line) and claiming (a digit of a line confined to one box leaves the rest of it).
+    /// line), then claiming (a digit of a row, then a column, confined to one box leaves the
+    /// rest of it): house by house, digit by digit, as HoDoKu looks.
     pub(super) fn locked_candidates(&mut self, shape: &Shape) -> bool {
-        for d in 1..=shape.n {
-            let digit = 1 << d;
-            for (from, to) in [(2, 0), (2, 1), (0, 2), (1, 2)] {
-                for (i, unit) in shape.kind(from).iter().enumerate() {
+        for (from, targets) in [(2, &[0, 1][..]), (0, &[2][..]), (1, &[2][..])] {
+            for (i, unit) in shape.kind(from).iter().enumerate() {
+                for d in 1..=shape.n {
+                    let digit = 1 << d;
                     let cells: Vec<usize> = unit
                         .iter()
                         .copied()
                         .filter(|&c| self.logic.candidates[c] & digit != 0)
                         .collect();
                     let Some(&first) = cells.first() else { continue };
-                    let target = shape.cell_units[first][to];
-                    if cells.len() < 2 || cells.iter().any(|&c| shape.cell_units[c][to] != target) {
-                        continue;
-                    }
-                    let mut removed = false;
-                    for &cell in &shape.units[target] {
-                        removed |= !unit.contains(&cell) && self.remove(cell, digit);
-                    }
-                    if removed {
-                        let units = [from * shape.n + i, target];
-                        self.used(Technique::LockedCandidates, &units, &cells);
-                        return true;
+                    for &to in targets {
+                        let target = shape.cell_units[first][to];
+                        if cells.len() < 2
+                            || cells.iter().any(|&c| shape.cell_units[c][to] != target)
+                        {
+                            continue;
+                        }
+                        let mut removed = false;
+                        for &cell in &shape.units[target] {
+                            removed |= !unit.contains(&cell) && self.remove(cell, digit);
+                        }
+                        if removed {
+                            let units = [from * shape.n + i, target];
+                            self.used(Technique::LockedCandidates, &units, &cells);
+                            return true;
+                        }
                     }
                 }
             }
@@ -101,9 +106,16 @@ impl State {
     }
 
     /// `k` open cells of a unit holding only `k` digits between them: those digits leave
-    /// the unit's other cells.
-    pub(super) fn naked_subsets(&mut self, shape: &Shape, k: usize) -> bool {
-        for (u, unit) in shape.units.iter().enumerate() {
+    /// the other cells of every house the `k` share, in one step. With `locked`, only a
+    /// pair or triple of a box that also lies in one line and clears both (HoDoKu's Locked
+    /// Pair and Triple, tried before pointing); without, only the others. Boxes are looked
+    /// at first, then rows, then columns, as HoDoKu does.
+    pub(super) fn naked_subsets(&mut self, shape: &Shape, k: usize, locked: bool) -> bool {
+        let n = shape.n;
+        let units: Vec<usize> =
+            if locked { (2 * n..3 * n).collect() } else { boxes_first(n).collect() };
+        for u in units {
+            let unit = &shape.units[u];
             let open: Vec<usize> = unit
                 .iter()
                 .copied()
@@ -118,12 +130,37 @@ impl State {
                 if union.count_ones() as usize != k {
                     continue;
                 }
+                // The houses all `k` share, the searched one first.
+                let mut shared = vec![u];
+                shared.extend(shape.cell_units[cells[0]].into_iter().filter(|&h| {
+                    h != u && cells.iter().all(|&c| shape.cell_units[c].contains(&h))
+                }));
+                let block = shape.cell_units[cells[0]][2];
+                let clears = |h: usize, outside_box: bool| {
+                    shape.units[h].iter().any(|&c| {
+                        !cells.contains(&c)
+                            && self.logic.candidates[c] & union != 0
+                            && !(outside_box && shape.cell_units[c][2] == block)
+                    })
+                };
+                let in_box = shared.contains(&block) && clears(block, false);
+                let in_line = shared.iter().any(|&h| h != block && clears(h, true));
+                if (k < 4 && in_box && in_line) != locked {
+                    continue;
+                }
                 let mut removed = false;
-                for &cell in unit {
-                    removed |= !cells.contains(&cell) && self.remove(cell, union);
+                for &h in &shared {
+                    for &cell in &shape.units[h] {
+                        removed |= !cells.contains(&cell) && self.remove(cell, union);
+                    }
                 }
                 if removed {
-                    self.used(subset_kind(Technique::NakedSubset, k), &[u], &cells);
+                    let technique = match (locked, k) {
+                        (true, 2) => Technique::LockedPair,
+                        (true, _) => Technique::LockedTriple,
+                        _ => subset_kind(Technique::NakedSubset, k),
+                    };
+                    self.used(technique, &shared, &cells);
                     return true;
                 }
             }
@@ -132,9 +169,10 @@ impl State {
     }
 
     /// `k` digits of a unit that only `k` of its cells can hold: those cells keep no other
-    /// digit.
+    /// digit. Boxes first, then rows, then columns, as HoDoKu looks.
     pub(super) fn hidden_subsets(&mut self, shape: &Shape, k: usize) -> bool {
-        for (u, unit) in shape.units.iter().enumerate() {
+        for u in boxes_first(shape.n) {
+            let unit = &shape.units[u];
             let digits: Vec<(u32, u32)> = (1..=shape.n)
                 .map(|d| (1u32 << d, self.places(unit, 1 << d)))
                 .filter(|&(_, p)| (2..=k as u32).contains(&p.count_ones()))
@@ -228,6 +266,11 @@ impl State {
         }
         false
     }
+}
+
+/// The units boxes first, then rows, then columns: HoDoKu's order for subsets.
+fn boxes_first(n: usize) -> impl Iterator<Item = usize> {
+    (2 * n..3 * n).chain(0..2 * n)
 }
 
 /// The technique a subset of `k` cells or digits counts as: quads are hard (HoDoKu's

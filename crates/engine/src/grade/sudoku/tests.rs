@@ -35,9 +35,42 @@ fn locked_candidates_point_out_of_a_box() {
 #[test]
 fn a_naked_pair_leaves_the_rest_of_its_row() {
     let (shape, mut state) = open_grid(&[(0, 0b110), (5, 0b110)]);
-    assert!(state.naked_subsets(&shape, 2));
+    assert!(!state.naked_subsets(&shape, 2, true), "across boxes: no locked pair");
+    assert!(state.naked_subsets(&shape, 2, false));
     let row: Vec<u32> = (0..9).map(|c| state.logic.candidates[c]).collect();
     assert!(row.iter().enumerate().all(|(c, &m)| c == 0 || c == 5 || m & 0b110 == 0));
+}
+
+#[test]
+fn a_locked_pair_clears_its_box_and_its_row_in_one_step() {
+    // r1c1 and r1c2 hold only {1,2}: both leave row 1 and box 1 at once.
+    let (shape, mut state) = open_grid(&[(0, 0b110), (1, 0b110)]);
+    assert!(!state.naked_subsets(&shape, 2, false), "a locked pair is no naked pair");
+    assert!(state.naked_subsets(&shape, 2, true));
+    let cleared = [2, 5, 8, 9, 10, 11, 20];
+    assert!(cleared.iter().all(|&c| state.logic.candidates[c] & 0b110 == 0));
+    assert_ne!(state.logic.candidates[27] & 0b110, 0, "column 1 below the box keeps them");
+    assert_eq!(state.logic.uses.get(Technique::LockedPair), 1);
+    assert_eq!(state.logic.score, 40);
+}
+
+#[test]
+fn a_pair_of_one_box_and_row_that_clears_only_the_row_is_a_naked_pair() {
+    // r1c1 and r1c2 hold {1,2}; the rest of box 1 holds neither already.
+    let mut kept = vec![(0, 0b110), (1, 0b110)];
+    kept.extend([2, 9, 10, 11, 18, 19, 20].map(|c| (c, 0x3F8)));
+    let (shape, mut state) = open_grid(&kept);
+    assert!(!state.naked_subsets(&shape, 2, true));
+    assert!(state.naked_subsets(&shape, 2, false));
+    assert!((3..9).all(|c| state.logic.candidates[c] & 0b110 == 0));
+    assert_eq!((state.logic.uses.get(Technique::NakedSubset), state.logic.score), (1, 60));
+}
+
+#[test]
+fn a_naked_triple_scores_as_hodoku_scores_it() {
+    let (shape, mut state) = open_grid(&[(0, 0b110), (4, 0b1100), (8, 0b1010)]);
+    assert!(state.naked_subsets(&shape, 3, false));
+    assert_eq!(state.logic.score, 80);
 }
 
 #[test]
@@ -129,4 +162,90 @@ fn innies_give_the_rest_of_a_house_its_sum() {
     assert!(state.innies(&shape));
     assert_eq!((state.logic.candidates[2], state.logic.candidates[3]), (0b11000, 0b11000));
     assert_eq!(state.logic.candidates[6], 0b11110, "outside the row, untouched");
+}
+
+/// The state of `line` (HoDoKu's regression library grid notation, givens only) with
+/// each given's digit cleared from its peers, nothing more: the candidates HoDoKu's
+/// library starts its cases from.
+fn library_state(line: &str) -> (Shape, State) {
+    let givens: Vec<u32> =
+        line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+    let shape = Shape::new(9, 3, &[]);
+    let mut state = State::new(&shape, &givens);
+    for (cell, &g) in givens.iter().enumerate().filter(|&(_, &g)| g != 0) {
+        for &peer in shape.peers(cell) {
+            state.remove(peer, 1 << g);
+        }
+    }
+    (shape, state)
+}
+
+/// The candidates `before` had and `after` lost, as (cell, digit).
+fn lost(before: &State, after: &State) -> Vec<(usize, u32)> {
+    let pairs = before.logic.candidates.iter().zip(&after.logic.candidates).enumerate();
+    pairs
+        .flat_map(|(c, (&b, &a))| {
+            (1..=9).filter(move |d| (b & !a) & 1 << d != 0).map(move |d| (c, d))
+        })
+        .collect()
+}
+
+#[test]
+fn multi_colors_of_hodokus_regression_library() {
+    // reglib-1.3 (hodoku-py's tests/reglib), case 0503: Multi-Colors 2 on 8 clears
+    // r2c4 and r3c2; case 0502 on another grid: Multi-Colors 1 on 2 clears r4c5.
+    let grid = "......58779..52..15.41..932.......2.2.6.3.1.5.5.......947.182.....76..1961.......";
+    let (shape, before) = library_state(grid);
+    let mut state = before.clone();
+    assert!(state.multi_colors(&shape));
+    assert_eq!(state.logic.uses.get(Technique::MultiColors2), 1);
+    assert_eq!(lost(&before, &state), vec![(12, 8), (19, 8)]);
+    let grid = ".9..4187678.3..15441.8..329..91...6.1...6.9..674..851.967485231.4..12.95521......";
+    let (shape, before) = library_state(grid);
+    let mut state = before.clone();
+    assert!(state.multi_colors(&shape));
+    assert_eq!(state.logic.uses.get(Technique::MultiColors1), 1);
+    assert_eq!(lost(&before, &state), vec![(31, 2)]);
+    assert_eq!(state.logic.score, 200);
+}
+
+#[test]
+fn without_conjugate_pairs_there_are_no_colours_and_no_forcing_chains() {
+    let (shape, mut state) = open_grid(&[]);
+    assert!(!state.multi_colors(&shape) && !state.simple_colors(&shape));
+    assert!(!state.forcing_chains(&shape));
+    assert!(state.logic.uses.is_empty());
+}
+
+#[test]
+fn a_forcing_chain_of_hodokus_exemplars_keeps_the_solution() {
+    // HoDoKu's exemplar library 1.0, section 1202 (Forcing Chain Verity), its first
+    // puzzle: singles, then a forcing chain, then singles finish it.
+    let line = ".7..96.....352.68...6..47.248.....2..........51..............7.....3.5.9168.....3";
+    let givens: Vec<u32> =
+        line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+    let outcome = sudoku9::solve(&givens, &SolveOptions::DEFAULT, Control::default());
+    let solution = outcome.solutions.into_iter().next().expect("the exemplar has a solution");
+    let shape = Shape::new(9, 3, &[]);
+    let mut state = State::new(&shape, &givens);
+    state.journal = Some(Journal::default());
+    state.run(&shape, Difficulty::Easy, Budget::default());
+    assert!(!state.logic.solved(), "singles alone finish it");
+    assert!(state.forcing_chains(&shape));
+    let step = state.journal.as_ref().and_then(|j| j.steps.last()).expect("a step");
+    assert!(matches!(
+        step.technique,
+        Technique::ForcingChainContradiction | Technique::ForcingChainVerity
+    ));
+    assert!(!step.implications.is_empty());
+    for (cell, &digit) in solution.iter().enumerate() {
+        assert_ne!(state.logic.candidates[cell] & 1 << digit, 0, "cell {cell}");
+    }
+    // Each chain starts at a premise the step names.
+    for chain in &step.implications {
+        let (first, _, _) = chain[0];
+        assert!(step.cells.contains(&first), "{chain:?}");
+    }
+    state.run(&shape, Difficulty::Extreme, Budget::default());
+    assert!(state.logic.solved() && state.logic.uses.get(Technique::Trial) == 0);
 }
