@@ -69,8 +69,7 @@ pub(super) fn describe(entry: &SudokuEntry, n: usize, houses: &[House]) -> (&'st
 
 #[cfg(test)]
 mod tests {
-    use crate::format;
-    use crate::puzzle::{Puzzle, Sudoku};
+    use crate::explain::sudoku_of;
     use crate::report::Body;
     use crate::solver::Budget;
 
@@ -81,13 +80,6 @@ mod tests {
         ".3.174...6..........4...3.....61.27...1.9...8..9.........8..5.42.8....37....5..92",
         "8...........8..53.5...2.6..............5..81..46..2.......3...5..9.41.7.6.3....29",
     ];
-
-    fn sudoku_of(line: &str) -> Sudoku {
-        match format::read(line, None).unwrap().entries.remove(0).unwrap().puzzle {
-            Puzzle::Sudoku(s) => s,
-            other => panic!("not a Sudoku: {other:?}"),
-        }
-    }
 
     /// Whether `b` follows from `a` along one link: a digit there clears the cell's other
     /// digits and its peers' copies; a digit not there puts the other digit of the cell,

@@ -362,3 +362,12 @@ fn search_step(open: &[usize], solution: &Grid) -> Step {
         assumes_unique: false,
     }
 }
+
+/// The Sudoku of a line of text: the explain tests' exemplars.
+#[cfg(test)]
+fn sudoku_of(text: &str) -> crate::puzzle::Sudoku {
+    match crate::format::read(text, None).unwrap().entries.remove(0).unwrap().puzzle {
+        crate::puzzle::Puzzle::Sudoku(s) => s,
+        other => panic!("not a Sudoku: {other:?}"),
+    }
+}

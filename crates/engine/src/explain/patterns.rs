@@ -192,8 +192,6 @@ fn finned(entry: &SudokuEntry, n: usize, houses: &[House], digit: &str) -> (&'st
 
 #[cfg(test)]
 mod tests {
-    use crate::format;
-    use crate::puzzle::Puzzle;
     use crate::report::Body;
     use crate::solver::Budget;
 
@@ -315,10 +313,7 @@ mod tests {
 
     /// The path of a Sudoku line, from its verified solution.
     fn path_of(line: &str) -> (crate::puzzle::Sudoku, super::super::Path) {
-        let sudoku = match format::read(line, None).unwrap().entries.remove(0).unwrap().puzzle {
-            Puzzle::Sudoku(s) => s,
-            other => panic!("not a Sudoku: {other:?}"),
-        };
+        let sudoku = crate::explain::sudoku_of(line);
         let options = crate::pipeline::PipelineOptions::default();
         let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
             Body::Single(r) => r.grid.unwrap(),

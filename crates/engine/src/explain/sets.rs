@@ -120,9 +120,8 @@ pub(super) fn describe(
 
 #[cfg(test)]
 mod tests {
-    use crate::format;
+    use crate::explain::sudoku_of;
     use crate::grade::{self, Technique};
-    use crate::puzzle::{Puzzle, Sudoku};
     use crate::report::Body;
     use crate::solver::Budget;
 
@@ -206,13 +205,6 @@ mod tests {
             "....4.3...8...1429..15......76.....8.....2.....9.5..7...8......3.........9.1.863.",
         ),
     ];
-
-    fn sudoku_of(line: &str) -> Sudoku {
-        match format::read(line, None).unwrap().entries.remove(0).unwrap().puzzle {
-            Puzzle::Sudoku(s) => s,
-            other => panic!("not a Sudoku: {other:?}"),
-        }
-    }
 
     #[test]
     fn each_exemplar_uses_its_technique_and_every_step_keeps_the_solution() {

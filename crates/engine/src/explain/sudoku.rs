@@ -276,8 +276,7 @@ fn house(u: usize, n: usize) -> House {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format;
-    use crate::puzzle::Puzzle;
+    use crate::explain::sudoku_of;
 
     /// Replays `path` from the givens: no step removes the solution's digit, every
     /// placement is the solution's, and at the end every cell is placed.
@@ -295,13 +294,6 @@ mod tests {
             }
         }
         assert!(placed.iter().all(|&p| p), "cells left open");
-    }
-
-    fn sudoku_of(text: &str) -> Sudoku {
-        match format::read(text, None).unwrap().entries.remove(0).unwrap().puzzle {
-            Puzzle::Sudoku(s) => s,
-            other => panic!("not a Sudoku: {other:?}"),
-        }
     }
 
     /// The verified solution, from the solver.

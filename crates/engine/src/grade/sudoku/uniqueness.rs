@@ -284,16 +284,9 @@ impl State {
         let seen: Vec<usize> =
             shape.peers(a).iter().copied().filter(|&c| c != b && shape.sees(c, b)).collect();
         let held = seen.iter().fold(0, |u, &c| u | self.logic.candidates[c]);
-        let (x, y) = (pair & pair.wrapping_neg(), pair & (pair - 1));
-        let gone = if held & x == 0 {
-            y
-        } else if held & y == 0 {
-            x
-        } else {
-            return false;
-        };
-        let removed = self.remove(a, gone);
-        self.remove(b, gone) || removed
+        let Some((_, other)) = unheld(pair, held) else { return false };
+        let removed = self.remove(a, other);
+        self.remove(b, other) || removed
     }
 
     /// Type 6: the two corners with more are diagonal, and one digit of the pair lies in
@@ -312,16 +305,9 @@ impl State {
             .flat_map(|&u| shape.units[u].iter().copied())
             .filter(|c| !corners.contains(c))
             .fold(0, |u, c| u | self.logic.candidates[c]);
-        let (x, y) = (pair & pair.wrapping_neg(), pair & (pair - 1));
-        let gone = if held & x == 0 {
-            x
-        } else if held & y == 0 {
-            y
-        } else {
-            return false;
-        };
-        let removed = self.remove(a, gone);
-        self.remove(b, gone) || removed
+        let Some((tied, _)) = unheld(pair, held) else { return false };
+        let removed = self.remove(a, tied);
+        self.remove(b, tied) || removed
     }
 
     /// Hidden rectangle: a corner holding only the pair (with one more such corner at
@@ -408,5 +394,18 @@ impl State {
             }
         }
         false
+    }
+}
+
+/// The digit of `pair` (two digits' bits) that `held` lacks, the lower one first when it
+/// lacks both, with the pair's other digit; `None` when `held` has both.
+fn unheld(pair: u32, held: u32) -> Option<(u32, u32)> {
+    let (x, y) = (pair & pair.wrapping_neg(), pair & (pair - 1));
+    if held & x == 0 {
+        Some((x, y))
+    } else if held & y == 0 {
+        Some((y, x))
+    } else {
+        None
     }
 }
