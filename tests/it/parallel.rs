@@ -157,11 +157,13 @@ fn with_work_waiting_a_search_borrows_no_threads_and_gives_the_same_answer() {
     let busy = solver::solve_with(&compiled.model, &options(Mode::Count, 4), control);
     assert_eq!(answer(&busy), answer(&free));
     assert_eq!(busy.stats.subproblems, 2, "the probe and one unsplit search");
-    // A hard find-first grid is answered on the caller's thread by the SAT engine alone.
+    // A find-first grid past the probe is answered on the caller's thread: its parts by
+    // the search alone, or by the SAT engine alone, never by a race.
     let heavy = Puzzle::Kakuro(generated(30, 30, 35.0, 3)).compile();
     let first = solver::solve_with(&heavy.model, &options(Mode::First, 4), control);
     assert_eq!((first.count, first.complete), (1, true));
-    assert_eq!(first.engine, solver::Engine::Sat);
+    assert!(heavy.model.is_satisfied_by(&first.solutions[0]));
+    assert!(first.stats.sat_solvers <= 1, "SAT solvers raced: {:?}", first.stats);
 }
 
 #[test]
@@ -172,8 +174,7 @@ fn a_grid_cut_into_regions_gets_verified_answers_and_the_same_verdict_at_1_2_and
     for threads in [1, 2, 4] {
         let first = solve_checked(&large, &options(Mode::First, threads));
         assert_eq!((first.count, first.complete), (1, true), "first at {threads}");
-        // More SAT solvers than parts and probe: the regions and their pieces each had one.
-        assert!(first.stats.sat_solvers > 30, "not cut at {threads}: {:?}", first.stats);
+        assert!(first.stats.regions >= 4, "not cut at {threads}: {:?}", first.stats);
         first_answers.push(first.solutions);
         let unique = solve_checked(&large, &options(Mode::Unique, threads));
         assert_eq!((unique.count, unique.complete), (2, true), "unique at {threads}");

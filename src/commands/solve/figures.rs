@@ -60,13 +60,17 @@ pub(super) fn puzzle_figures(r: &PuzzleReport) -> String {
             sat.solvers, sat.conflicts, sat.decisions, sat.propagations, sat.learned_clauses
         )
     });
+    let regions = match s.search.regions {
+        0 => String::new(),
+        n => format!(" regions={n}"),
+    };
     let difficulty = r.difficulty.map(|d| format!(" difficulty={}", d.name())).unwrap_or_default();
     let grade = r
         .graded_by
         .map_or(String::new(), |by| format!(" graded_by={} grade_ms={:.3}", by.name(), s.grade_ms));
     format!(
         "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
-         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{sat}{stopped}{difficulty}{grade}",
+         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{regions}{sat}{stopped}{difficulty}{grade}",
         r.status.name(),
         r.uniqueness.name(),
         r.rows,

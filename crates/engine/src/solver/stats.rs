@@ -23,6 +23,10 @@ pub struct Stats {
     pub subproblems: u64,
     /// Nodes of the largest subproblem.
     pub largest_subproblem_nodes: u64,
+    /// Regions and pieces that a large part was cut into and solved side by side (0 when
+    /// no part was cut).
+    #[serde(skip)]
+    pub regions: u64,
     /// SAT solver instances run (0 when the learning engine did not join).
     #[serde(skip)]
     pub sat_solvers: u64,
@@ -56,6 +60,7 @@ impl AddAssign for Stats {
         self.subproblems += other.subproblems;
         self.largest_subproblem_nodes =
             self.largest_subproblem_nodes.max(other.largest_subproblem_nodes);
+        self.regions += other.regions;
         self.sat_solvers += other.sat_solvers;
         self.sat_conflicts += other.sat_conflicts;
         self.sat_decisions += other.sat_decisions;

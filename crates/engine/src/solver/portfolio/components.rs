@@ -55,10 +55,15 @@ pub(crate) fn split(model: &Model, domains: &[Domain]) -> Vec<Component> {
             touching[index_of_root[sets.find(v)]].push(c);
         }
     }
+    // One numbering reused by every part: a fresh one per part would cost the whole
+    // model's size each time, quadratic on a grid left in hundreds of parts.
+    let mut local = vec![usize::MAX; n];
     let mut parts: Vec<Component> = members
         .into_iter()
         .zip(touching)
-        .map(|(open_vars, constraints)| build(model, domains, open_vars, &constraints))
+        .map(|(open_vars, constraints)| {
+            build_with(&mut local, model, domains, open_vars, &constraints)
+        })
         .collect();
     parts.sort_by_key(|part| std::cmp::Reverse(part.open));
     parts
@@ -71,8 +76,19 @@ pub(super) fn build(
     open_vars: Vec<VarId>,
     constraints: &[usize],
 ) -> Component {
+    build_with(&mut vec![usize::MAX; domains.len()], model, domains, open_vars, constraints)
+}
+
+/// [`build`] with `local`, the whole model's variables numbered in the part, all
+/// `usize::MAX` on entry and again on return.
+fn build_with(
+    local: &mut [usize],
+    model: &Model,
+    domains: &[Domain],
+    open_vars: Vec<VarId>,
+    constraints: &[usize],
+) -> Component {
     let open = open_vars.len();
-    let mut local = vec![usize::MAX; domains.len()];
     let mut vars = open_vars;
     for (i, &v) in vars.iter().enumerate() {
         local[v] = i;
@@ -95,6 +111,9 @@ pub(super) fn build(
             Constraint::Sum { total, .. } => Constraint::Sum { vars: mapped, total: *total },
             Constraint::AllDifferent { .. } => Constraint::AllDifferent { vars: mapped },
         });
+    }
+    for &v in &vars {
+        local[v] = usize::MAX;
     }
     Component { model: part, vars, open }
 }

@@ -13,7 +13,11 @@
 //!    other, each with all threads, under a node limit), and put together (`parts`); a
 //!    part (or a whole) too large for one solver to be quick on is cut into `regions`,
 //!    bands solved in two rounds side by side, for `first` and `unique`;
-//! 3. each part is searched by the engines the algorithm names (`race`): the depth-first
+//! 3. under `mac`, a part too small for regions, and each region and piece, is first
+//!    tried by the depth-first search alone on one thread, within a node budget: most are
+//!    easy, and the search answers them many times sooner than the SAT engine encodes
+//!    them;
+//! 4. otherwise each part is searched by the engines the algorithm names (`race`): the depth-first
 //!    workers, the SAT engine, or both racing each other on half the threads each. The
 //!    depth-first workers are either the `split` (one task on the root, which donates its
 //!    shallowest open choice point whenever a thread is idle; exhaustive, so it serves
@@ -38,7 +42,7 @@ use super::goal::{Found, Goal, solution_target};
 use super::search::{Driver, Search, Subproblem};
 use super::technique::Engines;
 use super::termination::{Termination, Waiting};
-use super::{Control, Mode, Outcome, Progress, SolveOptions, Stats, StopReason};
+use super::{Control, Mode, Outcome, Progress, SolveOptions, Stats, StopReason, VarOrder};
 use crate::model::Model;
 use shared::Shared;
 use std::sync::atomic::AtomicUsize;
@@ -46,6 +50,12 @@ use std::time::Instant;
 
 /// Nodes searched sequentially before anything is split.
 const PROBE_NODES: u64 = 2_000;
+
+/// Nodes the search alone may take on a part or region before the engines race on it.
+const FIRST_SEARCH_NODES: u64 = 10_000;
+
+/// The node budget of the first of a part's or region's restarts (Luby factor 1).
+const FIRST_RESTART_NODES: u64 = 2_000;
 
 /// Solves on `threads` threads (of the current rayon pool).
 pub fn solve(
@@ -129,12 +139,23 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
         return found;
     }
     if scope != Scope::Whole {
-        // The whole problem was probed already.
+        // The whole problem was probed already; a part or region is tried by the search
+        // alone first, where that is quick.
+        let mut tried = Stats::default();
+        if searched_first(scope, engines, &root, goal) {
+            let (settled, stats) = search_first(model, &mut search, &root, crew, goal);
+            if let Some(mut found) = settled {
+                found.stats += search.stats();
+                return found;
+            }
+            tried = stats;
+        }
         let mut found = race::run(model, crew, goal, root);
+        found.stats += tried;
         found.stats += search.stats();
         return found;
     }
-    let (probe, mut stats) = probe(&mut search, root.clone(), goal);
+    let (probe, mut stats) = probe(&mut search, root.clone(), goal, PROBE_NODES);
     if let Some(found) = probe {
         return found;
     }
@@ -162,11 +183,71 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
     found
 }
 
-/// The probe: the plain sequential search for [`PROBE_NODES`] nodes. `Some` when that
-/// settled the question (or a limit stopped it); the probe's statistics either way.
-fn probe(search: &mut Search<'_>, root: Subproblem, goal: Goal<'_>) -> (Option<Found>, Stats) {
+/// Whether a part or region is tried by the depth-first search alone before the engines
+/// race on it: under `mac` (search and SAT), for a region, or a part too small to be cut
+/// into regions solved without the caller's node limit (which counts the parts' nodes in
+/// order).
+fn searched_first(scope: Scope, engines: Engines, root: &Subproblem, goal: Goal<'_>) -> bool {
+    if engines != Engines::SearchAndSat {
+        return false;
+    }
+    match scope {
+        Scope::Whole => false,
+        Scope::Region => true,
+        Scope::Part => {
+            let open = root.domains.iter().filter(|d| !d.is_fixed()).count();
+            goal.termination.node_limit.is_none() && open < regions::MIN_OPEN
+        }
+    }
+}
+
+/// The depth-first search alone on a part or region, within [`FIRST_SEARCH_NODES`]: one
+/// thread of randomized restarts when one solution is wanted, the plain search (which can
+/// prove a second solution absent) otherwise. Most regions of a large grid are easy, and
+/// the search answers them ten to thirty times sooner than the SAT engine encodes and
+/// loads their formula; on one thread, and seeded alike, so that the answer does not
+/// depend on the thread count. `Some` when that settled the question; its statistics
+/// either way.
+fn search_first(
+    model: &Model,
+    search: &mut Search<'_>,
+    root: &Subproblem,
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+) -> (Option<Found>, Stats) {
+    let limit =
+        goal.termination.node_limit.map_or(FIRST_SEARCH_NODES, |n| n.min(FIRST_SEARCH_NODES));
+    if goal.target == 1 && crew.options.var_order != VarOrder::InputOrder {
+        let within = Goal {
+            termination: Termination { node_limit: Some(limit), ..goal.termination },
+            ..goal
+        };
+        let plan = restarts::Plan { threads: 1, base_nodes: FIRST_RESTART_NODES, waiting: None };
+        let found = restarts::run(model, &root.domains, crew.options, plan, Shared::new(within));
+        let stats = found.stats;
+        let over = found.count == 0 && found.stopped == Some(StopReason::NodeLimit);
+        return ((!over).then_some(found), stats);
+    }
+    let (settled, stats) = probe(search, root.clone(), goal, limit);
+    if settled.is_none()
+        && let Some(progress) = goal.termination.progress
+    {
+        // The engines below start again and meet these solutions again.
+        progress.retract_solutions(stats.solutions);
+    }
+    (settled, stats)
+}
+
+/// The probe: the plain sequential search for `nodes` nodes. `Some` when that settled the
+/// question (or a limit stopped it); the probe's statistics either way.
+fn probe(
+    search: &mut Search<'_>,
+    root: Subproblem,
+    goal: Goal<'_>,
+    nodes: u64,
+) -> (Option<Found>, Stats) {
     let shared = Shared::new(goal);
-    let mut driver = ProbeDriver { shared: &shared, over: false };
+    let mut driver = ProbeDriver { shared: &shared, nodes, over: false };
     search.run(root, &mut driver);
     let over = driver.over;
     let stats = counted(search.stats());
@@ -185,6 +266,8 @@ fn counted(mut stats: Stats) -> Stats {
 /// The probe's driver: the shared checks plus the probe's own node budget.
 struct ProbeDriver<'s, 'a> {
     shared: &'s Shared<'a>,
+    /// The probe's own node budget.
+    nodes: u64,
     over: bool,
 }
 
@@ -197,7 +280,7 @@ impl Driver for ProbeDriver<'_, '_> {
         if let Some(reason) = self.shared.check(nodes) {
             return Some(reason);
         }
-        if nodes >= PROBE_NODES {
+        if nodes >= self.nodes {
             self.over = true;
             return Some(StopReason::NodeLimit);
         }

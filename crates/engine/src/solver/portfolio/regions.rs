@@ -30,6 +30,7 @@ use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::Termination;
 use crate::solver::{Engine, Stats, StopReason};
+use rayon::prelude::*;
 use std::collections::VecDeque;
 
 /// About how many open variables a region holds. Smaller regions are solved sooner and
@@ -83,9 +84,11 @@ fn solve_cut(
     let graph = Graph::new(model, domains);
     let regions = graph.regions(region_vars)?;
     // The first round: the even regions, their constraints whole.
-    let first: Vec<components::Component> = (0..regions.len())
-        .step_by(2)
-        .map(|r| {
+    // Built side by side: on a 500x500 grid the builds alone take a tenth of a second.
+    let even: Vec<usize> = (0..regions.len()).step_by(2).collect();
+    let first: Vec<components::Component> = even
+        .par_iter()
+        .map(|&r| {
             let constraints = graph.constraints_of_all(&regions[r]);
             components::build(model, domains, regions[r].clone(), &constraints)
         })
@@ -98,6 +101,7 @@ fn solve_cut(
     let Answers { found, failed } =
         parts::side_by_side(crew, once, &first, Scope::Region, Failing::EndsAll);
     let mut stats = sum(&found);
+    stats.regions += found.len() as u64;
     if let Some(failed) = failed {
         // No solution of a region is none of the whole; the caller's limit stops the whole;
         // a region past its budget leaves the part to be solved whole.
@@ -125,6 +129,7 @@ fn solve_cut(
         let Answers { found, failed } =
             parts::side_by_side(crew, goal, &pieces, Scope::Region, Failing::CallerEndsAll);
         stats += sum(&found);
+        stats.regions += found.len() as u64;
         if let Some(failed) = failed {
             return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
         }
