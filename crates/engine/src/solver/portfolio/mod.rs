@@ -16,7 +16,8 @@
 //! 3. under `mac`, a part too small for regions, and each region and piece, is first
 //!    tried by the depth-first search alone on one thread, within a node budget: most are
 //!    easy, and the search answers them many times sooner than the SAT engine encodes
-//!    them;
+//!    them; a region its propagation left in independent pieces is solved as those, and
+//!    one still too hard is cut again into sub-regions before the SAT engine takes it;
 //! 4. otherwise each part is searched by the engines the algorithm names (`race`): the depth-first
 //!    workers, the SAT engine, or both racing each other on half the threads each. The
 //!    depth-first workers are either the `split` (one task on the root, which donates its
@@ -107,40 +108,60 @@ struct Crew<'a> {
     waiting: Waiting<'a>,
 }
 
-/// What [`solve_model`] is given: the whole problem, an independent part of it, or a
-/// region of a part.
+/// What [`solve_model`] is given: the whole problem, an independent part of it, a region
+/// of a part (or a piece of the second round), or a region of a region.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Scope {
     Whole,
     Part,
     Region,
+    SubRegion,
 }
 
 /// Root propagation, then for the `Whole` problem the probe and the parts (or the whole
 /// at once), as the module docs say; a `Part` is cut into regions when it is large enough,
-/// else searched directly, as a `Region` is.
+/// else searched directly, as a `Region` is, unless the search alone cannot answer it
+/// quickly: then a large one is cut again, into sub-regions solved side by side on the
+/// crew's idle threads. A region's own engines run on one thread, so that its answer does
+/// not depend on the thread count.
 fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> Found {
     let options = crew.options;
+    let cut_crew = crew;
+    let crew = match scope {
+        Scope::Region | Scope::SubRegion => Crew { threads: 1, ..crew },
+        Scope::Whole | Scope::Part => crew,
+    };
+    let engines = options.algorithm.engines(options.mode);
+    // A part comes propagated (the whole's fixpoint, restricted to it): one large enough is
+    // cut into regions as it is, without propagating it again.
+    if scope == Scope::Part
+        && engines != Engines::Search
+        && let Some(found) = regions::solve(model, &model.domains, crew, goal)
+    {
+        return found;
+    }
     let mut search = Search::new(model, options);
     let Some(root) = search.root() else {
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
-    let engines = options.algorithm.engines(options.mode);
-    if scope == Scope::Part
-        && engines != Engines::Search
-        && let Some(mut found) = regions::solve(model, &root.domains, crew, goal)
-    {
-        found.stats += search.stats();
-        return found;
-    }
     if engines == Engines::Sat {
         let mut found = race::sat_alone(model, &root.domains, goal, crew);
         found.stats += counted(search.stats());
         return found;
     }
     if scope != Scope::Whole {
-        // The whole problem was probed already; a part or region is tried by the search
-        // alone first, where that is quick.
+        // The whole problem was probed already. A region that its propagation left in
+        // independent pieces is solved as they are: the search thrashes between them.
+        if scope == Scope::Region && engines == Engines::SearchAndSat {
+            let pieces = components::split(model, &root.domains);
+            if pieces.len() > 1 {
+                let sub = Scope::SubRegion;
+                let mut found = parts::solve(model, cut_crew, goal, &root.domains, &pieces, sub);
+                found.stats += search.stats();
+                return found;
+            }
+        }
+        // A part or region is tried by the search alone first, where that is quick.
         let mut tried = Stats::default();
         if searched_first(scope, engines, &root, goal) {
             let (settled, stats) = search_first(model, &mut search, &root, crew, goal);
@@ -150,12 +171,23 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
             }
             tried = stats;
         }
+        if scope == Scope::Region
+            && let Some(mut found) = regions::solve_again(model, &root.domains, cut_crew, goal)
+        {
+            found.stats += tried;
+            found.stats += search.stats();
+            return found;
+        }
         let mut found = race::run(model, crew, goal, root);
         found.stats += tried;
         found.stats += search.stats();
         return found;
     }
-    let (probe, mut stats) = probe(&mut search, root.clone(), goal, PROBE_NODES);
+    let (probe, mut stats) = if skips_probe(&root, engines, goal) {
+        (None, counted(search.stats()))
+    } else {
+        probe(&mut search, root.clone(), goal, PROBE_NODES)
+    };
     if let Some(found) = probe {
         return found;
     }
@@ -167,7 +199,7 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
     let mut found = if options.mode != Mode::Count {
         let parts = components::split(model, &root.domains);
         if parts.len() > 1 {
-            parts::solve(model, crew, goal, &root.domains, &parts)
+            parts::solve(model, crew, goal, &root.domains, &parts, Scope::Part)
         } else if engines != Engines::Search
             && let Some(found) = regions::solve(model, &root.domains, crew, goal)
         {
@@ -183,6 +215,19 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
     found
 }
 
+/// Whether the whole problem goes to its parts and regions without the probe: under `mac`,
+/// for one solution or two, without the caller's node limit, where the root leaves enough
+/// open for regions. On so large a problem each of the probe's nodes propagates over the
+/// whole (a tenth of a second on a 500x500 grid, on one thread, before anything is split),
+/// and the search-first pass of its parts and regions does the probe's job where the work
+/// is divided.
+fn skips_probe(root: &Subproblem, engines: Engines, goal: Goal<'_>) -> bool {
+    engines == Engines::SearchAndSat
+        && goal.target <= 2
+        && goal.termination.node_limit.is_none()
+        && root.domains.iter().filter(|d| !d.is_fixed()).count() >= regions::MIN_OPEN
+}
+
 /// Whether a part or region is tried by the depth-first search alone before the engines
 /// race on it: under `mac` (search and SAT), for a region, or a part too small to be cut
 /// into regions solved without the caller's node limit (which counts the parts' nodes in
@@ -193,7 +238,7 @@ fn searched_first(scope: Scope, engines: Engines, root: &Subproblem, goal: Goal<
     }
     match scope {
         Scope::Whole => false,
-        Scope::Region => true,
+        Scope::Region | Scope::SubRegion => true,
         Scope::Part => {
             let open = root.domains.iter().filter(|d| !d.is_fixed()).count();
             goal.termination.node_limit.is_none() && open < regions::MIN_OPEN

@@ -22,16 +22,21 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// Solves the independent parts and puts the answers together: the whole has as many
 /// solutions as the product of the parts' counts, capped at the target.
+///
+/// The parts of a region (`scope` [`Scope::SubRegion`](super::Scope::SubRegion)) are always
+/// solved side by side, each within the region's own budget.
 pub(super) fn solve(
     model: &Model,
     crew: Crew<'_>,
     goal: Goal<'_>,
     domains: &[Domain],
     parts: &[components::Component],
+    scope: super::Scope,
 ) -> Found {
-    let side_by_side = crew.threads > 1 && parts.len() > 1 && goal.termination.node_limit.is_none();
+    let side_by_side = scope == super::Scope::SubRegion
+        || (crew.threads > 1 && parts.len() > 1 && goal.termination.node_limit.is_none());
     let answers = if side_by_side {
-        self::side_by_side(crew, goal, parts, super::Scope::Part, Failing::EndsAll)
+        self::side_by_side(crew, goal, parts, scope, Failing::EndsAll)
     } else {
         one_after_another(crew, goal, parts)
     };
@@ -156,14 +161,21 @@ pub(super) fn side_by_side(
                 *answers[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
                 break;
             }
-            let target = if index > first_two.load(Ordering::SeqCst) { 1 } else { goal.target };
+            // A region looks for as many solutions as asked, whatever the others found:
+            // the search alone finds its first solution by restarts when asked for one and
+            // by the plain search when asked for two, so a target that depended on which
+            // regions had finished would make the answer depend on the thread count.
+            let regional = matches!(scope, super::Scope::Region | super::Scope::SubRegion);
+            let target =
+                if !regional && index > first_two.load(Ordering::SeqCst) { 1 } else { goal.target };
             let part_goal = Goal { target, termination, ..goal };
             // A part large enough to be cut into regions takes every thread: its regions
-            // go to the pool, where the threads that run out of parts take them up. A
-            // region takes one thread, so that its answer is the same at every count.
+            // go to the pool, where the threads that run out of parts take them up. So
+            // does a region, for the sub-regions it may be cut into; its own engines run
+            // on one thread.
             let crew = match scope {
                 super::Scope::Part if part.open >= regions::MIN_OPEN => crew,
-                super::Scope::Region => Crew { threads: 1, ..crew },
+                super::Scope::Region | super::Scope::SubRegion => crew,
                 _ => each,
             };
             let answer = super::solve_model(&part.model, crew, part_goal, scope);

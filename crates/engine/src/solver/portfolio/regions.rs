@@ -37,6 +37,10 @@ use std::collections::VecDeque;
 /// spread over more threads, but have more boundary for the second round to complete.
 const REGION_VARS: usize = 1_500;
 
+/// About how many open variables a sub-region holds: a region the search alone could not
+/// answer is cut again into pieces of this size (see [`solve_again`]).
+const SUB_REGION_VARS: usize = 400;
+
 /// The fewest regions worth cutting a part into.
 const MIN_REGIONS: usize = 4;
 
@@ -63,19 +67,39 @@ pub(super) fn solve(
     crew: Crew<'_>,
     goal: Goal<'_>,
 ) -> Option<Found> {
-    solve_cut(model, domains, crew, goal, REGION_VARS)
+    solve_cut(model, domains, crew, goal, REGION_VARS, Scope::Region)
 }
 
-/// [`solve`] with regions of about `region_vars` variables.
+/// The answer for one region (or piece) that the search alone could not settle quickly,
+/// from its own sub-regions of about [`SUB_REGION_VARS`], solved side by side: a round
+/// lasts as long as its slowest region, and one the SAT engine must take on whole is the
+/// slowest. `None` when it is too small to cut, or the sub-regions gave up. The region's
+/// own budget is left to its sub-regions, each of which has one.
+pub(super) fn solve_again(
+    model: &Model,
+    domains: &[Domain],
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+) -> Option<Found> {
+    let termination = Termination { node_limit: None, ..goal.termination };
+    let goal = Goal { termination, ..goal };
+    solve_cut(model, domains, crew, goal, SUB_REGION_VARS, Scope::SubRegion)
+}
+
+/// [`solve`] with regions of about `region_vars` variables, each solved as `scope` says.
 fn solve_cut(
     model: &Model,
     domains: &[Domain],
     crew: Crew<'_>,
     goal: Goal<'_>,
     region_vars: usize,
+    scope: Scope,
 ) -> Option<Found> {
     // Under the caller's node limit the whole is searched in order, as it counts.
     if goal.target > 2 || goal.termination.node_limit.is_some() {
+        return None;
+    }
+    if domains.iter().filter(|d| !d.is_fixed()).count() < region_vars * MIN_REGIONS {
         return None;
     }
     if let Some(reason) = parts::stopped_before(&goal) {
@@ -99,7 +123,7 @@ fn solve_cut(
     let goal = Goal { termination: budget, ..goal };
     let once = Goal { target: 1, ..goal };
     let Answers { found, failed } =
-        parts::side_by_side(crew, once, &first, Scope::Region, Failing::EndsAll);
+        parts::side_by_side(crew, once, &first, scope, Failing::EndsAll);
     let mut stats = sum(&found);
     stats.regions += found.len() as u64;
     if let Some(failed) = failed {
@@ -127,7 +151,7 @@ fn solve_cut(
     for attempt in 0..=REPAIRS {
         let pieces = components::split(model, &fixed);
         let Answers { found, failed } =
-            parts::side_by_side(crew, goal, &pieces, Scope::Region, Failing::CallerEndsAll);
+            parts::side_by_side(crew, goal, &pieces, scope, Failing::CallerEndsAll);
         stats += sum(&found);
         stats.regions += found.len() as u64;
         if let Some(failed) = failed {
@@ -273,9 +297,9 @@ impl<'m> Graph<'m> {
             return None;
         }
         let reach = |from: VarId| self.distances(&[from], usize::MAX, |_| false);
-        let from_first = reach(open[0]);
-        // A variable the first sweep did not reach (a part joined only through a constraint
-        // whose neighbours it does not list) comes last.
+        let from_first = reach(self.in_largest_piece(&open)?);
+        // A variable the first sweep did not reach (one of the smaller independent pieces
+        // that the propagation of a region may leave beside the largest) comes last.
         let far = open.iter().copied().filter(|&v| from_first[v] != usize::MAX);
         let start = far.max_by_key(|&v| (from_first[v], std::cmp::Reverse(v)))?;
         let distance = reach(start);
@@ -302,6 +326,35 @@ impl<'m> Graph<'m> {
             _ => regions.push(band),
         }
         (regions.len() >= MIN_REGIONS).then_some(regions)
+    }
+
+    /// A variable of the largest connected piece of `open`: the sweeps that order the
+    /// variables start there, so that it is the one cut into bands.
+    fn in_largest_piece(&self, open: &[VarId]) -> Option<VarId> {
+        let mut seen = vec![false; self.open.len()];
+        let mut best: Option<(usize, VarId)> = None;
+        let mut stack = Vec::new();
+        for &start in open {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            stack.push(start);
+            let mut size = 0;
+            while let Some(v) = stack.pop() {
+                size += 1;
+                for &w in &self.neighbours[v] {
+                    if !seen[w] {
+                        seen[w] = true;
+                        stack.push(w);
+                    }
+                }
+            }
+            if best.is_none_or(|(largest, _)| size > largest) {
+                best = Some((size, start));
+            }
+        }
+        best.map(|(_, v)| v)
     }
 
     /// How many distances a band spans at least: the second round's release on both of its
@@ -387,7 +440,7 @@ mod tests {
         let live = AtomicUsize::new(0);
         let goal = Goal { target, termination: Termination::default(), live: &live };
         let crew = Crew { options: &options, threads, waiting: None };
-        solve_cut(model, &model.domains, crew, goal, region_vars)
+        solve_cut(model, &model.domains, crew, goal, region_vars, Scope::Region)
     }
 
     #[test]
@@ -465,6 +518,37 @@ mod tests {
                 assert!(high - low <= 1, "a constraint touches regions {low} and {high}");
             }
         }
+    }
+
+    #[test]
+    fn the_largest_piece_is_cut_even_when_the_first_variable_lies_in_a_small_one() {
+        // Two variables of their own first, as a region's propagation may leave them, then
+        // a 60x60 grid: the sweeps must start in the grid.
+        let grid = random_grid(60, 1);
+        let mut model = Model::default();
+        let pair = [model.new_var(Domain::range(1, 9)), model.new_var(Domain::range(1, 9))];
+        model.sum(pair.to_vec(), 3);
+        let offset = model.domains.len();
+        for &domain in &grid.domains {
+            model.new_var(domain);
+        }
+        let shifted = |vars: &[VarId]| vars.iter().map(|&v| v + offset).collect::<Vec<_>>();
+        for constraint in &grid.constraints {
+            model.constraints.push(match constraint {
+                Constraint::Sum { vars, total } => {
+                    Constraint::Sum { vars: shifted(vars), total: *total }
+                }
+                Constraint::AllDifferent { vars } => {
+                    Constraint::AllDifferent { vars: shifted(vars) }
+                }
+            });
+        }
+        let graph = Graph::new(&model, &model.domains);
+        let regions = graph.regions(40).expect("the grid is cut");
+        assert!(regions.len() >= MIN_REGIONS);
+        let placed: usize = regions.iter().map(Vec::len).sum();
+        assert_eq!(placed, model.domains.len(), "every variable in one region");
+        assert!(regions.iter().any(|r| pair.iter().all(|v| r.contains(v))));
     }
 
     #[test]
