@@ -131,10 +131,22 @@ pub fn solve(puzzle: &Kakuro, ceiling: Difficulty) -> Logic {
 
 /// [`solve`] with the puzzle's run table at hand (`runs` must be `puzzle`'s).
 pub fn solve_runs(puzzle: &Kakuro, runs: &RunTable, ceiling: Difficulty) -> Logic {
+    let logic = solve_runs_within(puzzle, runs, ceiling, Budget::default());
+    logic.unwrap_or_else(|| unreachable!("a solve without a budget never runs out of it"))
+}
+
+/// [`solve_runs`] within `budget`: `None` when it ran out first.
+pub fn solve_runs_within(
+    puzzle: &Kakuro,
+    runs: &RunTable,
+    ceiling: Difficulty,
+    budget: Budget<'_>,
+) -> Option<Logic> {
     let layout = layout::Layout::new(runs, puzzle.cells.len(), puzzle.cols);
     let mut solver = logic::Solver::new(&layout, &[]);
+    solver.budget = budget;
     solver.run(ceiling);
-    solver.into_logic()
+    (!solver.out_of_budget).then(|| solver.into_logic())
 }
 
 /// Solves `puzzle` by logic up to expert as [`grade`] does, keeping each step

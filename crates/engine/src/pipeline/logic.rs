@@ -11,7 +11,7 @@
 use crate::grade::{self, Difficulty, Grading};
 use crate::puzzle::{Compiled, Kakuro};
 use crate::solver::goal::solution_target;
-use crate::solver::{Algorithm, Engine, Outcome, SolveOptions, Stats};
+use crate::solver::{Algorithm, Budget, Engine, Outcome, SolveOptions, Stats};
 use std::time::{Duration, Instant};
 
 /// What the logic that runs first found.
@@ -30,17 +30,24 @@ pub(super) struct LogicFirst {
 /// digit, and the grade it decides either way; `None` when it does not run (the other
 /// algorithms, or no solution asked for). The statistics of an answer count the root as
 /// the one node and each deduction that made progress as a propagation.
+///
+/// The logic stops with the job's `budget` (on a 500x500 grid it takes a few hundred
+/// milliseconds): then there is no answer and no grade, and the search that follows stops
+/// at once.
 pub(super) fn answer(
     kakuro: &Kakuro,
     compiled: &Compiled,
     options: &SolveOptions,
+    budget: Budget<'_>,
 ) -> Option<LogicFirst> {
     if options.algorithm != Algorithm::Mac || solution_target(options) == 0 {
         return None;
     }
     let started = Instant::now();
     let runs = compiled.runs.as_ref()?;
-    let logic = grade::solve_runs(kakuro, runs, Difficulty::Hard);
+    let Some(logic) = grade::solve_runs_within(kakuro, runs, Difficulty::Hard, budget) else {
+        return Some(LogicFirst { answer: None, grading: None, time: started.elapsed() });
+    };
     let grading = logic.grade_up_to_hard();
     let values: Option<Vec<u32>> =
         compiled.cell_of_var.iter().map(|&cell| logic.value(cell)).collect();

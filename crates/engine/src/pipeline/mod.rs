@@ -204,7 +204,10 @@ fn search(puzzle: &Puzzle, options: &SolveOptions, control: Control<'_>) -> Sear
         _ => {
             let compiled = puzzle.compile();
             let first = match puzzle {
-                Puzzle::Kakuro(kakuro) => logic::answer(kakuro, &compiled, options),
+                Puzzle::Kakuro(kakuro) => {
+                    let budget = Budget { deadline: control.deadline, cancel: control.cancel };
+                    logic::answer(kakuro, &compiled, options, budget)
+                }
                 _ => None,
             };
             let search = || solver::solve_with(&compiled.model, options, control);

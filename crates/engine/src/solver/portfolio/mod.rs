@@ -32,6 +32,7 @@
 //! The answer does not depend on the thread count; which solution `first` reports may.
 
 pub(crate) mod components;
+mod graph;
 mod parts;
 mod race;
 mod regions;
