@@ -88,6 +88,18 @@ pub(crate) const EXPERT: &str = "7 5
 ";
 
 #[test]
+fn a_solve_within_a_spent_budget_gives_up_and_one_within_time_finishes() {
+    let puzzle = kakuro(EASY);
+    let runs = puzzle.run_table();
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let spent = Budget { deadline: None, cancel: Some(&cancel) };
+    assert!(solve_runs_within(&puzzle, &runs, Difficulty::Hard, spent).is_none());
+    let open = Budget::default();
+    let logic = solve_runs_within(&puzzle, &runs, Difficulty::Hard, open).expect("within budget");
+    assert!(logic.solved());
+}
+
+#[test]
 fn an_easy_puzzle_is_solved_by_the_easy_level() {
     let logic = needs_exactly(EASY, Difficulty::Easy);
     assert!(logic.uses.get(Technique::UniqueCombination) > 0, "{:?}", logic.uses);
