@@ -23,6 +23,11 @@ pub(crate) struct Component {
     pub open: usize,
 }
 
+/// How many of `domains` are open (not fixed to one value).
+pub(super) fn open_count(domains: &[Domain]) -> usize {
+    domains.iter().filter(|d| !d.is_fixed()).count()
+}
+
 /// Splits the problem `model` restricted to `domains` into its independent parts, largest
 /// first. Returns an empty list when no variable is open.
 pub(crate) fn split(model: &Model, domains: &[Domain]) -> Vec<Component> {

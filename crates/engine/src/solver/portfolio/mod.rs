@@ -226,7 +226,7 @@ fn skips_probe(root: &Subproblem, engines: Engines, goal: Goal<'_>) -> bool {
     engines == Engines::SearchAndSat
         && goal.target <= 2
         && goal.termination.node_limit.is_none()
-        && root.domains.iter().filter(|d| !d.is_fixed()).count() >= regions::MIN_OPEN
+        && components::open_count(&root.domains) >= regions::MIN_OPEN
 }
 
 /// Whether a part or region is tried by the depth-first search alone before the engines
@@ -241,8 +241,8 @@ fn searched_first(scope: Scope, engines: Engines, root: &Subproblem, goal: Goal<
         Scope::Whole => false,
         Scope::Region | Scope::SubRegion => true,
         Scope::Part => {
-            let open = root.domains.iter().filter(|d| !d.is_fixed()).count();
-            goal.termination.node_limit.is_none() && open < regions::MIN_OPEN
+            goal.termination.node_limit.is_none()
+                && components::open_count(&root.domains) < regions::MIN_OPEN
         }
     }
 }

@@ -92,7 +92,7 @@ fn solve_cut(
     if goal.target > 2 || goal.termination.node_limit.is_some() {
         return None;
     }
-    if domains.iter().filter(|d| !d.is_fixed()).count() < region_vars * MIN_REGIONS {
+    if components::open_count(domains) < region_vars * MIN_REGIONS {
         return None;
     }
     if let Some(reason) = parts::stopped_before(&goal) {
