@@ -31,6 +31,28 @@ pub(super) fn open_count(domains: &[Domain]) -> usize {
 /// Splits the problem `model` restricted to `domains` into its independent parts, largest
 /// first. Returns an empty list when no variable is open.
 pub(crate) fn split(model: &Model, domains: &[Domain]) -> Vec<Component> {
+    // One numbering reused by every part: a fresh one per part would cost the whole
+    // model's size each time, quadratic on a grid left in hundreds of parts.
+    let mut local = vec![usize::MAX; domains.len()];
+    let mut parts: Vec<Component> = groups(model, domains)
+        .into_iter()
+        .map(|group| build_with(&mut local, model, domains, group.vars, &group.constraints))
+        .collect();
+    parts.sort_by_key(|part| std::cmp::Reverse(part.open));
+    parts
+}
+
+/// The open variables of one independent part, and the constraints that touch them.
+pub(super) struct Group {
+    pub vars: Vec<VarId>,
+    pub constraints: Vec<usize>,
+}
+
+/// The independent parts of `model` restricted to `domains`, as groups of variables and
+/// constraints (numbered by the first open variable met, so deterministically), not yet
+/// built into models: [`split`], for a caller that builds each part later, from values
+/// that are not known yet.
+pub(super) fn groups(model: &Model, domains: &[Domain]) -> Vec<Group> {
     let n = domains.len();
     let open = |v: VarId| !domains[v].is_fixed();
     let mut sets = DisjointSets::new(n);
@@ -43,35 +65,22 @@ pub(crate) fn split(model: &Model, domains: &[Domain]) -> Vec<Component> {
             }
         }
     }
-    // Number the components by the first open variable met, so the split is deterministic.
     let mut index_of_root = vec![usize::MAX; n];
-    let mut members: Vec<Vec<VarId>> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for v in (0..n).filter(|&v| open(v)) {
         let root = sets.find(v);
         if index_of_root[root] == usize::MAX {
-            index_of_root[root] = members.len();
-            members.push(Vec::new());
+            index_of_root[root] = groups.len();
+            groups.push(Group { vars: Vec::new(), constraints: Vec::new() });
         }
-        members[index_of_root[root]].push(v);
+        groups[index_of_root[root]].vars.push(v);
     }
-    let mut touching: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
     for (c, constraint) in model.constraints.iter().enumerate() {
         if let Some(&v) = constraint.vars().iter().find(|&&v| open(v)) {
-            touching[index_of_root[sets.find(v)]].push(c);
+            groups[index_of_root[sets.find(v)]].constraints.push(c);
         }
     }
-    // One numbering reused by every part: a fresh one per part would cost the whole
-    // model's size each time, quadratic on a grid left in hundreds of parts.
-    let mut local = vec![usize::MAX; n];
-    let mut parts: Vec<Component> = members
-        .into_iter()
-        .zip(touching)
-        .map(|(open_vars, constraints)| {
-            build_with(&mut local, model, domains, open_vars, &constraints)
-        })
-        .collect();
-    parts.sort_by_key(|part| std::cmp::Reverse(part.open));
-    parts
+    groups
 }
 
 /// The model of one component: its open variables first, then the fixed ones it needs.

@@ -34,6 +34,7 @@
 pub(crate) mod components;
 mod graph;
 mod parts;
+mod pipeline;
 mod race;
 mod regions;
 mod restarts;

@@ -8,7 +8,8 @@
 //!
 //! 1. The open variables are ordered by breadth-first distance from a far end of the part
 //!    (two sweeps), through the neighbours each constraint lists (a run's cells, in order),
-//!    and cut into regions of about [`REGION_VARS`] variables: bands across the grid.
+//!    and cut into regions of about [`REGION_VARS`] variables: bands across the grid (a
+//!    part needs [`MIN_OPEN`] open variables to be cut).
 //! 2. First round, the even regions (0, 2, 4, …), each with every constraint on its
 //!    variables, the other variables of those constraints coming along free. A region
 //!    without a solution proves that the whole has none: its constraints are the whole's.
@@ -16,38 +17,49 @@
 //!    within [`RELEASE_DEPTH`] steps of an odd region (so that the second round may still
 //!    move the boundary) and where two even regions meet.
 //! 4. Second round: what is left open falls apart into independent pieces, each an odd
-//!    region with the boundaries released around it ([`components::split`]); each piece's
-//!    solution is then one of the whole's, put together with the others'.
+//!    region with the boundaries released around it ([`components::groups`]); each piece's
+//!    solution is then one of the whole's, put together with the others'. A piece depends
+//!    only on the even regions around it, and starts as soon as they are solved: the two
+//!    rounds run as one [`pipeline`], not one after the other.
+//! 5. A piece that the boundary leaves without a completion, or that does not finish
+//!    within a small budget, is opened wider (the variables around it, ever further) and
+//!    solved again with the pieces it then meets, with four times the budget each time and
+//!    none at the last: most such pieces are refuted or finished within a few thousand
+//!    nodes, and waiting for the hard ones costs more than widening them.
 //!
-//! Where a piece cannot be completed (the first round fixed a boundary that leaves it
-//! none), or the mode asks for a second solution and no piece has one, the regions give up
-//! and the part is solved whole, as before: the regions' time is lost, never the answer.
-//! The cut, and so the solution found, does not depend on the thread count.
+//! Where a piece still cannot be completed, or the mode asks for a second solution and no
+//! piece has one, the regions give up and the part is solved whole, as before: the
+//! regions' time is lost, never the answer. The cut, and so the solution found, does not
+//! depend on the thread count.
 
 use super::graph::{Graph, MIN_REGIONS, RELEASE_DEPTH};
 use super::parts::{self, Answers, Failing};
+use super::pipeline::{self, Cut, Ended};
 use super::{Crew, Scope, components};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::Termination;
 use crate::solver::{Engine, Stats, StopReason};
-use rayon::prelude::*;
 
 /// About how many open variables a region holds. Smaller regions are solved sooner and
 /// spread over more threads, but have more boundary for the second round to complete.
-const REGION_VARS: usize = 1_500;
+const REGION_VARS: usize = 700;
 
 /// About how many open variables a sub-region holds: a region the search alone could not
 /// answer is cut again into pieces of this size (see [`solve_again`]).
 const SUB_REGION_VARS: usize = 400;
 
-/// The open variables a part needs to be cut into regions.
+/// The open variables a part needs to be cut into regions: below it, the probe and one
+/// solver are quick on the whole.
 pub(super) const MIN_OPEN: usize = REGION_VARS * MIN_REGIONS;
 
 /// The conflicts (or search nodes) one region or piece may take before it counts as one
 /// that cannot be completed: a boundary that leaves a piece no solution can be as hard to
 /// refute as the whole, and a wider one is cheaper.
 const PIECE_CONFLICTS: u64 = 20_000;
+
+/// The budget of a piece of the second round at its first attempt (see [`piece_budget`]).
+const FIRST_PIECE_CONFLICTS: u64 = 2_000;
 
 /// How many times the second round opens more around the pieces it could not complete.
 const REPAIRS: u32 = 3;
@@ -100,49 +112,50 @@ fn solve_cut(
     }
     let graph = Graph::new(model, domains);
     let regions = graph.regions(region_vars)?;
-    // The first round: the even regions, their constraints whole.
-    // Built side by side: on a 500x500 grid the builds alone take a tenth of a second.
-    let even: Vec<usize> = (0..regions.len()).step_by(2).collect();
-    let first: Vec<components::Component> = even
-        .par_iter()
-        .map(|&r| {
-            let constraints = graph.constraints_of_all(&regions[r]);
-            components::build(model, domains, regions[r].clone(), &constraints)
-        })
-        .collect();
+    let released = graph.released(&regions);
+    let cut = Cut { graph: &graph, regions, released };
     // Each region and piece within a budget: one that is hard to complete (or to refute)
     // under the boundary it was given is reopened wider rather than fought.
-    let budget = Termination { node_limit: Some(PIECE_CONFLICTS), ..goal.termination };
-    let goal = Goal { termination: budget, ..goal };
-    let once = Goal { target: 1, ..goal };
-    let Answers { found, failed } =
-        parts::side_by_side(crew, once, &first, scope, Failing::EndsAll);
-    let mut stats = sum(&found);
-    stats.regions += found.len() as u64;
-    if let Some(failed) = failed {
+    let within =
+        |node_limit| Goal { termination: Termination { node_limit, ..goal.termination }, ..goal };
+    let once = Goal { target: 1, ..within(Some(PIECE_CONFLICTS)) };
+    let outcome = pipeline::run(model, domains, &cut, crew, (once, within(piece_budget(0))), scope);
+    let mut stats = Stats::default();
+    for found in outcome.evens.iter().chain(outcome.pieces.iter().map(|(_, f)| f)).flatten() {
+        stats += found.stats;
+        stats.regions += 1;
+    }
+    match outcome.ended {
         // No solution of a region is none of the whole; the caller's limit stops the whole;
         // a region past its budget leaves the part to be solved whole.
-        let ended = &found[failed];
-        if ended.stopped == Some(StopReason::NodeLimit) {
-            return None;
+        Some(Ended::Even(e)) => {
+            let ended = outcome.evens[e].as_ref()?;
+            if ended.stopped == Some(StopReason::NodeLimit) {
+                return None;
+            }
+            return Some(Found { stats, engine: engine(&stats), ..ended.clone() });
         }
-        return Some(Found { stats, engine: engine(&stats), ..ended.clone() });
-    }
-    let mut fixed = domains.to_vec();
-    for (part, found) in first.iter().zip(&found) {
-        for (&v, &value) in part.vars[..part.open].iter().zip(&found.solutions[0]) {
-            fixed[v] = Domain::single(value);
+        Some(Ended::Piece(p)) => {
+            let ended = outcome.pieces[p].1.as_ref()?;
+            return Some(Found { stats, engine: engine(&stats), ..ended.clone() });
         }
+        None => {}
     }
-    for v in graph.released(&regions) {
-        fixed[v] = domains[v];
-    }
-    // The second round: the pieces left open, independent by construction, solved until
-    // each is complete. A piece without a completion opens what lies around it, ever
-    // wider, and is solved again with the pieces it then meets.
+    let mut fixed = outcome.fixed;
     let mut seconds: Vec<(Vec<VarId>, Vec<u32>)> = Vec::new();
-    for attempt in 0..=REPAIRS {
+    let settled = outcome.pieces.iter().map(|(vars, found)| (vars.as_slice(), found.as_ref()));
+    let mut stuck = settle(settled, &mut fixed, &mut seconds);
+    // The pieces without a completion open what lies around them, ever wider, and are
+    // solved again with the pieces they then meet.
+    for attempt in 1..=REPAIRS {
+        if stuck.is_empty() {
+            break;
+        }
+        for v in graph.around(&stuck, RELEASE_DEPTH << attempt) {
+            fixed[v] = domains[v];
+        }
         let pieces = components::split(model, &fixed);
+        let goal = within(piece_budget(attempt));
         let Answers { found, failed } =
             parts::side_by_side(crew, goal, &pieces, scope, Failing::CallerEndsAll);
         stats += sum(&found);
@@ -150,35 +163,14 @@ fn solve_cut(
         if let Some(failed) = failed {
             return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
         }
-        let mut stuck = Vec::new();
-        // Only the first piece that showed a second solution: the pieces beside it may or
-        // may not have looked for one, as the threads came.
-        let mut second_kept = false;
-        for (piece, found) in pieces.iter().zip(&found) {
-            let own = &piece.vars[..piece.open];
-            // A piece past its budget (stopped, no solution) is stuck, as one without.
-            match found.solutions.first().filter(|_| found.count >= 1) {
-                Some(solution) => {
-                    for (&v, &value) in own.iter().zip(solution) {
-                        fixed[v] = Domain::single(value);
-                    }
-                    if let Some(other) = found.solutions.get(1).filter(|_| !second_kept) {
-                        seconds.push((own.to_vec(), other[..piece.open].to_vec()));
-                        second_kept = true;
-                    }
-                }
-                None => stuck.extend_from_slice(own),
-            }
-        }
-        if stuck.is_empty() {
-            break;
-        }
-        if attempt == REPAIRS {
-            return None;
-        }
-        for v in graph.around(&stuck, RELEASE_DEPTH << (attempt + 1)) {
-            fixed[v] = domains[v];
-        }
+        let settled = pieces
+            .iter()
+            .zip(&found)
+            .map(|(piece, found)| (&piece.vars[..piece.open], Some(found)));
+        stuck = settle(settled, &mut fixed, &mut seconds);
+    }
+    if !stuck.is_empty() {
+        return None;
     }
     let values: Vec<u32> = fixed.iter().map(|d| d.value().unwrap_or(0)).collect();
     if !model.is_satisfied_by(&values) {
@@ -200,6 +192,41 @@ fn solve_cut(
     }
     let count = solutions.len() as u64;
     Some(Found { solutions, count, stopped: None, stats, engine: engine(&stats), yielded: false })
+}
+
+/// The node budget of a piece of the second round, at the given attempt: small at first,
+/// so that a boundary that leaves a piece no completion is found out and opened wider
+/// soon, four times larger at each attempt, and none at the last.
+fn piece_budget(attempt: u32) -> Option<u64> {
+    (attempt < REPAIRS).then(|| FIRST_PIECE_CONFLICTS << (2 * attempt))
+}
+
+/// Writes each piece's solution into `fixed`, and keeps the first second solution shown
+/// (the pieces beside it may or may not have looked for one, as the threads came); the
+/// variables of the pieces left without a solution (none, or past their budget).
+fn settle<'p>(
+    pieces: impl Iterator<Item = (&'p [VarId], Option<&'p Found>)>,
+    fixed: &mut [Domain],
+    seconds: &mut Vec<(Vec<VarId>, Vec<u32>)>,
+) -> Vec<VarId> {
+    let mut stuck = Vec::new();
+    let mut second_kept = false;
+    for (own, found) in pieces {
+        match found.and_then(|f| f.solutions.first().filter(|_| f.count >= 1)) {
+            Some(solution) => {
+                for (&v, &value) in own.iter().zip(solution) {
+                    fixed[v] = Domain::single(value);
+                }
+                let other = found.and_then(|f| f.solutions.get(1)).filter(|_| !second_kept);
+                if let Some(other) = other {
+                    seconds.push((own.to_vec(), other[..own.len()].to_vec()));
+                    second_kept = true;
+                }
+            }
+            None => stuck.extend_from_slice(own),
+        }
+    }
+    stuck
 }
 
 /// The statistics of all the answers.

@@ -1,0 +1,294 @@
+//! The regions' first two rounds as one pipeline: a piece of the second round starts as
+//! soon as the even regions around it are solved, not once every even region is.
+//!
+//! A round lasts as long as its slowest region, and on many threads most of them wait for
+//! it. But a piece of the second round (an odd region with the boundaries released around
+//! it) depends only on the even regions its constraints reach: its model is built from
+//! their values, and from nothing else that the first round decides. So each piece is
+//! handed to the threads when its own even regions are done, while the others still run.
+//! The pieces and what they depend on are fixed before anything is solved, and each is
+//! solved from the same values whenever it starts, so the answer does not depend on the
+//! thread count or on which region finished first.
+
+use super::components::{self, Component, Group};
+use super::graph::Graph;
+use super::{Crew, Scope};
+use crate::model::{Domain, Model, VarId};
+use crate::solver::goal::{Found, Goal};
+use crate::solver::termination::{Termination, work_waits};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+/// The cut of a part into regions, and the pieces of its second round.
+pub(super) struct Cut<'g> {
+    pub graph: &'g Graph<'g>,
+    /// The regions, in band order: the even ones are solved first.
+    pub regions: Vec<Vec<VarId>>,
+    /// The even regions' variables that their pieces leave open again.
+    pub released: Vec<VarId>,
+}
+
+/// What the pipeline gave: the answers of the even regions and of the pieces, in their
+/// order, and the one that ended the pipeline, if any.
+pub(super) struct Outcome {
+    /// The first round's answer for each even region (only those solved, when one failed).
+    pub evens: Vec<Option<Found>>,
+    /// The pieces of the second round: their variables, and their answers.
+    pub pieces: Vec<(Vec<VarId>, Option<Found>)>,
+    /// The domains with every even region fixed to its answer, its released variables
+    /// left as they were.
+    pub fixed: Vec<Domain>,
+    /// What ended the pipeline early: an even region without a solution or stopped, or a
+    /// piece stopped by the caller.
+    pub ended: Option<Ended>,
+}
+
+/// Which task ended the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ended {
+    Even(usize),
+    Piece(usize),
+}
+
+/// One task of the pipeline: an even region (by its index among the even ones) or a piece.
+#[derive(Clone, Copy)]
+enum Task {
+    Even(usize),
+    Piece(usize),
+}
+
+/// The scheduler's shared state.
+struct Queue {
+    ready: VecDeque<Task>,
+    /// Per piece: the even regions it still waits for.
+    waiting_for: Vec<usize>,
+    /// Tasks not yet finished (ready, running or waiting).
+    unfinished: usize,
+}
+
+/// Runs the first round (`first`, one solution per even region) and the second (`second`,
+/// each piece within its budget), as the module docs say.
+pub(super) fn run(
+    model: &Model,
+    domains: &[Domain],
+    cut: &Cut<'_>,
+    crew: Crew<'_>,
+    (first, second): (Goal<'_>, Goal<'_>),
+    scope: Scope,
+) -> Outcome {
+    let evens: Vec<usize> = (0..cut.regions.len()).step_by(2).collect();
+    let mut region_of = vec![usize::MAX; domains.len()];
+    for (r, vars) in cut.regions.iter().enumerate() {
+        for &v in vars {
+            region_of[v] = r;
+        }
+    }
+    let mut is_released = vec![false; domains.len()];
+    for &v in &cut.released {
+        is_released[v] = true;
+    }
+    // The second round's pieces: what stays open once the even regions are fixed.
+    let mut shape = domains.to_vec();
+    for &r in &evens {
+        for &v in cut.regions[r].iter().filter(|&&v| !is_released[v]) {
+            shape[v] = Domain::single(1);
+        }
+    }
+    let groups = components::groups(model, &shape);
+    // Each piece waits for the even regions of the fixed variables its constraints reach.
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); cut.regions.len()];
+    let mut waiting_for = Vec::with_capacity(groups.len());
+    for (p, group) in groups.iter().enumerate() {
+        let mut needs: Vec<usize> = group
+            .constraints
+            .iter()
+            .flat_map(|&c| model.constraints[c].vars())
+            .map(|&v| region_of[v])
+            .filter(|&r| r != usize::MAX && r % 2 == 0)
+            .collect();
+        needs.sort_unstable();
+        needs.dedup();
+        // A released variable of an even region is the piece's own, not a dependency; a
+        // piece that reaches an even region only through released variables still waits
+        // for it, which costs nothing but a little overlap.
+        for &r in &needs {
+            dependents[r].push(p);
+        }
+        waiting_for.push(needs.len());
+    }
+    let mut ready: VecDeque<Task> = (0..evens.len()).map(Task::Even).collect();
+    ready.extend((0..groups.len()).filter(|&p| waiting_for[p] == 0).map(Task::Piece));
+    let queue = Mutex::new(Queue { ready, waiting_for, unfinished: evens.len() + groups.len() });
+    let changed = Condvar::new();
+    let fixed = RwLock::new(domains.to_vec());
+    let abandon = Arc::new(AtomicBool::new(false));
+    let ended: Mutex<Option<Ended>> = Mutex::new(None);
+    let even_answers: Vec<Mutex<Option<Found>>> = evens.iter().map(|_| Mutex::new(None)).collect();
+    let piece_answers: Vec<Mutex<Option<Found>>> =
+        groups.iter().map(|_| Mutex::new(None)).collect();
+    let goals = [first, second].map(|goal| {
+        let termination = Termination { abandon: Some(&abandon), ..goal.termination };
+        Goal { termination, ..goal }
+    });
+    let end = |task: Ended| {
+        if !abandon.swap(true, Ordering::SeqCst) {
+            *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);
+        }
+    };
+    let solve_even = |e: usize| {
+        let vars = &cut.regions[evens[e]];
+        let constraints = cut.graph.constraints_of_all(vars);
+        let region = components::build(model, domains, vars.clone(), &constraints);
+        let answer = super::solve_model(&region.model, crew, goals[0], scope);
+        if answer.stopped.is_some() || answer.count == 0 {
+            end(Ended::Even(e));
+        } else if let Some(solution) = answer.solutions.first() {
+            let mut fixed = fixed.write().unwrap_or_else(PoisonError::into_inner);
+            for (&v, &value) in region.vars[..region.open].iter().zip(solution) {
+                if !is_released[v] {
+                    fixed[v] = Domain::single(value);
+                }
+            }
+        }
+        *even_answers[e].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+        dependents[evens[e]].as_slice()
+    };
+    let solve_piece = |p: usize| {
+        let group: &Group = &groups[p];
+        let piece: Component = {
+            let fixed = fixed.read().unwrap_or_else(PoisonError::into_inner);
+            components::build(model, &fixed, group.vars.clone(), &group.constraints)
+        };
+        let answer = super::solve_model(&piece.model, crew, goals[1], scope);
+        // Only the caller's stop ends the rest: a piece without a completion, or past its
+        // budget, is opened wider afterwards.
+        if answer.stopped.is_some_and(|reason| reason != crate::solver::StopReason::NodeLimit) {
+            end(Ended::Piece(p));
+        }
+        *piece_answers[p].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+    };
+    let work = |helper: bool| {
+        loop {
+            if abandon.load(Ordering::SeqCst) || (helper && work_waits(crew.waiting)) {
+                return;
+            }
+            let task = {
+                let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+                if queue.unfinished == 0 {
+                    return;
+                }
+                queue.ready.pop_front()
+            };
+            let Some(task) = task else {
+                // Nothing ready yet: help the nested work of the regions that run (their
+                // sub-regions), or wait a moment for one to finish.
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+                    if queue.ready.is_empty() && queue.unfinished > 0 {
+                        let pause = Duration::from_micros(200);
+                        drop(changed.wait_timeout(queue, pause));
+                    }
+                }
+                continue;
+            };
+            if let Some(reason) = super::parts::stopped_before(&goals[0]) {
+                // Past the deadline or cancelled: the task is not begun.
+                let stopped = Some(Found { stopped: Some(reason), ..Found::default() });
+                let (slot, task) = match task {
+                    Task::Even(e) => (&even_answers[e], Ended::Even(e)),
+                    Task::Piece(p) => (&piece_answers[p], Ended::Piece(p)),
+                };
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = stopped;
+                end(task);
+                return;
+            }
+            let unblocked: &[usize] = match task {
+                Task::Even(e) => solve_even(e),
+                Task::Piece(p) => {
+                    solve_piece(p);
+                    &[]
+                }
+            };
+            let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+            queue.unfinished -= 1;
+            for &p in unblocked {
+                queue.waiting_for[p] -= 1;
+                if queue.waiting_for[p] == 0 {
+                    queue.ready.push_back(Task::Piece(p));
+                }
+            }
+            changed.notify_all();
+        }
+    };
+    let workers = crew.threads.min(evens.len() + groups.len()).max(1);
+    rayon::scope(|scope| {
+        for _ in 1..workers {
+            let work = &work;
+            scope.spawn(move |_| work(true));
+        }
+        // The caller's thread works too, and never gives itself back: every task is done
+        // even when every other thread of the pool is busy.
+        work(false);
+    });
+    let into =
+        |answer: Mutex<Option<Found>>| answer.into_inner().unwrap_or_else(PoisonError::into_inner);
+    Outcome {
+        evens: even_answers.into_iter().map(into).collect(),
+        pieces: groups
+            .into_iter()
+            .map(|g| g.vars)
+            .zip(piece_answers.into_iter().map(into))
+            .collect(),
+        fixed: fixed.into_inner().unwrap_or_else(PoisonError::into_inner),
+        ended: ended.into_inner().unwrap_or_else(PoisonError::into_inner),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Puzzle;
+    use crate::solver::SolveOptions;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn the_pieces_built_from_their_even_regions_alone_fit_together_into_a_solution() {
+        let mut whole = 0;
+        for seed in 1..=3 {
+            let kakuro = crate::generate::any_solution(60, 60, 35.0, seed);
+            let model = Puzzle::Kakuro(kakuro).compile().model;
+            let graph = Graph::new(&model, &model.domains);
+            let regions = graph.regions(60).expect("a 60x60 grid is cut");
+            let released = graph.released(&regions);
+            let cut = Cut { graph: &graph, regions, released };
+            let options = SolveOptions::default();
+            let live = AtomicUsize::new(0);
+            let goal = Goal { target: 1, termination: Termination::default(), live: &live };
+            let crew = Crew { options: &options, threads: 2, waiting: None };
+            let outcome = run(&model, &model.domains, &cut, crew, (goal, goal), Scope::Region);
+            assert_eq!(outcome.ended, None, "seed {seed}");
+            assert!(outcome.evens.iter().all(|f| f.as_ref().is_some_and(|f| f.count == 1)));
+            let mut values: Vec<u32> =
+                outcome.fixed.iter().map(|d| d.value().unwrap_or(0)).collect();
+            let mut stuck = false;
+            for (vars, found) in &outcome.pieces {
+                let found = found.as_ref().expect("every piece is solved");
+                match found.solutions.first() {
+                    Some(solution) if found.count >= 1 => {
+                        for (&v, &value) in vars.iter().zip(solution) {
+                            values[v] = value;
+                        }
+                    }
+                    _ => stuck = true,
+                }
+            }
+            if !stuck {
+                assert!(model.is_satisfied_by(&values), "seed {seed}");
+                whole += 1;
+            }
+        }
+        assert!(whole >= 1, "every seed left a piece without a completion");
+    }
+}
