@@ -58,7 +58,8 @@ pub(super) const MIN_OPEN: usize = REGION_VARS * MIN_REGIONS;
 /// refute as the whole, and a wider one is cheaper.
 const PIECE_CONFLICTS: u64 = 20_000;
 
-/// The budget of a piece of the second round at its first attempt (see [`piece_budget`]).
+/// The budget of a piece of the second round at its first attempt, when one solution is
+/// asked for (see [`piece_budget`]).
 const FIRST_PIECE_CONFLICTS: u64 = 2_000;
 
 /// How many times the second round opens more around the pieces it could not complete.
@@ -119,7 +120,14 @@ fn solve_cut(
     let within =
         |node_limit| Goal { termination: Termination { node_limit, ..goal.termination }, ..goal };
     let once = Goal { target: 1, ..within(Some(PIECE_CONFLICTS)) };
-    let outcome = pipeline::run(model, domains, &cut, crew, (once, within(piece_budget(0))), scope);
+    let outcome = pipeline::run(
+        model,
+        domains,
+        &cut,
+        crew,
+        (once, within(piece_budget(0, goal.target))),
+        scope,
+    );
     let mut stats = Stats::default();
     for found in outcome.evens.iter().chain(outcome.pieces.iter().map(|(_, f)| f)).flatten() {
         stats += found.stats;
@@ -155,7 +163,7 @@ fn solve_cut(
             fixed[v] = domains[v];
         }
         let pieces = components::split(model, &fixed);
-        let goal = within(piece_budget(attempt));
+        let goal = within(piece_budget(attempt, goal.target));
         let Answers { found, failed } =
             parts::side_by_side(crew, goal, &pieces, scope, Failing::CallerEndsAll);
         stats += sum(&found);
@@ -194,11 +202,18 @@ fn solve_cut(
     Some(Found { solutions, count, stopped: None, stats, engine: engine(&stats), yielded: false })
 }
 
-/// The node budget of a piece of the second round, at the given attempt: small at first,
-/// so that a boundary that leaves a piece no completion is found out and opened wider
-/// soon, four times larger at each attempt, and none at the last.
-fn piece_budget(attempt: u32) -> Option<u64> {
-    (attempt < REPAIRS).then(|| FIRST_PIECE_CONFLICTS << (2 * attempt))
+/// The node budget of a piece of the second round, at the given attempt, when `target`
+/// solutions are asked for; none at the last attempt. For one solution it is small at
+/// first, so that a boundary that leaves a piece no completion is found out and opened
+/// wider soon, and four times larger at each attempt. For two it stays at
+/// [`PIECE_CONFLICTS`]: a piece whose second solution lies past a small budget counts as
+/// having one, and when no piece shows a second the regions give up on the whole.
+fn piece_budget(attempt: u32, target: u64) -> Option<u64> {
+    let budget = match target {
+        1 => FIRST_PIECE_CONFLICTS << (2 * attempt),
+        _ => PIECE_CONFLICTS,
+    };
+    (attempt < REPAIRS).then_some(budget)
 }
 
 /// Writes each piece's solution into `fixed`, and keeps the first second solution shown
