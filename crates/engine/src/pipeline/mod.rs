@@ -203,6 +203,17 @@ fn search(puzzle: &Puzzle, options: &SolveOptions, control: Control<'_>) -> Sear
         }
         _ => {
             let compiled = puzzle.compile();
+            if let Puzzle::Kakuro(kakuro) = puzzle
+                && logic::runs_beside(&compiled, options)
+            {
+                let (searched, first) = logic::beside_search(kakuro, &compiled, options, control);
+                let (outcome, grading) = match first {
+                    Some(LogicFirst { answer: Some(outcome), grading, .. }) => (outcome, grading),
+                    Some(LogicFirst { answer: None, grading, .. }) => (searched, grading),
+                    None => (searched, None),
+                };
+                return Searched { outcome, compiled: Some(compiled), grading };
+            }
             let first = match puzzle {
                 Puzzle::Kakuro(kakuro) => {
                     let budget = Budget { deadline: control.deadline, cancel: control.cancel };
