@@ -49,9 +49,10 @@ HODOKU_FORCING = {
 # kakurod steps that are not pattern logic: `trial` (assume a digit, follow it to a
 # contradiction) and `search` (logic stuck, the rest is placed by backtracking).
 KAKUROD_NON_LOGIC = {"trial", "search"}
-# kakurod's forcing chains, HoDoKu's Forcing Chain Contradiction and Verity: logic, but
-# set apart as HoDoKu's forcing chains are, to compare pattern logic with pattern logic.
-KAKUROD_FORCING = {"forcing_chain_contradiction", "forcing_chain_verity"}
+# kakurod's forcing chains and nets, HoDoKu's Forcing Chain and Net Contradiction and
+# Verity: logic, but set apart as HoDoKu's are, to compare pattern logic with pattern logic.
+KAKUROD_FORCING = {"forcing_chain_contradiction", "forcing_chain_verity",
+                   "forcing_net_contradiction", "forcing_net_verity"}
 
 # HoDoKu technique -> what kakurod has for it (None: kakurod has no such technique;
 # its `trial` step or its final `search` covers what these would do).
@@ -112,6 +113,8 @@ HODOKU_TO_KAKUROD = {
     "Sue de Coq": "sue_de_coq",
     "Forcing Chain Contradiction": "forcing_chain_contradiction",
     "Forcing Chain Verity": "forcing_chain_verity",
+    "Forcing Net Contradiction": "forcing_net_contradiction",
+    "Forcing Net Verity": "forcing_net_verity",
 }
 
 # Level scales, easiest first: kakurod grades Sudoku on HoDoKu's.

@@ -1,14 +1,27 @@
-//! The text of forcing chains (`grade::sudoku`'s `forcing`): each chain told as the
-//! implications a player follows from its premise, then why together they force the step.
+//! The text of forcing chains and nets (`grade::sudoku`'s `forcing`): each chain told as
+//! the implications a player follows from its premise, then why together they force the
+//! step. A net's implication that does not follow from the one just before says what it
+//! follows from: a cell's last digit, a digit's last place in a house, or an earlier one.
 
-use super::{House, cell_name};
+use super::{House, HouseKind, cell_name};
 use crate::grade::{SudokuEntry, Technique};
 
 /// A chain's node: cell, digit, and whether the digit is there.
 type Node = (usize, u32, bool);
 
-/// The step's name and text.
-pub(super) fn describe(entry: &SudokuEntry, n: usize, houses: &[House]) -> (&'static str, String) {
+/// The step's name and text; `after` holds the candidates once the step is applied.
+pub(super) fn describe(
+    entry: &SudokuEntry,
+    n: usize,
+    houses: &[House],
+    after: &[u32],
+) -> (&'static str, String) {
+    let mut before = after.to_vec();
+    for &(cell, mask) in &entry.removed {
+        if let Some(c) = before.get_mut(cell) {
+            *c |= mask;
+        }
+    }
     let is = |&(cell, d, holds): &Node| {
         format!("{} {} {d}", cell_name(cell, n), if holds { "is" } else { "is not" })
     };
@@ -16,7 +29,14 @@ pub(super) fn describe(entry: &SudokuEntry, n: usize, houses: &[House]) -> (&'st
         .implications
         .iter()
         .map(|chain| {
-            let links: Vec<String> = chain.iter().map(is).collect();
+            let links: Vec<String> = chain
+                .iter()
+                .enumerate()
+                .map(|(k, node)| match reason(&chain[..k], node, n, &before) {
+                    Some(why) => format!("{} ({why})", is(node)),
+                    None => is(node),
+                })
+                .collect();
             match links.split_first() {
                 Some((first, [])) => format!("if {first}"),
                 Some((first, rest)) => format!("if {first}, then {}", rest.join(", then ")),
@@ -28,8 +48,18 @@ pub(super) fn describe(entry: &SudokuEntry, n: usize, houses: &[House]) -> (&'st
     let ends: Vec<Node> = entry.implications.iter().filter_map(|c| c.last().copied()).collect();
     let house = houses.first().map(House::to_string).unwrap_or_default();
     let chains = told.join("; ");
+    let (contradiction, verity) = match entry.technique {
+        Technique::ForcingNetContradiction | Technique::ForcingNetVerity => {
+            ("forcing_net_contradiction", "forcing_net_verity")
+        }
+        _ => ("forcing_chain_contradiction", "forcing_chain_verity"),
+    };
     match (entry.technique, starts.first(), ends.first()) {
-        (Technique::ForcingChainContradiction, Some(&(cell, d, holds)), Some(&end)) => {
+        (
+            Technique::ForcingChainContradiction | Technique::ForcingNetContradiction,
+            Some(&(cell, d, holds)),
+            Some(&end),
+        ) => {
             let why = match ends.as_slice() {
                 [a, b] if a.0 == b.0 && a.1 == b.1 => {
                     format!("{} would both be and not be {}", cell_name(a.0, n), a.1)
@@ -44,9 +74,13 @@ pub(super) fn describe(entry: &SudokuEntry, n: usize, houses: &[House]) -> (&'st
                 _ => format!("{house} would have no place left for {}", end.1),
             };
             let text = format!("{chains}: {why}, so {}", is(&(cell, d, !holds)));
-            ("forcing_chain_contradiction", text)
+            (contradiction, text)
         }
-        (Technique::ForcingChainVerity, Some(&(cell, d, _)), Some(end)) => {
+        (
+            Technique::ForcingChainVerity | Technique::ForcingNetVerity,
+            Some(&(cell, d, _)),
+            Some(end),
+        ) => {
             let one_of = match starts.as_slice() {
                 [a, b] if a.0 == b.0 && a.1 == b.1 => {
                     format!("{} is {d} or is not", cell_name(cell, n))
@@ -61,10 +95,85 @@ pub(super) fn describe(entry: &SudokuEntry, n: usize, houses: &[House]) -> (&'st
                 }
             };
             let text = format!("{chains}: {one_of}, and each leads to {}, so it holds", is(end));
-            ("forcing_chain_verity", text)
+            (verity, text)
         }
-        _ => ("forcing_chain_contradiction", chains),
+        _ => (contradiction, chains),
     }
+}
+
+/// Why `node` follows from the implications `earlier` (the premise first), where that
+/// is not the one just before it along one link: `None` where it is, or for the premise.
+fn reason(earlier: &[Node], node: &Node, n: usize, before: &[u32]) -> Option<String> {
+    let last = earlier.last()?;
+    if linked(last, node, n, before) {
+        return None;
+    }
+    let &(cell, d, holds) = node;
+    let known = |c: usize, e: u32, h: bool| earlier.contains(&(c, e, h));
+    let candidates = |c: usize| before.get(c).copied().unwrap_or(0);
+    if holds {
+        let others = (1..=n as u32).filter(|&e| e != d && candidates(cell) & 1 << e != 0);
+        if others.clone().all(|e| known(cell, e, false)) {
+            return Some("its last digit".to_string());
+        }
+        for house in houses_of(cell, n) {
+            let places = house_cells(&house, n).filter(|&c| {
+                c != cell && candidates(c) & 1 << d != 0 && !candidates(c).is_power_of_two()
+            });
+            if places.clone().all(|c| known(c, d, false)) {
+                return Some(format!("the last place for {d} in {house}"));
+            }
+        }
+    }
+    let from = earlier.iter().rev().find(|a| linked(a, node, n, before))?;
+    let (c, e, h) = *from;
+    Some(format!("as {} {} {e}", cell_name(c, n), if h { "is" } else { "is not" }))
+}
+
+/// Whether `b` follows from `a` along one link, on the candidates `before` the step: a
+/// digit there clears the cell's other digits and its peers' copies; a digit not there
+/// puts the other digit of a cell of two, or the digit's other place in a house of two.
+fn linked(a: &Node, b: &Node, n: usize, before: &[u32]) -> bool {
+    let candidates = |c: usize| before.get(c).copied().unwrap_or(0);
+    let open = |c: usize, d: u32| candidates(c) & 1 << d != 0 && !candidates(c).is_power_of_two();
+    let same = a.0 == b.0;
+    let shared = houses_of(a.0, n).into_iter().filter(|h| !same && houses_of(b.0, n).contains(h));
+    match (a.2, b.2) {
+        (true, false) => same && a.1 != b.1 || a.1 == b.1 && shared.count() > 0,
+        (false, true) if same => candidates(a.0) == 1 << a.1 | 1 << b.1 && a.1 != b.1,
+        (false, true) => {
+            a.1 == b.1
+                && shared
+                    .into_iter()
+                    .any(|h| house_cells(&h, n).filter(|&c| open(c, a.1)).count() == 2)
+        }
+        _ => false,
+    }
+}
+
+/// The row, column and box of `cell`.
+fn houses_of(cell: usize, n: usize) -> [House; 3] {
+    let side = n.isqrt().max(1);
+    let (row, column) = (cell / n.max(1), cell % n.max(1));
+    [
+        House { kind: HouseKind::Row, index: row },
+        House { kind: HouseKind::Column, index: column },
+        House { kind: HouseKind::Box, index: row / side * side + column / side },
+    ]
+}
+
+/// The cells of `house`.
+fn house_cells(house: &House, n: usize) -> impl Iterator<Item = usize> + Clone + use<> {
+    let (kind, index) = (house.kind, house.index);
+    let side = n.isqrt().max(1);
+    (0..n).map(move |k| match kind {
+        HouseKind::Row => index * n + k,
+        HouseKind::Column => k * n + index,
+        HouseKind::Box => {
+            let (top, left) = (index / side * side, index % side * side);
+            (top + k / side) * n + left + k % side
+        }
+    })
 }
 
 #[cfg(test)]
@@ -149,5 +258,35 @@ mod tests {
         assert!(journal.logic.solved());
         let forcing = journal.entries.iter().filter(|e| !e.implications.is_empty()).count();
         assert_eq!(forcing, 0);
+    }
+
+    #[test]
+    fn a_net_says_what_an_implication_follows_from_where_it_is_not_the_one_before() {
+        // top1465 (magictour), puzzle 745: HoDoKu's path needs forcing nets.
+        let line =
+            "....7..9......8..4.42..1.7...4.....88..2.5..95.....7...7.6..13.2..8......6..3....";
+        let sudoku = sudoku_of(line);
+        let options = crate::pipeline::PipelineOptions::default();
+        let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
+            Body::Single(r) => r.grid.unwrap(),
+            Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
+            other => panic!("{other:?}"),
+        };
+        let solution: Vec<usize> = grid.cells.iter().map(|c| c.unwrap() as usize).collect();
+        let path = super::super::sudoku::explain(&sudoku, &grid, None, Budget::default());
+        assert!(path.solved && path.steps.iter().all(|s| s.technique != "trial"));
+        let nets: Vec<_> =
+            path.steps.iter().filter(|s| s.technique.starts_with("forcing_net")).collect();
+        assert!(!nets.is_empty());
+        for step in &path.steps {
+            assert!(step.eliminate.iter().all(|&[r, c, d]| solution[r * 9 + c] != d));
+            assert!(step.place.iter().all(|&[r, c, d]| solution[r * 9 + c] == d));
+        }
+        for step in nets {
+            assert!(step.text.starts_with("if "), "{}", step.text);
+            assert!(!step.because.implications.is_empty());
+            let told = ["(its last digit)", "(the last place for ", "(as r"];
+            assert!(told.iter().any(|t| step.text.contains(t)), "{}", step.text);
+        }
     }
 }

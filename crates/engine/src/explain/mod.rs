@@ -62,7 +62,8 @@ pub struct Because {
     /// `[row, column]` of the cells.
     pub cells: Vec<[usize; 2]>,
     /// A forcing chain's chains, each from its premise to where it leads, implication by
-    /// implication, so that a player can follow them.
+    /// implication, so that a player can follow them; a forcing net's nets, each the
+    /// implications from its premise to where it leads, each following from ones before it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub implications: Vec<Vec<Implication>>,
 }
@@ -260,6 +261,8 @@ pub fn techniques(kind: Kind) -> &'static [(&'static str, Difficulty)] {
             ("als_xy_wing", Unfair),
             ("forcing_chain_contradiction", Extreme),
             ("forcing_chain_verity", Extreme),
+            ("forcing_net_contradiction", Extreme),
+            ("forcing_net_verity", Extreme),
             ("trial", Extreme),
         ],
         Kind::Killer => &[],
@@ -315,6 +318,8 @@ pub const KILLER_TECHNIQUES: &[(&str, Difficulty)] = &[
     ("als_xy_wing", Difficulty::Unfair),
     ("forcing_chain_contradiction", Difficulty::Extreme),
     ("forcing_chain_verity", Difficulty::Extreme),
+    ("forcing_net_contradiction", Difficulty::Extreme),
+    ("forcing_net_verity", Difficulty::Extreme),
     ("trial", Difficulty::Extreme),
 ];
 

@@ -194,9 +194,10 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::AlsXyWing
         | Technique::MultiColors1
         | Technique::MultiColors2 => super::sets::describe(entry, n, candidates, removed_digits),
-        Technique::ForcingChainContradiction | Technique::ForcingChainVerity => {
-            super::forcing::describe(entry, n, &houses)
-        }
+        Technique::ForcingChainContradiction
+        | Technique::ForcingChainVerity
+        | Technique::ForcingNetContradiction
+        | Technique::ForcingNetVerity => super::forcing::describe(entry, n, &houses, candidates),
         Technique::Trial => {
             let cell = cell_list(cells, n);
             let digit = digit_set(removed_digits);

@@ -143,6 +143,12 @@ pub enum Technique {
     /// Sudoku: a conclusion each of a set of premises leads to, one of which holds (a
     /// candidate true or false, a cell's digits, a digit's places in a house), holds.
     ForcingChainVerity,
+    /// Sudoku: a candidate whose assumption leads to a contradiction along the grid's
+    /// links and the singles it makes is false (HoDoKu's Forcing Net Contradiction).
+    ForcingNetContradiction,
+    /// Sudoku: a conclusion each of a set of premises leads to along links and singles,
+    /// one of which holds, holds (HoDoKu's Forcing Net Verity).
+    ForcingNetVerity,
     /// A digit whose assumption leads to a contradiction is removed.
     Trial,
 }
@@ -150,7 +156,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 54] = [
+    pub const ALL: [Technique; 56] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -204,6 +210,8 @@ impl Technique {
         Technique::RegionSum,
         Technique::ForcingChainContradiction,
         Technique::ForcingChainVerity,
+        Technique::ForcingNetContradiction,
+        Technique::ForcingNetVerity,
         Technique::Trial,
     ];
 
@@ -245,6 +253,8 @@ impl Technique {
             Technique::MultiColors2 => "multi_colors_2",
             Technique::ForcingChainContradiction => "forcing_chain_contradiction",
             Technique::ForcingChainVerity => "forcing_chain_verity",
+            Technique::ForcingNetContradiction => "forcing_net_contradiction",
+            Technique::ForcingNetVerity => "forcing_net_verity",
             Technique::RemotePair => "remote_pair",
             Technique::XChain => "x_chain",
             Technique::XyChain => "xy_chain",
@@ -323,7 +333,9 @@ impl Technique {
             | Technique::RegionSum => Difficulty::Hard,
             Technique::Trial
             | Technique::ForcingChainContradiction
-            | Technique::ForcingChainVerity => Difficulty::Expert,
+            | Technique::ForcingChainVerity
+            | Technique::ForcingNetContradiction
+            | Technique::ForcingNetVerity => Difficulty::Expert,
         }
     }
 
@@ -342,7 +354,9 @@ impl Technique {
             | Technique::AlsXyWing => Difficulty::Unfair,
             Technique::Trial
             | Technique::ForcingChainContradiction
-            | Technique::ForcingChainVerity => Difficulty::Extreme,
+            | Technique::ForcingChainVerity
+            | Technique::ForcingNetContradiction
+            | Technique::ForcingNetVerity => Difficulty::Extreme,
             other => other.level(),
         }
     }

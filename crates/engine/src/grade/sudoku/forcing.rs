@@ -7,7 +7,14 @@
 //! house with a digit twice or nowhere) is false; a conclusion every premise of a set leads
 //! to, where one of them holds (a candidate true and false, a cell's digits, a digit's places
 //! in a house), is true. Each step keeps its chains, so a player can follow every
-//! implication. Only chains, not nets: where they fail, trial takes over.
+//! implication.
+//!
+//! Forcing nets (HoDoKu's Forcing Net Contradiction and Verity), tried where the chains
+//! fail, follow the same links and also the singles a premise makes: a cell whose other
+//! digits are all false holds its last one, a digit whose other places in a house are all
+//! false is in its last one. Such an implication has several parents, so a net is told as
+//! its implications in order, each following from ones before it. Where nets fail too,
+//! trial takes over.
 
 use super::{Shape, State};
 use crate::grade::Technique;
@@ -18,6 +25,8 @@ const MAX_SIDE: usize = 9;
 /// The most implications a chain may take from its premise: HoDoKu bounds its tables
 /// too, and a chain a player can follow is short.
 const MAX_DEPTH: u8 = 20;
+/// The most rounds of implications a net may take from its premise.
+const NET_DEPTH: u8 = 20;
 /// A node's digit slots per cell.
 const SLOTS: usize = 16;
 
@@ -33,6 +42,17 @@ fn node(cell: usize, digit: u32, on: bool) -> Node {
 
 fn parts(node: Node) -> Implication {
     (node / 2 / SLOTS, (node / 2 % SLOTS) as u32, node % 2 == 1)
+}
+
+/// How a node was reached: it is the premise, it follows along one link from another
+/// node, or (nets only) it is its cell's last digit, or its digit's last place in a house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    Unreached,
+    Premise,
+    Link(Node),
+    LastDigit,
+    LastPlace(usize),
 }
 
 /// What one premise leads to: per digit, the cells where it is set and where cleared,
@@ -59,6 +79,16 @@ impl State {
     /// The best forcing chain step, applied: as HoDoKu prefers, a placement before a
     /// removal, the first cell before later ones, then the shortest chains.
     pub(super) fn forcing_chains(&mut self, shape: &Shape) -> bool {
+        self.forcing(shape, false)
+    }
+
+    /// The best forcing net step, applied, preferred as [`State::forcing_chains`] prefers.
+    pub(super) fn forcing_nets(&mut self, shape: &Shape) -> bool {
+        self.forcing(shape, true)
+    }
+
+    /// The best forcing chain (or, with `net`, forcing net) step, applied.
+    fn forcing(&mut self, shape: &Shape, net: bool) -> bool {
         if shape.n > MAX_SIDE {
             return false;
         }
@@ -72,7 +102,13 @@ impl State {
                     .flat_map(move |d| [node(c, d, true), node(c, d, false)])
             })
             .collect();
-        let reaches: Vec<Reach> = premises.iter().map(|&p| reach(&graph, p)).collect();
+        let reaches: Vec<Reach> =
+            premises.iter().map(|&p| self.reach(shape, &graph, p, net, None)).collect();
+        let (contradiction, verity) = if net {
+            (Technique::ForcingNetContradiction, Technique::ForcingNetVerity)
+        } else {
+            (Technique::ForcingChainContradiction, Technique::ForcingChainVerity)
+        };
         let mut best: Option<Found> = None;
         let mut offer = |found: Found| {
             if best.as_ref().is_none_or(|b| rank(&found) < rank(b)) {
@@ -85,7 +121,7 @@ impl State {
                 let length = ends.iter().map(|&e| usize::from(reaches[i].depth[e])).sum();
                 let ends = ends.into_iter().map(|e| (0, e)).collect();
                 let effect = node(cell, d, !on);
-                let technique = Technique::ForcingChainContradiction;
+                let technique = contradiction;
                 offer(Found { technique, premises: vec![premise], ends, house, effect, length });
             }
         }
@@ -119,7 +155,7 @@ impl State {
                         let length =
                             index.iter().map(|&i| usize::from(reaches[i].depth[end])).sum();
                         let ends = (0..set.len()).map(|k| (k, end)).collect();
-                        let technique = Technique::ForcingChainVerity;
+                        let technique = verity;
                         let premises = set.clone();
                         offer(Found { technique, premises, ends, house, effect: end, length });
                     }
@@ -127,7 +163,7 @@ impl State {
             }
         }
         let Some(found) = best else { return false };
-        self.apply_forcing(&graph, found)
+        self.apply_forcing(shape, &graph, found, net)
     }
 
     /// The links as they stand, as implications from each node.
@@ -254,23 +290,22 @@ impl State {
         sets
     }
 
-    /// Applies `found`: its chains rebuilt from their premises, its effect made.
-    fn apply_forcing(&mut self, graph: &[Vec<Node>], found: Found) -> bool {
+    /// Applies `found`: its chains (or nets) rebuilt from their premises, its effect made.
+    fn apply_forcing(
+        &mut self,
+        shape: &Shape,
+        graph: &[Vec<Node>],
+        found: Found,
+        net: bool,
+    ) -> bool {
         let mut chains = Vec::new();
         for (k, &premise) in found.premises.iter().enumerate() {
-            let parent = parents(graph, premise);
+            let mut via = vec![Via::Unreached; graph.len()];
+            let reach = self.reach(shape, graph, premise, net, Some(&mut via));
             for &(_, end) in found.ends.iter().filter(|&&(p, _)| p == k) {
-                let mut chain = vec![parts(end)];
-                let mut at = end;
-                while at != premise {
-                    // Every end was reached from its premise, so has a predecessor.
-                    let Some(&before) = parent.get(at).filter(|&&b| b != usize::MAX) else {
-                        return false;
-                    };
-                    at = before;
-                    chain.push(parts(at));
-                }
-                chain.reverse();
+                let Some(chain) = self.implications(shape, &reach, &via, end) else {
+                    return false;
+                };
                 chains.push(chain);
             }
         }
@@ -287,6 +322,133 @@ impl State {
         }
         true
     }
+
+    /// The implications that lead from the premise to `end`, in an order where each
+    /// follows from ones before it (for a chain, the chain itself); `None` where `end` was
+    /// not reached.
+    fn implications(
+        &self,
+        shape: &Shape,
+        reach: &Reach,
+        via: &[Via],
+        end: Node,
+    ) -> Option<Vec<Implication>> {
+        let mut needed = vec![end];
+        let mut seen = vec![false; via.len()];
+        seen[end] = true;
+        let mut at = 0;
+        while let Some(&node) = needed.get(at) {
+            at += 1;
+            for parent in self.parents(shape, node, via[node], &reach.off)? {
+                if !std::mem::replace(&mut seen[parent], true) {
+                    needed.push(parent);
+                }
+            }
+        }
+        // A node's parents are nearer the premise than it is.
+        needed.sort_unstable_by_key(|&n| (reach.depth[n], n));
+        Some(needed.into_iter().map(parts).collect())
+    }
+
+    /// The nodes `node` follows from, as it was reached (`None` where it was not).
+    fn parents(&self, shape: &Shape, node: Node, via: Via, off: &[u128]) -> Option<Vec<Node>> {
+        let (cell, d, _) = parts(node);
+        let cleared = |c: usize, e: u32| off[e as usize] & 1 << c != 0;
+        Some(match via {
+            Via::Unreached => return None,
+            Via::Premise => Vec::new(),
+            Via::Link(parent) => vec![parent],
+            Via::LastDigit => (1..=shape.n as u32)
+                .filter(|&e| e != d && self.logic.candidates[cell] & 1 << e != 0)
+                .map(|e| node_checked(cell, e, cleared(cell, e)))
+                .collect::<Option<_>>()?,
+            Via::LastPlace(u) => self
+                .open_places(shape, u, d)
+                .filter(|&c| c != cell)
+                .map(|c| node_checked(c, d, cleared(c, d)))
+                .collect::<Option<_>>()?,
+        })
+    }
+
+    /// The open cells of unit `u` that may hold `d`.
+    fn open_places<'a>(
+        &'a self,
+        shape: &'a Shape,
+        u: usize,
+        d: u32,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let open = move |&c: &usize| {
+            let mask = self.logic.candidates[c];
+            mask & 1 << d != 0 && !mask.is_power_of_two()
+        };
+        shape.units[u].iter().copied().filter(open)
+    }
+
+    /// Breadth first from `premise`, up to [`MAX_DEPTH`] implications ([`NET_DEPTH`]
+    /// rounds for a net), keeping in `via` how each node was reached.
+    fn reach(
+        &self,
+        shape: &Shape,
+        graph: &[Vec<Node>],
+        premise: Node,
+        net: bool,
+        mut via: Option<&mut [Via]>,
+    ) -> Reach {
+        let limit = if net { NET_DEPTH } else { MAX_DEPTH };
+        let mut depth = vec![u8::MAX; graph.len()];
+        let (mut on, mut off) = ([0u128; SLOTS], [0u128; SLOTS]);
+        let mut queue = VecDeque::from([premise]);
+        depth[premise] = 0;
+        if let Some(via) = via.as_deref_mut() {
+            via[premise] = Via::Premise;
+        }
+        let mut next = Vec::new();
+        while let Some(at) = queue.pop_front() {
+            let (cell, d, set) = parts(at);
+            if set {
+                on[d as usize] |= 1 << cell;
+            } else {
+                off[d as usize] |= 1 << cell;
+            }
+            if depth[at] >= limit {
+                continue;
+            }
+            next.clear();
+            next.extend(graph[at].iter().map(|&n| (n, Via::Link(at))));
+            if net && !set {
+                // The cell's last digit, and the digit's last place in each of its houses.
+                let mask = self.logic.candidates[cell];
+                let left = (1..=shape.n as u32)
+                    .filter(|&e| mask & 1 << e != 0 && off[e as usize] & 1 << cell == 0)
+                    .fold(0u32, |m, e| m | 1 << e);
+                if left.is_power_of_two() {
+                    next.push((node(cell, left.trailing_zeros(), true), Via::LastDigit));
+                }
+                for &u in &shape.cell_units[cell] {
+                    let mut left =
+                        self.open_places(shape, u, d).filter(|&c| off[d as usize] & 1 << c == 0);
+                    if let (Some(last), None) = (left.next(), left.next()) {
+                        next.push((node(last, d, true), Via::LastPlace(u)));
+                    }
+                }
+            }
+            for &(n, how) in &next {
+                if depth[n] == u8::MAX {
+                    depth[n] = depth[at] + 1;
+                    if let Some(via) = via.as_deref_mut() {
+                        via[n] = how;
+                    }
+                    queue.push_back(n);
+                }
+            }
+        }
+        Reach { on, off, depth }
+    }
+}
+
+/// The node of `cell`'s `digit` off, where it is (`cleared`) in the walk.
+fn node_checked(cell: usize, digit: u32, cleared: bool) -> Option<Node> {
+    cleared.then(|| node(cell, digit, false))
 }
 
 /// The cells of a set.
@@ -305,52 +467,4 @@ fn cells_of(mut set: u128) -> impl Iterator<Item = usize> {
 fn rank(found: &Found) -> (bool, usize, usize) {
     let (cell, d, on) = parts(found.effect);
     (!on, cell * 10 + d as usize, found.length)
-}
-
-/// Breadth first from `premise`, up to [`MAX_DEPTH`] implications.
-fn reach(graph: &[Vec<Node>], premise: Node) -> Reach {
-    let mut depth = vec![u8::MAX; graph.len()];
-    let (mut on, mut off) = ([0u128; SLOTS], [0u128; SLOTS]);
-    let mut queue = VecDeque::from([premise]);
-    depth[premise] = 0;
-    while let Some(at) = queue.pop_front() {
-        let (cell, d, set) = parts(at);
-        if set {
-            on[d as usize] |= 1 << cell;
-        } else {
-            off[d as usize] |= 1 << cell;
-        }
-        if depth[at] >= MAX_DEPTH {
-            continue;
-        }
-        for &next in &graph[at] {
-            if depth[next] == u8::MAX {
-                depth[next] = depth[at] + 1;
-                queue.push_back(next);
-            }
-        }
-    }
-    Reach { on, off, depth }
-}
-
-/// Breadth first from `premise`, as [`reach`] goes: each node's predecessor.
-fn parents(graph: &[Vec<Node>], premise: Node) -> Vec<Node> {
-    let mut parent = vec![usize::MAX; graph.len()];
-    let mut depth = vec![u8::MAX; graph.len()];
-    let mut queue = VecDeque::from([premise]);
-    depth[premise] = 0;
-    parent[premise] = premise;
-    while let Some(at) = queue.pop_front() {
-        if depth[at] >= MAX_DEPTH {
-            continue;
-        }
-        for &next in &graph[at] {
-            if depth[next] == u8::MAX {
-                depth[next] = depth[at] + 1;
-                parent[next] = at;
-                queue.push_back(next);
-            }
-        }
-    }
-    parent
 }

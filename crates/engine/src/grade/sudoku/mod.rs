@@ -25,7 +25,9 @@
 //!   (`suedecoq`); the chains [`Technique::XChain`], [`Technique::XyChain`] and
 //!   [`Technique::Aic`] (`chains`), [`Technique::GroupedAic`] (`grouped`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
 //! - **extreme**: forcing chains ([`Technique::ForcingChainContradiction`] and
-//!   [`Technique::ForcingChainVerity`], `forcing`, grids up to 9x9), then, where they fail,
+//!   [`Technique::ForcingChainVerity`], `forcing`, grids up to 9x9), then forcing nets
+//!   ([`Technique::ForcingNetContradiction`] and [`Technique::ForcingNetVerity`]: the
+//!   chains' links and the singles a premise makes), then, where they fail,
 //!   [`Technique::Trial`] on a cell with two (then three) candidates, followed
 //!   with the levels up to hard; a puzzle that even trial cannot finish is extreme too (a
 //!   ceiling of `expert`, Kakuro's top, runs trial as well).
@@ -48,6 +50,7 @@ mod links;
 mod score;
 mod suedecoq;
 mod techniques;
+mod trial;
 mod uniqueness;
 mod wings;
 
@@ -308,6 +311,23 @@ impl State {
     /// contradicted, or until `budget` runs out (a look at the clock costs nothing beside
     /// a step, which passes over the whole grid).
     fn run(&mut self, shape: &Shape, ceiling: Difficulty, budget: Budget<'_>) {
+        self.steps(shape, ceiling, budget);
+        self.score_last_singles();
+    }
+
+    /// Scores the cells the path filled whose digit never had to leave its peers (the
+    /// last ones, once the grid is full): HoDoKu places each with a naked single.
+    fn score_last_singles(&mut self) {
+        for (cell, &mask) in self.logic.candidates.iter().enumerate() {
+            if mask.is_power_of_two() && !std::mem::replace(&mut self.scored[cell], true) {
+                let points = score::points(Technique::NakedSingle);
+                self.logic.score = self.logic.score.saturating_add(points);
+            }
+        }
+    }
+
+    /// The techniques up to `ceiling`, cheapest first, applied as [`State::run`] says.
+    fn steps(&mut self, shape: &Shape, ceiling: Difficulty, budget: Budget<'_>) {
         while !self.logic.contradiction && !self.logic.solved() {
             if budget.spent() {
                 self.out_of_budget = true;
@@ -341,7 +361,9 @@ impl State {
                         || self.als_xz(shape)
                         || self.als_xy_wings(shape))
                 || ceiling >= Difficulty::Expert
-                    && (self.forcing_chains(shape) || self.trial(shape, budget));
+                    && (self.forcing_chains(shape)
+                        || self.forcing_nets(shape)
+                        || self.trial(shape, budget));
             if !progress {
                 return;
             }
@@ -450,39 +472,6 @@ impl State {
             self.logic.contradiction = true;
         }
         true
-    }
-
-    /// Assumes one digit of a cell with two (then three) candidates and follows the levels
-    /// up to hard; a contradiction removes the digit.
-    fn trial(&mut self, shape: &Shape, budget: Budget<'_>) -> bool {
-        for size in 2..=3 {
-            for cell in 0..shape.n * shape.n {
-                let mask = self.logic.candidates[cell];
-                if mask.count_ones() != size {
-                    continue;
-                }
-                let mut rest = mask;
-                while rest != 0 {
-                    let digit = rest & rest.wrapping_neg();
-                    rest &= rest - 1;
-                    let mut assumed = self.clone();
-                    assumed.journal = None;
-                    assumed.logic.candidates[cell] = digit;
-                    // Up to hard: the chains' search is too dear to repeat per assumption.
-                    assumed.run(shape, Difficulty::Hard, budget);
-                    if assumed.out_of_budget {
-                        self.out_of_budget = true;
-                        return false;
-                    }
-                    if assumed.logic.contradiction {
-                        self.remove(cell, digit);
-                        self.used(Technique::Trial, &[], &[cell]);
-                        return true;
-                    }
-                }
-            }
-        }
-        false
     }
 }
 

@@ -46,6 +46,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::AlsXz | Technique::GroupedAic => 300,
         Technique::AlsXyWing => 320,
         Technique::ForcingChainContradiction | Technique::ForcingChainVerity => 500,
+        Technique::ForcingNetContradiction | Technique::ForcingNetVerity => 700,
         // Trial follows the levels up to hard from its assumption, as a forcing net does.
         Technique::Trial => 700,
         // Kakuro's and the Killer's own techniques: HoDoKu has none of them.

@@ -213,7 +213,7 @@ fn multi_colors_of_hodokus_regression_library() {
 fn without_conjugate_pairs_there_are_no_colours_and_no_forcing_chains() {
     let (shape, mut state) = open_grid(&[]);
     assert!(!state.multi_colors(&shape) && !state.simple_colors(&shape));
-    assert!(!state.forcing_chains(&shape));
+    assert!(!state.forcing_chains(&shape) && !state.forcing_nets(&shape));
     assert!(state.logic.uses.is_empty());
 }
 
@@ -248,4 +248,73 @@ fn a_forcing_chain_of_hodokus_exemplars_keeps_the_solution() {
     }
     state.run(&shape, Difficulty::Extreme, Budget::default());
     assert!(state.logic.solved() && state.logic.uses.get(Technique::Trial) == 0);
+}
+
+/// Whether `node` follows from the implications `earlier` on the candidates `before`: a
+/// digit not there because an earlier one holds its cell or a peer, a digit there because
+/// its cell's other digits, or its other places in a house, are all gone.
+fn follows_in_net(
+    shape: &Shape,
+    before: &[u32],
+    earlier: &[(usize, u32, bool)],
+    node: (usize, u32, bool),
+) -> bool {
+    let (cell, d, holds) = node;
+    let known = |c: usize, e: u32, h: bool| earlier.contains(&(c, e, h));
+    let units = shape.cell_units[cell];
+    if !holds {
+        let peers = units.iter().flat_map(|&u| shape.units[u].iter().copied());
+        let by_cell = (1..=9).any(|e| e != d && known(cell, e, true));
+        return by_cell || peers.filter(|&c| c != cell).any(|c| known(c, d, true));
+    }
+    let last_digit =
+        (1..=9).filter(|&e| e != d && before[cell] & 1 << e != 0).all(|e| known(cell, e, false));
+    let last_place = units.iter().any(|&u| {
+        shape.units[u]
+            .iter()
+            .filter(|&&c| c != cell && before[c] & 1 << d != 0)
+            .all(|&c| known(c, d, false))
+    });
+    last_digit || last_place
+}
+
+#[test]
+fn a_forcing_net_where_chains_fail_is_told_implication_by_implication() {
+    // top1465 (magictour), puzzle 745: HoDoKu's path needs forcing nets. Its first net
+    // comes where the levels below and forcing chains are stuck.
+    let line = "....7..9......8..4.42..1.7...4.....88..2.5..95.....7...7.6..13.2..8......6..3....";
+    let givens: Vec<u32> =
+        line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+    let outcome = sudoku9::solve(&givens, &SolveOptions::DEFAULT, Control::default());
+    let solution = outcome.solutions.into_iter().next().expect("the puzzle has a solution");
+    let shape = Shape::new(9, 3, &[]);
+    let mut state = State::new(&shape, &givens);
+    state.journal = Some(Journal::default());
+    loop {
+        state.run(&shape, Difficulty::Unfair, Budget::default());
+        assert!(!state.logic.solved(), "the levels below and forcing chains finish it");
+        if !state.forcing_chains(&shape) {
+            break;
+        }
+    }
+    let before = state.logic.candidates.clone();
+    assert!(state.forcing_nets(&shape));
+    let step = state.journal.as_ref().and_then(|j| j.steps.last()).expect("a step");
+    assert!(matches!(
+        step.technique,
+        Technique::ForcingNetContradiction | Technique::ForcingNetVerity
+    ));
+    assert!(!step.implications.is_empty());
+    for net in &step.implications {
+        assert!(step.cells.contains(&net[0].0), "{net:?}");
+        for (k, &node) in net.iter().enumerate().skip(1) {
+            assert!(follows_in_net(&shape, &before, &net[..k], node), "{node:?} in {net:?}");
+        }
+    }
+    for (cell, &digit) in solution.iter().enumerate() {
+        assert_ne!(state.logic.candidates[cell] & 1 << digit, 0, "cell {cell}");
+    }
+    state.run(&shape, Difficulty::Extreme, Budget::default());
+    assert!(state.logic.solved() && state.logic.uses.get(Technique::Trial) == 0);
+    assert!(state.logic.uses.get(Technique::ForcingNetContradiction) > 0);
 }
