@@ -60,10 +60,10 @@ pub(super) fn beside_search(
         });
         let (outcome, first) = rayon::join(
             || {
+                // Ends the watcher when the search returns, or unwinds.
+                let _ended = Raised(&searched);
                 let search = Control { cancel: Some(&stop), ..control };
-                let outcome = solver::solve_with(&compiled.model, options, search);
-                searched.store(true, Ordering::Relaxed);
-                outcome
+                solver::solve_with(&compiled.model, options, search)
             },
             || {
                 let first = answer(kakuro, compiled, options, budget);
@@ -73,9 +73,30 @@ pub(super) fn beside_search(
                 first
             },
         );
-        searched.store(true, Ordering::Relaxed);
         (outcome, first)
     })
+}
+
+/// The answer and the grade, from what the logic found (`first`): its answer where it
+/// finished the grid, else `search`'s, given the logic's time (zero where it did not run).
+pub(super) fn settle(
+    first: Option<LogicFirst>,
+    search: impl FnOnce(Duration) -> Outcome,
+) -> (Outcome, Option<Grading>) {
+    match first {
+        Some(LogicFirst { answer: Some(outcome), grading, .. }) => (outcome, grading),
+        Some(LogicFirst { answer: None, grading, time }) => (search(time), grading),
+        None => (search(Duration::ZERO), None),
+    }
+}
+
+/// Raises its flag when dropped.
+struct Raised<'a>(&'a AtomicBool);
+
+impl Drop for Raised<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// What the logic that runs first found.

@@ -11,7 +11,6 @@ use crate::grade;
 use crate::puzzle::{Compiled, Puzzle};
 use crate::report::{Body, FileReport, PuzzleReport, Statistics, Status, Uniqueness};
 use crate::solver::{self, Budget, Control, Engine, SolveOptions, sudoku9};
-use logic::LogicFirst;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -203,34 +202,24 @@ fn search(puzzle: &Puzzle, options: &SolveOptions, control: Control<'_>) -> Sear
         }
         _ => {
             let compiled = puzzle.compile();
-            if let Puzzle::Kakuro(kakuro) = puzzle
-                && logic::runs_beside(&compiled, options)
-            {
-                let (searched, first) = logic::beside_search(kakuro, &compiled, options, control);
-                let (outcome, grading) = match first {
-                    Some(LogicFirst { answer: Some(outcome), grading, .. }) => (outcome, grading),
-                    Some(LogicFirst { answer: None, grading, .. }) => (searched, grading),
-                    None => (searched, None),
-                };
-                return Searched { outcome, compiled: Some(compiled), grading };
-            }
-            let first = match puzzle {
+            let search = || solver::solve_with(&compiled.model, options, control);
+            let (outcome, grading) = match puzzle {
+                Puzzle::Kakuro(kakuro) if logic::runs_beside(&compiled, options) => {
+                    let (searched, first) =
+                        logic::beside_search(kakuro, &compiled, options, control);
+                    logic::settle(first, |_| searched)
+                }
                 Puzzle::Kakuro(kakuro) => {
                     let budget = Budget { deadline: control.deadline, cancel: control.cancel };
-                    logic::answer(kakuro, &compiled, options, budget)
+                    let first = logic::answer(kakuro, &compiled, options, budget);
+                    logic::settle(first, |time| {
+                        // The logic that ran first is part of the answer's time.
+                        let mut outcome = search();
+                        outcome.stats.solve_time += time;
+                        outcome
+                    })
                 }
-                _ => None,
-            };
-            let search = || solver::solve_with(&compiled.model, options, control);
-            let (outcome, grading) = match first {
-                Some(LogicFirst { answer: Some(outcome), grading, .. }) => (outcome, grading),
-                Some(LogicFirst { answer: None, grading, time }) => {
-                    // The logic that ran first is part of the answer's time.
-                    let mut outcome = search();
-                    outcome.stats.solve_time += time;
-                    (outcome, grading)
-                }
-                None => (search(), None),
+                _ => (search(), None),
             };
             Searched { outcome, compiled: Some(compiled), grading }
         }

@@ -178,18 +178,12 @@ impl<'m> Graph<'m> {
 
     /// The variables of the even regions that the second round opens again: those within
     /// [`RELEASE_DEPTH`] steps of an odd region, and those sharing a constraint with
-    /// another even region.
-    pub(super) fn released(&self, regions: &[Vec<VarId>]) -> Vec<VarId> {
-        let mut region_of = vec![usize::MAX; self.open.len()];
-        for (r, vars) in regions.iter().enumerate() {
-            for &v in vars {
-                region_of[v] = r;
-            }
-        }
+    /// another even region (`region_of` as [`region_of`] gives it).
+    pub(super) fn released(&self, regions: &[Vec<VarId>], region_of: &[usize]) -> Vec<VarId> {
         let odd: Vec<VarId> = regions.iter().skip(1).step_by(2).flatten().copied().collect();
         let near_odd = self.distances(&odd, RELEASE_DEPTH, |_| false);
         let mut released: Vec<VarId> = (0..self.open.len())
-            .filter(|&v| region_of[v] != usize::MAX && region_of[v] % 2 == 0)
+            .filter(|&v| region_of[v] != usize::MAX && region_of[v].is_multiple_of(2))
             .filter(|&v| near_odd[v] != usize::MAX)
             .collect();
         for constraint in &self.model.constraints {
@@ -197,7 +191,7 @@ impl<'m> Graph<'m> {
                 .vars()
                 .iter()
                 .copied()
-                .filter(|&v| region_of[v] != usize::MAX && region_of[v] % 2 == 0)
+                .filter(|&v| region_of[v] != usize::MAX && region_of[v].is_multiple_of(2))
                 .collect();
             if even.iter().any(|&v| region_of[v] != region_of[even[0]]) {
                 released.extend(even);
@@ -207,4 +201,15 @@ impl<'m> Graph<'m> {
         released.dedup();
         released
     }
+}
+
+/// Each variable's region among `regions`, `usize::MAX` for those of none.
+pub(super) fn region_of(regions: &[Vec<VarId>], vars: usize) -> Vec<usize> {
+    let mut region_of = vec![usize::MAX; vars];
+    for (r, region) in regions.iter().enumerate() {
+        for &v in region {
+            region_of[v] = r;
+        }
+    }
+    region_of
 }

@@ -26,8 +26,19 @@ pub(super) struct Cut<'g> {
     pub graph: &'g Graph<'g>,
     /// The regions, in band order: the even ones are solved first.
     pub regions: Vec<Vec<VarId>>,
+    /// Each variable's region (`usize::MAX` for none).
+    pub region_of: Vec<usize>,
     /// The even regions' variables that their pieces leave open again.
     pub released: Vec<VarId>,
+}
+
+impl<'g> Cut<'g> {
+    /// The cut of `graph`'s part into `regions`, with what the second round releases.
+    pub(super) fn new(graph: &'g Graph<'g>, regions: Vec<Vec<VarId>>, vars: usize) -> Cut<'g> {
+        let region_of = super::graph::region_of(&regions, vars);
+        let released = graph.released(&regions, &region_of);
+        Cut { graph, regions, region_of, released }
+    }
 }
 
 /// What the pipeline gave: the answers of the even regions and of the pieces, in their
@@ -79,12 +90,7 @@ pub(super) fn run(
     scope: Scope,
 ) -> Outcome {
     let evens: Vec<usize> = (0..cut.regions.len()).step_by(2).collect();
-    let mut region_of = vec![usize::MAX; domains.len()];
-    for (r, vars) in cut.regions.iter().enumerate() {
-        for &v in vars {
-            region_of[v] = r;
-        }
-    }
+    let region_of = &cut.region_of;
     let mut is_released = vec![false; domains.len()];
     for &v in &cut.released {
         is_released[v] = true;
@@ -261,8 +267,7 @@ mod tests {
             let model = Puzzle::Kakuro(kakuro).compile().model;
             let graph = Graph::new(&model, &model.domains);
             let regions = graph.regions(60).expect("a 60x60 grid is cut");
-            let released = graph.released(&regions);
-            let cut = Cut { graph: &graph, regions, released };
+            let cut = Cut::new(&graph, regions, model.domains.len());
             let options = SolveOptions::default();
             let live = AtomicUsize::new(0);
             let goal = Goal { target: 1, termination: Termination::default(), live: &live };

@@ -113,8 +113,7 @@ fn solve_cut(
     }
     let graph = Graph::new(model, domains);
     let regions = graph.regions(region_vars)?;
-    let released = graph.released(&regions);
-    let cut = Cut { graph: &graph, regions, released };
+    let cut = Cut::new(&graph, regions, domains.len());
     // Each region and piece within a budget: one that is hard to complete (or to refute)
     // under the boundary it was given is reopened wider rather than fought.
     let within =
@@ -339,12 +338,7 @@ mod tests {
         let graph = Graph::new(&model, &model.domains);
         let regions = graph.regions(40).unwrap();
         assert!(regions.len() >= MIN_REGIONS);
-        let mut region_of = vec![usize::MAX; model.domains.len()];
-        for (r, vars) in regions.iter().enumerate() {
-            for &v in vars {
-                region_of[v] = r;
-            }
-        }
+        let region_of = super::super::graph::region_of(&regions, model.domains.len());
         for constraint in &model.constraints {
             let touched: Vec<usize> = constraint
                 .vars()
