@@ -106,6 +106,7 @@ HODOKU_TO_KAKUROD = {
     # A discontinuous nice loop is an AIC whose ends see each other or share a cell.
     "Discontinuous Nice Loop": "aic",
     "AIC": "aic",
+    "Continuous Nice Loop": "continuous_nice_loop",
     "Grouped Discontinuous Nice Loop": "grouped_aic",
     "Grouped AIC": "grouped_aic",
     "Almost Locked Set XZ-Rule": "als_xz",

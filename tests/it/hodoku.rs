@@ -16,7 +16,7 @@ use std::process::Command;
 const LOGIC_FLOOR: u64 = 60;
 
 /// The puzzles whose levels agree today, of the 60: a floor that only rises.
-const AGREE_FLOOR: u64 = 59;
+const AGREE_FLOOR: u64 = 60;
 
 /// The Python that has hodoku-py, if any.
 fn python() -> Option<PathBuf> {

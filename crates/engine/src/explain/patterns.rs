@@ -102,6 +102,7 @@ pub(super) fn describe(
             | Technique::XChain
             | Technique::XyChain
             | Technique::Aic
+            | Technique::ContinuousNiceLoop
             | Technique::GroupedAic,
             _,
         ) => chain(entry, n),
@@ -117,6 +118,7 @@ fn chain(entry: &SudokuEntry, n: usize) -> (&'static str, String) {
         Technique::XChain => "x_chain",
         Technique::XyChain => "xy_chain",
         Technique::GroupedAic => "grouped_aic",
+        Technique::ContinuousNiceLoop => "continuous_nice_loop",
         _ => "aic",
     };
     // A grouped chain's nodes are runs of `cells` (`sets`): a group reads `(r1c1 or r1c2)`.
@@ -141,7 +143,9 @@ fn chain(entry: &SudokuEntry, n: usize) -> (&'static str, String) {
         return (kind, "a chain".into());
     };
     let last = entry.chain.len() - 1;
-    let ends = if !names.is_empty() {
+    let ends = if entry.technique == Technique::ContinuousNiceLoop {
+        "the loop closes, so of the two ends of each weak link one is true".to_string()
+    } else if !names.is_empty() {
         match names.first() == names.get(last) && start.1 == end.1 {
             true => format!("so {}", node(0, true)),
             false => format!("so {} or {}", node(0, true), node(last, true)),
@@ -300,6 +304,11 @@ mod tests {
             "76.....9.............42536...65..2..9..1.2.......7...9.....643..49.8...2.1...7...",
         ),
         (
+            "0706",
+            "continuous_nice_loop",
+            "548.......3....8..1.......3.72..86........3......47..9.1.3...2.2569.........6.7..",
+        ),
+        (
             "0711",
             "grouped_aic",
             "..512.....7.....8..8....345............6...3.4.2.81..9.......28..9.4.6.....8..7.4",
@@ -337,6 +346,19 @@ mod tests {
                 .collect();
             if !path.solved || hard.first() != Some(&technique) || hard.contains(&"trial") {
                 wrong.push(format!("{section} {technique}: solved {}, {hard:?}", path.solved));
+            }
+            // Every step keeps the solution, the solver's verified one.
+            let outcome = crate::solver::sudoku9::solve(
+                &sudoku.givens,
+                &crate::solver::SolveOptions::DEFAULT,
+                crate::solver::Control::default(),
+            );
+            let grid: Vec<usize> = outcome.solutions[0].iter().map(|&d| d as usize).collect();
+            for step in &path.steps {
+                if step.eliminate.iter().any(|&[r, c, d]| grid[r * 9 + c] == d) {
+                    wrong
+                        .push(format!("{section} {technique}: {} removes the solution", step.text));
+                }
             }
             // Negative: the levels below hard do not finish it.
             let medium = crate::grade::solve_sudoku(&sudoku, crate::grade::Difficulty::Medium);

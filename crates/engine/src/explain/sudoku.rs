@@ -178,6 +178,7 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::XChain
         | Technique::XyChain
         | Technique::Aic
+        | Technique::ContinuousNiceLoop
         | Technique::GroupedAic => super::patterns::describe(entry, n, candidates, &houses),
         Technique::BugPlusOne
         | Technique::UniqueRectangle1

@@ -122,6 +122,9 @@ pub enum Technique {
     XyChain,
     /// Sudoku: an alternating inference chain mixing both kinds of link.
     Aic,
+    /// Sudoku: a chain that closes on its start in alternation (HoDoKu's Continuous Nice
+    /// Loop): each of its weak links has one true end.
+    ContinuousNiceLoop,
     /// Sudoku: an AIC whose nodes may be groups, a digit's places where a box crosses a
     /// line (HoDoKu's grouped nice loops and grouped AICs).
     GroupedAic,
@@ -156,7 +159,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 56] = [
+    pub const ALL: [Technique; 57] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -203,6 +206,7 @@ impl Technique {
         Technique::XChain,
         Technique::XyChain,
         Technique::Aic,
+        Technique::ContinuousNiceLoop,
         Technique::GroupedAic,
         Technique::SueDeCoq,
         Technique::AlsXz,
@@ -259,6 +263,7 @@ impl Technique {
             Technique::XChain => "x_chain",
             Technique::XyChain => "xy_chain",
             Technique::Aic => "aic",
+            Technique::ContinuousNiceLoop => "continuous_nice_loop",
             Technique::BugPlusOne => "bug_plus_1",
             Technique::UniqueRectangle1 => "unique_rectangle_1",
             Technique::UniqueRectangle2 => "unique_rectangle_2",
@@ -316,6 +321,7 @@ impl Technique {
             | Technique::XChain
             | Technique::XyChain
             | Technique::Aic
+            | Technique::ContinuousNiceLoop
             | Technique::BugPlusOne
             | Technique::UniqueRectangle1
             | Technique::UniqueRectangle2
@@ -348,6 +354,7 @@ impl Technique {
             | Technique::XChain
             | Technique::XyChain
             | Technique::Aic
+            | Technique::ContinuousNiceLoop
             | Technique::GroupedAic
             | Technique::SueDeCoq
             | Technique::AlsXz

@@ -6,10 +6,15 @@
 //! then be true: one of its two ends is true, and what sees both goes. By its links it is
 //! an X-Chain (one digit, its places), an XY-Chain (cells of two digits), a Remote Pair (an
 //! XY-Chain of one pair) or, mixing them, an AIC (a discontinuous nice loop in HoDoKu's
-//! terms when its ends share a cell). Definitions as in HoDoKu's chain and tabling solvers.
+//! terms when its ends share a cell). An AIC whose last link, a weak one, leads back to its
+//! start closes a continuous nice loop: with `k` strong and `k` weak links over `2k`
+//! distinct candidates, exactly one end of each link is true, so a weak link's ends hold
+//! the digit between them (the cells that see both lose it) or hold the cell between them
+//! (its other digits go). Definitions as in HoDoKu's chain and tabling solvers.
 //!
-//! The search is breadth first, so each chain is the shortest from its start; an
-//! implication stays sound even where a walk passes a cell twice. Chains are looked for on
+//! The search is breadth first from each start, so each chain is the shortest to its end;
+//! as HoDoKu sorts its chains, the one that removes the most candidates is taken, the
+//! shortest of those. An implication stays sound even where a walk passes a cell twice. Chains are looked for on
 //! grids up to 9x9 only: over all starts the search grows with the fourth power of the
 //! grid's side, and larger grids go on to trial.
 
@@ -57,7 +62,8 @@ impl State {
         [Kind::X, Kind::Xy, Kind::Any].into_iter().any(|kind| self.chain_of(shape, kind))
     }
 
-    /// The shortest chain of `kind` that removes something, applied.
+    /// The chain of `kind` that removes the most candidates (the shortest of those, the
+    /// first start of those), applied, as HoDoKu sorts its chains.
     fn chain_of(&mut self, shape: &Shape, kind: Kind) -> bool {
         let mut best: Option<Found> = None;
         for cell in 0..shape.n * shape.n {
@@ -70,8 +76,9 @@ impl State {
                 if mask & 1 << d == 0 {
                     continue;
                 }
-                let most = best.as_ref().map_or(MAX_LINKS, |(chain, _)| chain.len() - 2);
-                if let Some(found) = self.shortest_from(shape, kind, (cell, d), most) {
+                if let Some(found) = self.best_from(shape, kind, (cell, d))
+                    && best.as_ref().is_none_or(|b| better(&found, b))
+                {
                     best = Some(found);
                 }
             }
@@ -82,6 +89,7 @@ impl State {
             Kind::Remote => Technique::RemotePair,
             Kind::Xy if same_pair(self, &chain) => Technique::RemotePair,
             Kind::Xy => Technique::XyChain,
+            Kind::Any if is_loop(&chain) => Technique::ContinuousNiceLoop,
             Kind::Any => Technique::Aic,
         };
         for &(cell, digits) in &removals {
@@ -92,32 +100,51 @@ impl State {
         true
     }
 
-    /// From `start` assumed false, the shortest chain of `kind`, of at most `most` links,
-    /// whose ends remove a candidate: its nodes (start first, alternately false and true)
-    /// and the removals.
-    fn shortest_from(&self, shape: &Shape, kind: Kind, start: Node, most: usize) -> Option<Found> {
+    /// From `start` assumed false, the chain of `kind` (of at most [`MAX_LINKS`] links)
+    /// that removes the most candidates, the shortest of those: its nodes (start first,
+    /// alternately false and true) and the removals. A chain of the `Any` kind may close
+    /// into a continuous nice loop, whose last node is `start` again.
+    fn best_from(&self, shape: &Shape, kind: Kind, start: Node) -> Option<Found> {
         let index = |(cell, d): Node, truth: bool| (cell * 32 + d as usize) * 2 + truth as usize;
         let size = shape.n * shape.n * 64;
         let mut previous: Vec<Option<(Node, bool)>> = vec![None; size];
         let mut depth = vec![usize::MAX; size];
         let mut queue = VecDeque::from([(start, false)]);
         depth[index(start, false)] = 0;
+        let path = |end: (Node, bool), previous: &[Option<(Node, bool)>]| {
+            let mut chain = vec![end.0];
+            let mut at = end;
+            while let Some(back) = previous[index(at.0, at.1)] {
+                chain.push(back.0);
+                at = back;
+            }
+            chain.reverse();
+            chain
+        };
+        let mut best: Option<Found> = None;
+        let mut offer = |found: Found| {
+            if !found.1.is_empty() && best.as_ref().is_none_or(|b| better(&found, b)) {
+                best = Some(found);
+            }
+        };
         while let Some((node, truth)) = queue.pop_front() {
             let links = depth[index(node, truth)];
             if truth && links > 1 {
                 let removals = self.removals_of(shape, start, node);
                 if !removals.is_empty() {
-                    let mut chain = vec![node];
-                    let mut at = (node, truth);
-                    while let Some(back) = previous[index(at.0, at.1)] {
-                        chain.push(back.0);
-                        at = back;
+                    offer((path((node, truth), &previous), removals));
+                }
+                // A weak link back to the start closes a continuous nice loop.
+                let closes = node.0 == start.0 || node.1 == start.1 && shape.sees(node.0, start.0);
+                if kind == Kind::Any && links >= 3 && closes && node != start {
+                    let mut chain = path((node, truth), &previous);
+                    chain.push(start);
+                    if let Some(removals) = self.loop_removals(shape, &chain) {
+                        offer((chain, removals));
                     }
-                    chain.reverse();
-                    return Some((chain, removals));
                 }
             }
-            if links >= most {
+            if links >= MAX_LINKS {
                 continue;
             }
             for next in self.links(shape, kind, node, truth, start) {
@@ -129,7 +156,39 @@ impl State {
                 }
             }
         }
-        None
+        best
+    }
+
+    /// What a continuous nice loop removes (`chain`, its start again at its end): each
+    /// of its weak links has one true end, so a cell it links weakly to itself keeps only
+    /// those two digits, and what sees both ends of a weak link between cells loses the
+    /// digit. `None` where a candidate comes twice (the loop proves nothing then) or it
+    /// removes nothing.
+    fn loop_removals(&self, shape: &Shape, chain: &[Node]) -> Option<Vec<(usize, u32)>> {
+        let body = &chain[..chain.len() - 1];
+        if (1..body.len()).any(|i| body[..i].contains(&body[i])) {
+            return None;
+        }
+        let holds = |cell: usize, d: u32| self.logic.candidates[cell] & 1 << d != 0;
+        let mut removals = Vec::new();
+        for pair in chain[1..].chunks_exact(2) {
+            let [(c0, d0), (c1, d1)] = [pair[0], pair[1]];
+            if c0 == c1 {
+                let rest = self.logic.candidates[c0] & !(1 << d0 | 1 << d1);
+                if rest != 0 {
+                    removals.push((c0, rest));
+                }
+            } else {
+                for &target in shape.peers(c0) {
+                    if target != c1 && shape.sees(target, c1) && holds(target, d0) {
+                        removals.push((target, 1 << d0));
+                    }
+                }
+            }
+        }
+        removals.sort_unstable();
+        removals.dedup();
+        (!removals.is_empty()).then_some(removals)
     }
 
     /// The candidates a chain of `kind` reaches from `node` in one link: strong ones
@@ -219,6 +278,17 @@ impl State {
         }
         removals
     }
+}
+
+/// Whether `a` goes before `b`: more candidates removed, then fewer nodes.
+fn better(a: &Found, b: &Found) -> bool {
+    let removed = |f: &Found| f.1.iter().map(|&(_, digits)| digits.count_ones()).sum::<u32>();
+    (removed(b), a.0.len()) < (removed(a), b.0.len())
+}
+
+/// True when `chain` is a continuous nice loop: an even number of links, back to its start.
+fn is_loop(chain: &[Node]) -> bool {
+    chain.len() > 4 && chain.len() % 2 == 1 && chain.first() == chain.last()
 }
 
 /// True when every cell of an XY-Chain holds the same two digits.

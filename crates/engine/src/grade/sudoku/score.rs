@@ -31,7 +31,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         Technique::FinnedFish => 200,
         Technique::RemotePair => 110,
         Technique::XChain | Technique::XyChain => 260,
-        Technique::Aic => 280,
+        Technique::Aic | Technique::ContinuousNiceLoop => 280,
         Technique::BugPlusOne
         | Technique::UniqueRectangle1
         | Technique::UniqueRectangle2
