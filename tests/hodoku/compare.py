@@ -109,6 +109,7 @@ HODOKU_TO_KAKUROD = {
     "Continuous Nice Loop": "continuous_nice_loop",
     "Grouped Discontinuous Nice Loop": "grouped_aic",
     "Grouped AIC": "grouped_aic",
+    "Grouped Continuous Nice Loop": "grouped_continuous_nice_loop",
     "Almost Locked Set XZ-Rule": "als_xz",
     "Almost Locked Set XY-Wing": "als_xy_wing",
     "Sue de Coq": "sue_de_coq",

@@ -103,6 +103,7 @@ pub(super) fn describe(
             | Technique::XyChain
             | Technique::Aic
             | Technique::ContinuousNiceLoop
+            | Technique::GroupedContinuousNiceLoop
             | Technique::GroupedAic,
             _,
         ) => chain(entry, n),
@@ -119,6 +120,7 @@ fn chain(entry: &SudokuEntry, n: usize) -> (&'static str, String) {
         Technique::XyChain => "xy_chain",
         Technique::GroupedAic => "grouped_aic",
         Technique::ContinuousNiceLoop => "continuous_nice_loop",
+        Technique::GroupedContinuousNiceLoop => "grouped_continuous_nice_loop",
         _ => "aic",
     };
     // A grouped chain's nodes are runs of `cells` (`sets`): a group reads `(r1c1 or r1c2)`.
@@ -143,7 +145,8 @@ fn chain(entry: &SudokuEntry, n: usize) -> (&'static str, String) {
         return (kind, "a chain".into());
     };
     let last = entry.chain.len() - 1;
-    let ends = if entry.technique == Technique::ContinuousNiceLoop {
+    let closed = [Technique::ContinuousNiceLoop, Technique::GroupedContinuousNiceLoop];
+    let ends = if closed.contains(&entry.technique) {
         "the loop closes, so of the two ends of each weak link one is true".to_string()
     } else if !names.is_empty() {
         match names.first() == names.get(last) && start.1 == end.1 {
@@ -307,6 +310,11 @@ mod tests {
             "0706",
             "continuous_nice_loop",
             "548.......3....8..1.......3.72..86........3......47..9.1.3...2.2569.........6.7..",
+        ),
+        (
+            "0709",
+            "grouped_continuous_nice_loop",
+            "3.2....1....97.............5...8.6....15...7..8..4....9....1.27.1.4.......5..79..",
         ),
         (
             "0711",

@@ -179,6 +179,7 @@ fn step(entry: &SudokuEntry, n: usize, cages: &[Cage], candidates: &mut [u32]) -
         | Technique::XyChain
         | Technique::Aic
         | Technique::ContinuousNiceLoop
+        | Technique::GroupedContinuousNiceLoop
         | Technique::GroupedAic => super::patterns::describe(entry, n, candidates, &houses),
         Technique::BugPlusOne
         | Technique::UniqueRectangle1

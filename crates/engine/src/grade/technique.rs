@@ -125,6 +125,9 @@ pub enum Technique {
     /// Sudoku: a chain that closes on its start in alternation (HoDoKu's Continuous Nice
     /// Loop): each of its weak links has one true end.
     ContinuousNiceLoop,
+    /// Sudoku: a continuous nice loop whose nodes may be groups (HoDoKu's Grouped
+    /// Continuous Nice Loop).
+    GroupedContinuousNiceLoop,
     /// Sudoku: an AIC whose nodes may be groups, a digit's places where a box crosses a
     /// line (HoDoKu's grouped nice loops and grouped AICs).
     GroupedAic,
@@ -159,7 +162,7 @@ pub enum Technique {
 impl Technique {
     /// Every technique, level by level, easiest level first (the Killer's cage techniques
     /// last in their levels).
-    pub const ALL: [Technique; 57] = [
+    pub const ALL: [Technique; 58] = [
         Technique::NakedSingle,
         Technique::UniqueCombination,
         Technique::Crossing,
@@ -208,6 +211,7 @@ impl Technique {
         Technique::Aic,
         Technique::ContinuousNiceLoop,
         Technique::GroupedAic,
+        Technique::GroupedContinuousNiceLoop,
         Technique::SueDeCoq,
         Technique::AlsXz,
         Technique::AlsXyWing,
@@ -264,6 +268,7 @@ impl Technique {
             Technique::XyChain => "xy_chain",
             Technique::Aic => "aic",
             Technique::ContinuousNiceLoop => "continuous_nice_loop",
+            Technique::GroupedContinuousNiceLoop => "grouped_continuous_nice_loop",
             Technique::BugPlusOne => "bug_plus_1",
             Technique::UniqueRectangle1 => "unique_rectangle_1",
             Technique::UniqueRectangle2 => "unique_rectangle_2",
@@ -322,6 +327,7 @@ impl Technique {
             | Technique::XyChain
             | Technique::Aic
             | Technique::ContinuousNiceLoop
+            | Technique::GroupedContinuousNiceLoop
             | Technique::BugPlusOne
             | Technique::UniqueRectangle1
             | Technique::UniqueRectangle2
@@ -355,6 +361,7 @@ impl Technique {
             | Technique::XyChain
             | Technique::Aic
             | Technique::ContinuousNiceLoop
+            | Technique::GroupedContinuousNiceLoop
             | Technique::GroupedAic
             | Technique::SueDeCoq
             | Technique::AlsXz

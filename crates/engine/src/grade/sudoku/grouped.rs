@@ -4,7 +4,11 @@
 //! one other node (a cell or a group). Weak: two nodes of a digit whose cells all see each
 //! other; inside a cell, as in `chains`. Tried after the plain chains, as HoDoKu tries its
 //! grouped nice loops after the plain ones; what a chain removes is what sees both ends
-//! (ends of one digit), or what `chains` removes between two cells. On grids up to 9x9.
+//! (ends of one digit), or what `chains` removes between two cells. A chain whose weak last
+//! link leads back to its start closes a grouped continuous nice loop, which removes what
+//! each of its weak links would as a chain's two ends (see `chains`). As HoDoKu sorts its
+//! chains, the one that removes the most candidates is taken, the shortest of those. On
+//! grids up to 9x9.
 
 use super::{Shape, State};
 use crate::grade::Technique;
@@ -97,8 +101,9 @@ impl State {
         Graph { nodes, strong, weak }
     }
 
-    /// The shortest grouped chain that removes a candidate, applied: a grouped AIC when
-    /// one of its nodes is a group.
+    /// The grouped chain that removes the most candidates (the shortest of those),
+    /// applied: a grouped AIC, or grouped continuous nice loop, when one of its nodes is a
+    /// group.
     pub(super) fn grouped_chains(&mut self, shape: &Shape) -> bool {
         if shape.n > MAX_SIDE {
             return false;
@@ -106,8 +111,9 @@ impl State {
         let graph = self.graph(shape);
         let mut best: Option<Found> = None;
         for start in 0..graph.nodes.len() {
-            let most = best.as_ref().map_or(MAX_LINKS, |(chain, _)| chain.len() - 2);
-            if let Some(found) = self.grouped_from(shape, &graph, start, most) {
+            if let Some(found) = self.grouped_from(shape, &graph, start)
+                && best.as_ref().is_none_or(|b| better(&found, b))
+            {
                 best = Some(found);
             }
         }
@@ -116,7 +122,13 @@ impl State {
             self.remove(cell, digits);
         }
         let grouped = chain.iter().any(|&i| graph.nodes[i].0.count_ones() > 1);
-        let technique = if grouped { Technique::GroupedAic } else { Technique::Aic };
+        let closed = chain.len() > 4 && chain.len() % 2 == 1 && chain.first() == chain.last();
+        let technique = match (grouped, closed) {
+            (true, true) => Technique::GroupedContinuousNiceLoop,
+            (true, false) => Technique::GroupedAic,
+            (false, true) => Technique::ContinuousNiceLoop,
+            (false, false) => Technique::Aic,
+        };
         let sets: Vec<Vec<usize>> = chain.iter().map(|&i| cells_of(graph.nodes[i].0)).collect();
         let groups: Vec<&[usize]> = sets.iter().map(Vec::as_slice).collect();
         self.used_sets(technique, &[], &groups, 0);
@@ -128,37 +140,44 @@ impl State {
         true
     }
 
-    /// From node `start` assumed false, the shortest chain of at most `most` links whose
-    /// ends remove a candidate.
-    fn grouped_from(
-        &self,
-        shape: &Shape,
-        graph: &Graph,
-        start: usize,
-        most: usize,
-    ) -> Option<Found> {
+    /// From node `start` assumed false, the chain of at most [`MAX_LINKS`] links that
+    /// removes the most candidates, the shortest of those (a loop ends on `start` again).
+    fn grouped_from(&self, shape: &Shape, graph: &Graph, start: usize) -> Option<Found> {
         let size = graph.nodes.len() * 2;
         let mut previous: Vec<Option<usize>> = vec![None; size];
         let mut depth = vec![usize::MAX; size];
         let mut queue = VecDeque::from([start * 2]);
         depth[start * 2] = 0;
+        let path = |state: usize, previous: &[Option<usize>]| {
+            let mut chain = vec![state / 2];
+            let mut at = state;
+            while let Some(back) = previous[at] {
+                chain.push(back / 2);
+                at = back;
+            }
+            chain.reverse();
+            chain
+        };
+        let mut best: Option<Found> = None;
+        let mut offer = |found: Found| {
+            if !found.1.is_empty() && best.as_ref().is_none_or(|b| better(&found, b)) {
+                best = Some(found);
+            }
+        };
         while let Some(state) = queue.pop_front() {
             let (node, truth) = (state / 2, state % 2 == 1);
             let links = depth[state];
             if truth && links > 1 {
                 let removals = self.grouped_removals(shape, graph.nodes[start], graph.nodes[node]);
-                if !removals.is_empty() {
-                    let mut chain = vec![node];
-                    let mut at = state;
-                    while let Some(back) = previous[at] {
-                        chain.push(back / 2);
-                        at = back;
-                    }
-                    chain.reverse();
-                    return Some((chain, removals));
+                offer((path(state, &previous), removals));
+                // A weak link back to the start closes a continuous nice loop.
+                if links >= 3 && graph.weak[node].contains(&start) {
+                    let mut chain = path(state, &previous);
+                    chain.push(start);
+                    offer((chain.clone(), self.grouped_loop_removals(shape, graph, &chain)));
                 }
             }
-            if links >= most {
+            if links >= MAX_LINKS {
                 continue;
             }
             let next = if truth { &graph.weak[node] } else { &graph.strong[node] };
@@ -171,7 +190,31 @@ impl State {
                 }
             }
         }
-        None
+        best
+    }
+
+    /// What a grouped continuous nice loop (`chain`, its start again at its end) removes:
+    /// each weak link's ends, of which one is true, remove what a chain's ends would.
+    /// Nothing where a node comes twice (the loop proves nothing then).
+    fn grouped_loop_removals(
+        &self,
+        shape: &Shape,
+        graph: &Graph,
+        chain: &[usize],
+    ) -> Vec<(usize, u32)> {
+        let body = &chain[..chain.len() - 1];
+        if (1..body.len()).any(|i| body[..i].contains(&body[i])) {
+            return Vec::new();
+        }
+        let mut removals: Vec<(usize, u32)> = chain[1..]
+            .chunks_exact(2)
+            .flat_map(|pair| {
+                self.grouped_removals(shape, graph.nodes[pair[0]], graph.nodes[pair[1]])
+            })
+            .collect();
+        removals.sort_unstable();
+        removals.dedup();
+        removals
     }
 
     /// What a chain from `start` (false) to `end` (true) removes: one of the two holds.
@@ -199,4 +242,10 @@ impl State {
         }
         removals
     }
+}
+
+/// Whether `a` goes before `b`: more candidates removed, then fewer nodes.
+fn better(a: &Found, b: &Found) -> bool {
+    let removed = |f: &Found| f.1.iter().map(|&(_, digits)| digits.count_ones()).sum::<u32>();
+    (removed(b), a.0.len()) < (removed(a), b.0.len())
 }

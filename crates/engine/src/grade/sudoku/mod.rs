@@ -23,7 +23,7 @@
 //!   (`uniqueness`). They come in HoDoKu's order, and go by HoDoKu's definitions.
 //! - **unfair**: [`Technique::FinnedFish`] of three and four lines; [`Technique::SueDeCoq`]
 //!   (`suedecoq`); the chains [`Technique::XChain`], [`Technique::XyChain`] and
-//!   [`Technique::Aic`] and [`Technique::ContinuousNiceLoop`] (`chains`), [`Technique::GroupedAic`] (`grouped`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
+//!   [`Technique::Aic`] and [`Technique::ContinuousNiceLoop`] (`chains`), [`Technique::GroupedAic`] and [`Technique::GroupedContinuousNiceLoop`] (`grouped`); [`Technique::AlsXz`] and [`Technique::AlsXyWing`] (`als`).
 //! - **extreme**: forcing chains ([`Technique::ForcingChainContradiction`] and
 //!   [`Technique::ForcingChainVerity`], `forcing`, grids up to 9x9), then forcing nets
 //!   ([`Technique::ForcingNetContradiction`] and [`Technique::ForcingNetVerity`]: the

@@ -43,7 +43,7 @@ pub(super) fn points(technique: Technique) -> u32 {
         | Technique::AvoidableRectangle1
         | Technique::AvoidableRectangle2 => 100,
         Technique::SueDeCoq => 250,
-        Technique::AlsXz | Technique::GroupedAic => 300,
+        Technique::AlsXz | Technique::GroupedAic | Technique::GroupedContinuousNiceLoop => 300,
         Technique::AlsXyWing => 320,
         Technique::ForcingChainContradiction | Technique::ForcingChainVerity => 500,
         Technique::ForcingNetContradiction | Technique::ForcingNetVerity => 700,
