@@ -178,8 +178,7 @@ fn house_cells(house: &House, n: usize) -> impl Iterator<Item = usize> + Clone +
 
 #[cfg(test)]
 mod tests {
-    use crate::explain::sudoku_of;
-    use crate::report::Body;
+    use crate::explain::{solved_path_of, sudoku_of};
     use crate::solver::Budget;
 
     /// Puzzles of section 1202 (Forcing Chain Verity) of HoDoKu's exemplar library 1.0:
@@ -209,15 +208,7 @@ mod tests {
     fn forcing_chains_are_told_link_by_link_and_keep_the_solution() {
         let mut wrong = Vec::new();
         for line in EXEMPLARS {
-            let sudoku = sudoku_of(line);
-            let options = crate::pipeline::PipelineOptions::default();
-            let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
-                Body::Single(r) => r.grid.unwrap(),
-                Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
-                other => panic!("{other:?}"),
-            };
-            let solution: Vec<usize> = grid.cells.iter().map(|c| c.unwrap() as usize).collect();
-            let path = super::super::sudoku::explain(&sudoku, &grid, None, Budget::default());
+            let (_, solution, path) = solved_path_of(line);
             let forcing: Vec<_> =
                 path.steps.iter().filter(|s| s.technique.starts_with("forcing_chain")).collect();
             if !path.solved
@@ -265,15 +256,7 @@ mod tests {
         // top1465 (magictour), puzzle 745: HoDoKu's path needs forcing nets.
         let line =
             "....7..9......8..4.42..1.7...4.....88..2.5..95.....7...7.6..13.2..8......6..3....";
-        let sudoku = sudoku_of(line);
-        let options = crate::pipeline::PipelineOptions::default();
-        let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
-            Body::Single(r) => r.grid.unwrap(),
-            Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
-            other => panic!("{other:?}"),
-        };
-        let solution: Vec<usize> = grid.cells.iter().map(|c| c.unwrap() as usize).collect();
-        let path = super::super::sudoku::explain(&sudoku, &grid, None, Budget::default());
+        let (_, solution, path) = solved_path_of(line);
         assert!(path.solved && path.steps.iter().all(|s| s.technique != "trial"));
         let nets: Vec<_> =
             path.steps.iter().filter(|s| s.technique.starts_with("forcing_net")).collect();

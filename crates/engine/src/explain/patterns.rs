@@ -199,8 +199,6 @@ fn finned(entry: &SudokuEntry, n: usize, houses: &[House], digit: &str) -> (&'st
 
 #[cfg(test)]
 mod tests {
-    use crate::report::Body;
-    use crate::solver::Budget;
 
     /// Per technique, the first puzzle of its section in HoDoKu's exemplar library 1.0
     /// (`exemplars-1.0.txt`, as shipped in the tests of the hodoku-py package), with the
@@ -328,24 +326,11 @@ mod tests {
         ),
     ];
 
-    /// The path of a Sudoku line, from its verified solution.
-    fn path_of(line: &str) -> (crate::puzzle::Sudoku, super::super::Path) {
-        let sudoku = crate::explain::sudoku_of(line);
-        let options = crate::pipeline::PipelineOptions::default();
-        let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
-            Body::Single(r) => r.grid.unwrap(),
-            Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
-            other => panic!("{other:?}"),
-        };
-        let path = super::super::sudoku::explain(&sudoku, &grid, None, Budget::default());
-        (sudoku, path)
-    }
-
     #[test]
     fn each_exemplar_is_finished_by_logic_with_its_technique_first_past_the_medium_level() {
         let mut wrong = Vec::new();
         for &(section, technique, line) in EXEMPLARS {
-            let (sudoku, path) = path_of(line);
+            let (sudoku, grid, path) = crate::explain::solved_path_of(line);
             let hard: Vec<&str> = path
                 .steps
                 .iter()
@@ -355,13 +340,7 @@ mod tests {
             if !path.solved || hard.first() != Some(&technique) || hard.contains(&"trial") {
                 wrong.push(format!("{section} {technique}: solved {}, {hard:?}", path.solved));
             }
-            // Every step keeps the solution, the solver's verified one.
-            let outcome = crate::solver::sudoku9::solve(
-                &sudoku.givens,
-                &crate::solver::SolveOptions::DEFAULT,
-                crate::solver::Control::default(),
-            );
-            let grid: Vec<usize> = outcome.solutions[0].iter().map(|&d| d as usize).collect();
+            // Every step keeps the solution, the pipeline's verified one.
             for step in &path.steps {
                 if step.eliminate.iter().any(|&[r, c, d]| grid[r * 9 + c] == d) {
                     wrong

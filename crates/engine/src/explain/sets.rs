@@ -120,9 +120,8 @@ pub(super) fn describe(
 
 #[cfg(test)]
 mod tests {
-    use crate::explain::sudoku_of;
+    use crate::explain::{solved_path_of, sudoku_of};
     use crate::grade::{self, Technique};
-    use crate::report::Body;
     use crate::solver::Budget;
 
     /// Per technique, a puzzle of its section in HoDoKu's exemplar library 1.0
@@ -210,15 +209,7 @@ mod tests {
     fn each_exemplar_uses_its_technique_and_every_step_keeps_the_solution() {
         let mut wrong = Vec::new();
         for &(section, technique, line) in EXEMPLARS {
-            let sudoku = sudoku_of(line);
-            let options = crate::pipeline::PipelineOptions::default();
-            let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
-                Body::Single(r) => r.grid.unwrap(),
-                Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
-                other => panic!("{other:?}"),
-            };
-            let solution: Vec<usize> = grid.cells.iter().map(|c| c.unwrap() as usize).collect();
-            let path = super::super::sudoku::explain(&sudoku, &grid, None, Budget::default());
+            let (_, solution, path) = solved_path_of(line);
             let used = path.steps.iter().filter(|s| s.technique == technique).count();
             if used == 0 {
                 let names: Vec<&str> = path.steps.iter().map(|s| s.technique).collect();

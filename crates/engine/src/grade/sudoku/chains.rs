@@ -165,8 +165,7 @@ impl State {
     /// digit. `None` where a candidate comes twice (the loop proves nothing then) or it
     /// removes nothing.
     fn loop_removals(&self, shape: &Shape, chain: &[Node]) -> Option<Vec<(usize, u32)>> {
-        let body = &chain[..chain.len() - 1];
-        if (1..body.len()).any(|i| body[..i].contains(&body[i])) {
+        if repeats(&chain[..chain.len() - 1]) {
             return None;
         }
         let holds = |cell: usize, d: u32| self.logic.candidates[cell] & 1 << d != 0;
@@ -280,15 +279,22 @@ impl State {
     }
 }
 
-/// Whether `a` goes before `b`: more candidates removed, then fewer nodes.
-fn better(a: &Found, b: &Found) -> bool {
-    let removed = |f: &Found| f.1.iter().map(|&(_, digits)| digits.count_ones()).sum::<u32>();
-    (removed(b), a.0.len()) < (removed(a), b.0.len())
+/// Whether the chain `a` goes before `b` (each its nodes and removals, per cell the
+/// digits): more candidates removed, then fewer nodes, as HoDoKu sorts its chains.
+pub(super) fn better<N>(a: &(Vec<N>, Vec<(usize, u32)>), b: &(Vec<N>, Vec<(usize, u32)>)) -> bool {
+    let removed =
+        |r: &[(usize, u32)]| r.iter().map(|&(_, digits)| digits.count_ones()).sum::<u32>();
+    (removed(&b.1), a.0.len()) < (removed(&a.1), b.0.len())
 }
 
 /// True when `chain` is a continuous nice loop: an even number of links, back to its start.
-fn is_loop(chain: &[Node]) -> bool {
+pub(super) fn is_loop<N: PartialEq>(chain: &[N]) -> bool {
     chain.len() > 4 && chain.len() % 2 == 1 && chain.first() == chain.last()
+}
+
+/// True when a node comes twice in `nodes`: a loop through it proves nothing.
+pub(super) fn repeats<N: PartialEq>(nodes: &[N]) -> bool {
+    (1..nodes.len()).any(|i| nodes[..i].contains(&nodes[i]))
 }
 
 /// True when every cell of an XY-Chain holds the same two digits.

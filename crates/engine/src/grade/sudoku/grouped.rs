@@ -10,6 +10,7 @@
 //! chains, the one that removes the most candidates is taken, the shortest of those. On
 //! grids up to 9x9.
 
+use super::chains::{better, is_loop, repeats};
 use super::{Shape, State};
 use crate::grade::Technique;
 use std::collections::{HashMap, VecDeque};
@@ -122,8 +123,7 @@ impl State {
             self.remove(cell, digits);
         }
         let grouped = chain.iter().any(|&i| graph.nodes[i].0.count_ones() > 1);
-        let closed = chain.len() > 4 && chain.len() % 2 == 1 && chain.first() == chain.last();
-        let technique = match (grouped, closed) {
+        let technique = match (grouped, is_loop(&chain)) {
             (true, true) => Technique::GroupedContinuousNiceLoop,
             (true, false) => Technique::GroupedAic,
             (false, true) => Technique::ContinuousNiceLoop,
@@ -202,8 +202,7 @@ impl State {
         graph: &Graph,
         chain: &[usize],
     ) -> Vec<(usize, u32)> {
-        let body = &chain[..chain.len() - 1];
-        if (1..body.len()).any(|i| body[..i].contains(&body[i])) {
+        if repeats(&chain[..chain.len() - 1]) {
             return Vec::new();
         }
         let mut removals: Vec<(usize, u32)> = chain[1..]
@@ -242,10 +241,4 @@ impl State {
         }
         removals
     }
-}
-
-/// Whether `a` goes before `b`: more candidates removed, then fewer nodes.
-fn better(a: &Found, b: &Found) -> bool {
-    let removed = |f: &Found| f.1.iter().map(|&(_, digits)| digits.count_ones()).sum::<u32>();
-    (removed(b), a.0.len()) < (removed(a), b.0.len())
 }

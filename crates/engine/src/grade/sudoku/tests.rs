@@ -164,12 +164,16 @@ fn innies_give_the_rest_of_a_house_its_sum() {
     assert_eq!(state.logic.candidates[6], 0b11110, "outside the row, untouched");
 }
 
+/// The givens of a 9x9 line, `.` for an open cell.
+fn givens_of(line: &str) -> Vec<u32> {
+    line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect()
+}
+
 /// The state of `line` (HoDoKu's regression library grid notation, givens only) with
 /// each given's digit cleared from its peers, nothing more: the candidates HoDoKu's
 /// library starts its cases from.
 fn library_state(line: &str) -> (Shape, State) {
-    let givens: Vec<u32> =
-        line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+    let givens = givens_of(line);
     let shape = Shape::new(9, 3, &[]);
     let mut state = State::new(&shape, &givens);
     for (cell, &g) in givens.iter().enumerate().filter(|&(_, &g)| g != 0) {
@@ -222,8 +226,7 @@ fn a_forcing_chain_of_hodokus_exemplars_keeps_the_solution() {
     // HoDoKu's exemplar library 1.0, section 1202 (Forcing Chain Verity), its first
     // puzzle: singles, then a forcing chain, then singles finish it.
     let line = ".7..96.....352.68...6..47.248.....2..........51..............7.....3.5.9168.....3";
-    let givens: Vec<u32> =
-        line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+    let givens = givens_of(line);
     let outcome = sudoku9::solve(&givens, &SolveOptions::DEFAULT, Control::default());
     let solution = outcome.solutions.into_iter().next().expect("the exemplar has a solution");
     let shape = Shape::new(9, 3, &[]);
@@ -283,8 +286,7 @@ fn a_forcing_net_where_chains_fail_is_told_implication_by_implication() {
     // top1465 (magictour), puzzle 745: HoDoKu's path needs forcing nets. Its first net
     // comes where the levels below and forcing chains are stuck.
     let line = "....7..9......8..4.42..1.7...4.....88..2.5..95.....7...7.6..13.2..8......6..3....";
-    let givens: Vec<u32> =
-        line.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+    let givens = givens_of(line);
     let outcome = sudoku9::solve(&givens, &SolveOptions::DEFAULT, Control::default());
     let solution = outcome.solutions.into_iter().next().expect("the puzzle has a solution");
     let shape = Shape::new(9, 3, &[]);
