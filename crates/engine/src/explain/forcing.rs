@@ -178,7 +178,8 @@ fn house_cells(house: &House, n: usize) -> impl Iterator<Item = usize> + Clone +
 
 #[cfg(test)]
 mod tests {
-    use crate::explain::{solved_path_of, sudoku_of};
+    use crate::explain::sudoku_of;
+    use crate::explain::tests::solved_path_of;
     use crate::solver::Budget;
 
     /// Puzzles of section 1202 (Forcing Chain Verity) of HoDoKu's exemplar library 1.0:

@@ -381,19 +381,21 @@ fn sudoku_of(text: &str) -> crate::puzzle::Sudoku {
     }
 }
 
-/// The Sudoku of a line of text, the solution the pipeline found and verified for it
-/// (row-major), and its path from that solution: what the explain tests check.
 #[cfg(test)]
-fn solved_path_of(line: &str) -> (crate::puzzle::Sudoku, Vec<usize>, Path) {
-    use crate::report::Body;
-    let sudoku = sudoku_of(line);
-    let options = crate::pipeline::PipelineOptions::default();
-    let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
-        Body::Single(r) => r.grid.unwrap(),
-        Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
-        other => panic!("{other:?}"),
-    };
-    let solution = grid.cells.iter().map(|c| c.unwrap() as usize).collect();
-    let path = sudoku::explain(&sudoku, &grid, None, crate::solver::Budget::default());
-    (sudoku, solution, path)
+mod tests {
+    /// The Sudoku of a line of text, the solution the pipeline found and verified for it
+    /// (row-major), and its path from that solution: what the explain tests check.
+    pub(super) fn solved_path_of(line: &str) -> (crate::puzzle::Sudoku, Vec<usize>, super::Path) {
+        use crate::report::Body;
+        let sudoku = super::sudoku_of(line);
+        let options = crate::pipeline::PipelineOptions::default();
+        let grid = match crate::pipeline::process("x", line.as_bytes(), &options, None).body {
+            Body::Single(r) => r.grid.unwrap(),
+            Body::Batch { mut puzzles, .. } => puzzles.remove(0).grid.unwrap(),
+            other => panic!("{other:?}"),
+        };
+        let solution = grid.cells.iter().map(|c| c.unwrap() as usize).collect();
+        let path = super::sudoku::explain(&sudoku, &grid, None, crate::solver::Budget::default());
+        (sudoku, solution, path)
+    }
 }

@@ -330,7 +330,7 @@ mod tests {
     fn each_exemplar_is_finished_by_logic_with_its_technique_first_past_the_medium_level() {
         let mut wrong = Vec::new();
         for &(section, technique, line) in EXEMPLARS {
-            let (sudoku, grid, path) = crate::explain::solved_path_of(line);
+            let (sudoku, grid, path) = crate::explain::tests::solved_path_of(line);
             let hard: Vec<&str> = path
                 .steps
                 .iter()

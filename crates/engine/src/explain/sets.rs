@@ -120,7 +120,8 @@ pub(super) fn describe(
 
 #[cfg(test)]
 mod tests {
-    use crate::explain::{solved_path_of, sudoku_of};
+    use crate::explain::sudoku_of;
+    use crate::explain::tests::solved_path_of;
     use crate::grade::{self, Technique};
     use crate::solver::Budget;
 
