@@ -171,7 +171,7 @@ fn a_grid_cut_into_regions_gets_verified_answers_and_the_same_verdict_at_1_2_and
     // 130x130: one open part of about 8,000 cells, cut into regions solved side by side.
     let large = generated(130, 130, 35.0, 2);
     let mut first_answers = Vec::new();
-    for threads in [1, 2, 4] {
+    for threads in [1, 1, 2, 4] {
         let first = solve_checked(&large, &options(Mode::First, threads));
         assert_eq!((first.count, first.complete), (1, true), "first at {threads}");
         assert!(first.stats.regions >= 4, "not cut at {threads}: {:?}", first.stats);
@@ -180,8 +180,10 @@ fn a_grid_cut_into_regions_gets_verified_answers_and_the_same_verdict_at_1_2_and
         assert_eq!((unique.count, unique.complete), (2, true), "unique at {threads}");
         assert_ne!(unique.solutions[0], unique.solutions[1]);
     }
-    // The cut does not depend on the thread count, nor does the solution it finds.
-    assert!(first_answers.windows(2).all(|w| w[0] == w[1]));
+    // On one thread the solution found is the same run after run. On more, a thread left
+    // without a piece of a repair round may complete the next round first, with another
+    // solution (verified above), as `first` allows.
+    assert_eq!(first_answers[0], first_answers[1]);
 }
 
 proptest::proptest! {

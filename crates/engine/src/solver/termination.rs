@@ -27,9 +27,9 @@ pub struct Termination<'a> {
     pub node_limit: Option<u64>,
     /// Stop when this flag becomes true: another engine of the race has finished.
     pub rival: Option<&'a Arc<AtomicBool>>,
-    /// Stop when this flag becomes true: another part of the same problem, solved beside
-    /// this one, has no solution or was stopped, so this part's answer is not needed.
-    pub abandon: Option<&'a Arc<AtomicBool>>,
+    /// Stop when this is raised: another part of the same problem, solved beside this
+    /// one, has no solution or was stopped, so this part's answer is not needed.
+    pub abandon: Option<&'a Abandon>,
     /// Give the thread back while work waits for one: set for helpers a rival engine can
     /// do without.
     pub waiting: Waiting<'a>,
@@ -102,6 +102,55 @@ impl<'a> Termination<'a> {
 
     /// Whether a part solved beside this one made this one's answer needless.
     pub fn abandoned(&self) -> bool {
-        self.abandon.is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.abandon.is_some_and(Abandon::is_raised)
+    }
+}
+
+/// The flag that stops the parts solved side by side once their answers are not needed,
+/// with the flags of the sides the parts themselves belong to: parts are cut into regions,
+/// and regions into pieces, each level solved side by side, and abandoning a part must
+/// stop every level within it. Shared handles, which the SAT engine's terminator can own.
+#[derive(Clone, Debug, Default)]
+pub struct Abandon {
+    /// The outermost level's flag first, this level's last.
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl Abandon {
+    /// A flag of its own for work done within `outer` (the termination's, if any).
+    pub fn within(outer: Option<&Abandon>) -> Self {
+        let mut flags = outer.map(|outer| outer.flags.clone()).unwrap_or_default();
+        flags.push(Arc::default());
+        Abandon { flags }
+    }
+
+    /// Raises this level's flag; whether it was raised already.
+    pub fn raise(&self) -> bool {
+        self.flags.last().is_some_and(|flag| flag.swap(true, Ordering::SeqCst))
+    }
+
+    /// Whether this level's flag, or an outer level's, is raised.
+    pub fn is_raised(&self) -> bool {
+        self.flags.iter().any(|flag| flag.load(Ordering::SeqCst))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abandoning_a_level_stops_every_level_within_it_and_none_around_it() {
+        let part = Abandon::within(None);
+        let region = Abandon::within(Some(&part));
+        let piece = Abandon::within(Some(&region));
+        assert!(!piece.raise(), "not raised before");
+        assert!(piece.raise(), "raised already");
+        assert!(piece.is_raised() && !region.is_raised() && !part.is_raised());
+        let beside = Abandon::within(Some(&region));
+        part.raise();
+        assert!(region.is_raised() && beside.is_raised());
+        let termination = Termination { abandon: Some(&beside), ..Termination::default() };
+        assert_eq!(termination.check(0), Some(Stop::RivalWon));
     }
 }

@@ -12,7 +12,8 @@
 //!    constraints), solved side by side, a thread each, largest first (one after the
 //!    other, each with all threads, under a node limit), and put together (`parts`); a
 //!    part (or a whole) too large for one solver to be quick on is cut into `regions`,
-//!    bands solved in two rounds side by side, for `first` and `unique`;
+//!    bands solved in two rounds side by side, for `first` and `unique`, and the pieces
+//!    left without a completion opened wider in `repair` rounds;
 //! 3. under `mac`, a part too small for regions, and each region and piece, is first
 //!    tried by the depth-first search alone on one thread, within a node budget: most are
 //!    easy, and the search answers them many times sooner than the SAT engine encodes
@@ -37,6 +38,7 @@ mod parts;
 mod pipeline;
 mod race;
 mod regions;
+mod repair;
 mod restarts;
 mod shared;
 mod split;

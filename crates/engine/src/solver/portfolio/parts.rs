@@ -15,10 +15,10 @@
 use super::{Crew, components, regions};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
-use crate::solver::termination::{Termination, work_waits};
+use crate::solver::termination::{Abandon, Termination, work_waits};
 use crate::solver::{Engine, Stats};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Solves the independent parts and puts the answers together: the whole has as many
 /// solutions as the product of the parts' counts, capped at the target.
@@ -36,7 +36,7 @@ pub(super) fn solve(
     let side_by_side = scope == super::Scope::SubRegion
         || (crew.threads > 1 && parts.len() > 1 && goal.termination.node_limit.is_none());
     let answers = if side_by_side {
-        self::side_by_side(crew, goal, parts, scope, Failing::EndsAll)
+        self::side_by_side(crew, goal, parts, scope)
     } else {
         one_after_another(crew, goal, parts)
     };
@@ -70,9 +70,9 @@ pub(super) fn solve(
 
 /// What the parts gave: their answers, in the order of the parts (only as many as were
 /// solved when one failed), and the one that failed (no solution, or stopped), if any.
-pub(super) struct Answers {
-    pub found: Vec<Found>,
-    pub failed: Option<usize>,
+struct Answers {
+    found: Vec<Found>,
+    failed: Option<usize>,
 }
 
 /// The caller's reason to stop before a part is begun: its deadline passed or its cancel
@@ -111,29 +111,18 @@ fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Compon
     Answers { found, failed: None }
 }
 
-/// How a part that fails ends the others solved beside it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Failing {
-    /// A part without a solution, or stopped, abandons the rest.
-    EndsAll,
-    /// Only a part stopped by the caller's deadline or cancel does: one without a solution,
-    /// or past its own node limit, is answered so, and the rest go on.
-    CallerEndsAll,
-}
-
 /// The parts side by side, one thread each (or the threads shared out among fewer parts),
 /// in their order (largest first, as they come from the split), on up to `crew.threads`
-/// threads of the pool, each solved as `scope` says; a part that fails ends the rest as
-/// `failing` says.
-pub(super) fn side_by_side(
+/// threads of the pool, each solved as `scope` says; a part without a solution, or
+/// stopped, ends the rest.
+fn side_by_side(
     crew: Crew<'_>,
     goal: Goal<'_>,
     parts: &[components::Component],
     scope: super::Scope,
-    failing: Failing,
 ) -> Answers {
     let next = AtomicUsize::new(0);
-    let abandon = Arc::new(AtomicBool::new(false));
+    let abandon = Abandon::within(goal.termination.abandon);
     // The first part, in order, that showed two solutions: the parts after it need one
     // each, those before it still look for two, so that the second solution reported is
     // the same at every thread count.
@@ -148,14 +137,14 @@ pub(super) fn side_by_side(
     // also stops between parts while other work waits for its thread.
     let work = |helper: bool| {
         // A helper gives its thread back between parts while other work waits for one.
-        let over = || abandon.load(Ordering::SeqCst) || (helper && work_waits(crew.waiting));
+        let over = || abandon.is_raised() || (helper && work_waits(crew.waiting));
         while !over() {
             let index = next.fetch_add(1, Ordering::SeqCst);
             let Some(part) = parts.get(index) else { break };
             if let Some(reason) = stopped_before(&goal) {
                 // Past the deadline or cancelled: the part is not begun.
                 let answer = Found { stopped: Some(reason), ..Found::default() };
-                if !abandon.swap(true, Ordering::SeqCst) {
+                if !abandon.raise() {
                     *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);
                 }
                 *answers[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
@@ -182,13 +171,7 @@ pub(super) fn side_by_side(
             if answer.count > 1 {
                 first_two.fetch_min(index, Ordering::SeqCst);
             }
-            let ends = match failing {
-                Failing::EndsAll => fails(&answer),
-                Failing::CallerEndsAll => answer
-                    .stopped
-                    .is_some_and(|reason| reason != crate::solver::StopReason::NodeLimit),
-            };
-            if ends && !abandon.swap(true, Ordering::SeqCst) {
+            if fails(&answer) && !abandon.raise() {
                 // The first to fail says why the whole failed; the parts it stops fail
                 // only because of it.
                 *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);

@@ -15,10 +15,9 @@ use super::graph::Graph;
 use super::{Crew, Scope};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
-use crate::solver::termination::{Termination, work_waits};
+use crate::solver::termination::{Abandon, Termination, work_waits};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
+use std::sync::{Condvar, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 /// The cut of a part into regions, and the pieces of its second round.
@@ -129,7 +128,7 @@ pub(super) fn run(
     let queue = Mutex::new(Queue { ready, waiting_for, unfinished: evens.len() + groups.len() });
     let changed = Condvar::new();
     let fixed = RwLock::new(domains.to_vec());
-    let abandon = Arc::new(AtomicBool::new(false));
+    let abandon = Abandon::within(first.termination.abandon);
     let ended: Mutex<Option<Ended>> = Mutex::new(None);
     let even_answers: Vec<Mutex<Option<Found>>> = evens.iter().map(|_| Mutex::new(None)).collect();
     let piece_answers: Vec<Mutex<Option<Found>>> =
@@ -139,7 +138,7 @@ pub(super) fn run(
         Goal { termination, ..goal }
     });
     let end = |task: Ended| {
-        if !abandon.swap(true, Ordering::SeqCst) {
+        if !abandon.raise() {
             *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);
         }
     };
@@ -177,7 +176,7 @@ pub(super) fn run(
     };
     let work = |helper: bool| {
         loop {
-            if abandon.load(Ordering::SeqCst) || (helper && work_waits(crew.waiting)) {
+            if abandon.is_raised() || (helper && work_waits(crew.waiting)) {
                 return;
             }
             let task = {

@@ -14,8 +14,8 @@
 //!    variables, the other variables of those constraints coming along free. A region
 //!    without a solution proves that the whole has none: its constraints are the whole's.
 //! 3. The even regions' variables are fixed to what the first round gave them, except
-//!    within [`RELEASE_DEPTH`] steps of an odd region (so that the second round may still
-//!    move the boundary) and where two even regions meet.
+//!    within [`RELEASE_DEPTH`](super::graph::RELEASE_DEPTH) steps of an odd region (so
+//!    that the second round may still move the boundary) and where two even regions meet.
 //! 4. Second round: what is left open falls apart into independent pieces, each an odd
 //!    region with the boundaries released around it ([`components::groups`]); each piece's
 //!    solution is then one of the whole's, put together with the others'. A piece depends
@@ -25,18 +25,22 @@
 //!    within a small budget, is opened wider (the variables around it, ever further) and
 //!    solved again with the pieces it then meets, with four times the budget each time and
 //!    none at the last: most such pieces are refuted or finished within a few thousand
-//!    nodes, and waiting for the hard ones costs more than widening them.
+//!    nodes, and waiting for the hard ones costs more than widening them. These
+//!    [`repair`](super::repair) rounds do not wait for a slow refutation either: a thread
+//!    left without a piece starts the next round at once.
 //!
 //! Where a piece still cannot be completed, or the mode asks for a second solution and no
 //! piece has one, the regions give up and the part is solved whole, as before: the
-//! regions' time is lost, never the answer. The cut, and so the solution found, does not
-//! depend on the thread count.
+//! regions' time is lost, never the answer. The cut does not depend on the thread count,
+//! nor does the solution found, except where a speculative repair round (one solution
+//! asked for, more than one thread) completes the whole first.
 
-use super::graph::{Graph, MIN_REGIONS, RELEASE_DEPTH};
-use super::parts::{self, Answers, Failing};
+use super::graph::{Graph, MIN_REGIONS};
+use super::parts;
 use super::pipeline::{self, Cut, Ended};
+use super::repair::{PIECE_CONFLICTS, Repaired, Repairs, Standing, piece_budget};
 use super::{Crew, Scope, components};
-use crate::model::{Domain, Model, VarId};
+use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::Termination;
 use crate::solver::{Engine, Stats, StopReason};
@@ -52,18 +56,6 @@ const SUB_REGION_VARS: usize = 400;
 /// The open variables a part needs to be cut into regions: below it, the probe and one
 /// solver are quick on the whole.
 pub(super) const MIN_OPEN: usize = REGION_VARS * MIN_REGIONS;
-
-/// The conflicts (or search nodes) one region or piece may take before it counts as one
-/// that cannot be completed: a boundary that leaves a piece no solution can be as hard to
-/// refute as the whole, and a wider one is cheaper.
-const PIECE_CONFLICTS: u64 = 20_000;
-
-/// The budget of a piece of the second round at its first attempt, when one solution is
-/// asked for (see [`piece_budget`]).
-const FIRST_PIECE_CONFLICTS: u64 = 2_000;
-
-/// How many times the second round opens more around the pieces it could not complete.
-const REPAIRS: u32 = 3;
 
 /// The answer for the part `model` at its propagated `domains`, from its regions; `None`
 /// when it is too small to cut, or the regions gave up.
@@ -148,37 +140,23 @@ fn solve_cut(
         }
         None => {}
     }
-    let mut fixed = outcome.fixed;
-    let mut seconds: Vec<(Vec<VarId>, Vec<u32>)> = Vec::new();
-    let settled = outcome.pieces.iter().map(|(vars, found)| (vars.as_slice(), found.as_ref()));
-    let mut stuck = settle(settled, &mut fixed, &mut seconds);
+    let mut standing = Standing { fixed: outcome.fixed, ..Standing::default() };
+    standing.settle(outcome.pieces.iter().map(|(vars, found)| (vars.as_slice(), found.as_ref())));
     // The pieces without a completion open what lies around them, ever wider, and are
     // solved again with the pieces they then meet.
-    for attempt in 1..=REPAIRS {
-        if stuck.is_empty() {
-            break;
+    let repairs = Repairs { model, domains, graph: &graph, crew, goal, scope };
+    let (standing, repaired) = match repairs.run(standing) {
+        Repaired::Ran(standing, repaired) => (standing, repaired),
+        Repaired::Stopped(found) => {
+            stats += found.stats;
+            return Some(Found { stats, engine: engine(&stats), ..found });
         }
-        for v in graph.around(&stuck, RELEASE_DEPTH << attempt) {
-            fixed[v] = domains[v];
-        }
-        let pieces = components::split(model, &fixed);
-        let goal = within(piece_budget(attempt, goal.target));
-        let Answers { found, failed } =
-            parts::side_by_side(crew, goal, &pieces, scope, Failing::CallerEndsAll);
-        stats += sum(&found);
-        stats.regions += found.len() as u64;
-        if let Some(failed) = failed {
-            return Some(Found { stats, engine: engine(&stats), ..found[failed].clone() });
-        }
-        let settled = pieces
-            .iter()
-            .zip(&found)
-            .map(|(piece, found)| (&piece.vars[..piece.open], Some(found)));
-        stuck = settle(settled, &mut fixed, &mut seconds);
-    }
-    if !stuck.is_empty() {
+    };
+    stats += repaired;
+    if !standing.stuck.is_empty() {
         return None;
     }
+    let Standing { fixed, seconds, .. } = standing;
     let values: Vec<u32> = fixed.iter().map(|d| d.value().unwrap_or(0)).collect();
     if !model.is_satisfied_by(&values) {
         return None;
@@ -201,57 +179,6 @@ fn solve_cut(
     Some(Found { solutions, count, stopped: None, stats, engine: engine(&stats), yielded: false })
 }
 
-/// The node budget of a piece of the second round, at the given attempt, when `target`
-/// solutions are asked for; none at the last attempt. For one solution it is small at
-/// first, so that a boundary that leaves a piece no completion is found out and opened
-/// wider soon, and four times larger at each attempt. For two it stays at
-/// [`PIECE_CONFLICTS`]: a piece whose second solution lies past a small budget counts as
-/// having one, and when no piece shows a second the regions give up on the whole.
-fn piece_budget(attempt: u32, target: u64) -> Option<u64> {
-    let budget = match target {
-        1 => FIRST_PIECE_CONFLICTS << (2 * attempt),
-        _ => PIECE_CONFLICTS,
-    };
-    (attempt < REPAIRS).then_some(budget)
-}
-
-/// Writes each piece's solution into `fixed`, and keeps the first second solution shown
-/// (the pieces beside it may or may not have looked for one, as the threads came); the
-/// variables of the pieces left without a solution (none, or past their budget).
-fn settle<'p>(
-    pieces: impl Iterator<Item = (&'p [VarId], Option<&'p Found>)>,
-    fixed: &mut [Domain],
-    seconds: &mut Vec<(Vec<VarId>, Vec<u32>)>,
-) -> Vec<VarId> {
-    let mut stuck = Vec::new();
-    let mut second_kept = false;
-    for (own, found) in pieces {
-        match found.and_then(|f| f.solutions.first().filter(|_| f.count >= 1)) {
-            Some(solution) => {
-                for (&v, &value) in own.iter().zip(solution) {
-                    fixed[v] = Domain::single(value);
-                }
-                let other = found.and_then(|f| f.solutions.get(1)).filter(|_| !second_kept);
-                if let Some(other) = other {
-                    seconds.push((own.to_vec(), other[..own.len()].to_vec()));
-                    second_kept = true;
-                }
-            }
-            None => stuck.extend_from_slice(own),
-        }
-    }
-    stuck
-}
-
-/// The statistics of all the answers.
-fn sum(found: &[Found]) -> Stats {
-    let mut stats = Stats::default();
-    for f in found {
-        stats += f.stats;
-    }
-    stats
-}
-
 /// The engine that answered: the SAT engine if it answered any region or piece.
 fn engine(stats: &Stats) -> Engine {
     if stats.sat_solvers > 0 { Engine::Sat } else { Engine::Search }
@@ -260,7 +187,7 @@ fn engine(stats: &Stats) -> Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Constraint;
+    use crate::model::{Constraint, VarId};
     use crate::puzzle::Puzzle;
     use crate::solver::termination::Termination;
     use crate::solver::{SolveOptions, portfolio};
@@ -281,27 +208,38 @@ mod tests {
         solve_cut(model, &model.domains, crew, goal, region_vars, Scope::Region)
     }
 
+    /// Checks a regions' answer for `target` solutions of `model`, if it has one.
+    fn assert_answers(model: &Model, target: u64, found: Option<&Found>, case: &str) {
+        let Some(found) = found else { return };
+        assert_eq!(found.count, target, "{case}");
+        assert!(found.solutions.iter().all(|s| model.is_satisfied_by(s)), "{case}");
+        if target == 2 {
+            assert_ne!(found.solutions[0], found.solutions[1], "{case}");
+        }
+    }
+
     #[test]
-    fn regions_find_solutions_of_the_whole_the_same_at_every_thread_count() {
+    fn regions_find_solutions_of_the_whole_at_every_thread_count() {
         let mut cut = 0;
         for seed in 1..=4 {
             let model = random_grid(60, seed);
             for target in [1, 2] {
                 let one = cut_answer(&model, target, 1, 60);
+                let case = format!("seed {seed}, target {target}");
+                assert_answers(&model, target, one.as_ref(), &case);
+                cut += usize::from(one.is_some());
+                let again = cut_answer(&model, target, 1, 60);
+                let answer = |found: &Option<Found>| found.as_ref().map(|f| f.solutions.clone());
+                assert_eq!(answer(&one), answer(&again), "{case}: one thread, run after run");
                 for threads in [2, 4] {
                     let other = cut_answer(&model, target, threads, 60);
-                    assert_eq!(
-                        one.as_ref().map(|f| (&f.solutions, f.count)),
-                        other.as_ref().map(|f| (&f.solutions, f.count)),
-                        "seed {seed}, target {target}, {threads} threads"
-                    );
-                }
-                let Some(found) = one else { continue };
-                cut += 1;
-                assert_eq!(found.count, target, "seed {seed}");
-                assert!(found.solutions.iter().all(|s| model.is_satisfied_by(s)));
-                if target == 2 {
-                    assert_ne!(found.solutions[0], found.solutions[1]);
+                    let case = format!("{case}, {threads} threads");
+                    assert_answers(&model, target, other.as_ref(), &case);
+                    // Two solutions are never speculated: the rounds run as on one thread.
+                    // One may come from a speculative repair round, another solution.
+                    if target == 2 {
+                        assert_eq!(answer(&one), answer(&other), "{case}");
+                    }
                 }
             }
         }

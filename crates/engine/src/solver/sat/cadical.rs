@@ -9,6 +9,7 @@
 
 use super::encode::Cnf;
 use crate::solver::goal::{Found, Goal};
+use crate::solver::termination::Abandon;
 use crate::solver::{Engine, Stats, StopReason};
 use cadical_sys::{CaDiCal, Status, Terminator};
 use std::sync::Arc;
@@ -22,7 +23,7 @@ const CLOCK_EVERY: u32 = 64;
 /// helper) work waiting.
 struct StopCheck {
     cancel: Option<Arc<AtomicBool>>,
-    abandon: Option<Arc<AtomicBool>>,
+    abandon: Option<Abandon>,
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     waiting: Option<Arc<AtomicUsize>>,
@@ -35,7 +36,7 @@ impl Terminator for StopCheck {
         if self.stop.load(Ordering::Relaxed) {
             return true;
         }
-        if self.abandon.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        if self.abandon.as_ref().is_some_and(Abandon::is_raised) {
             return true;
         }
         if self.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {

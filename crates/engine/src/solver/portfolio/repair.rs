@@ -1,0 +1,384 @@
+//! The repair rounds of the regions: the pieces that the second round left without a
+//! completion open what lies around them, ever wider, and are solved again with the pieces
+//! they then meet (step 5 of [`regions`](super::regions)).
+//!
+//! A round lasts as long as its slowest piece, and a piece whose boundary leaves it no
+//! completion can take longer to refute than the next, wider round takes to solve it: on
+//! a 300x300 grid one piece of 266 variables took 140 ms to refute, alone on its thread,
+//! and the round after it 9 ms. So when one solution is asked for, a thread that finds
+//! no piece left in a round does not wait for the others: it *speculates*, running the
+//! next round at once as if every piece still running had no completion.
+//! - When the speculative round completes every piece first, its values are taken and the
+//!   pieces still running are stopped.
+//! - When every piece it assumed stuck is indeed stuck, it is exactly the next round, with
+//!   a head start, and its result is taken.
+//! - When one of them has a completion after all, the speculation is stopped and thrown
+//!   away.
+//!
+//! Every piece's values are a completion of the fixed values around it, so the whole is a
+//! solution either way. Which one it is may then depend on the thread count, as `first`
+//! allows; with two solutions asked for, nothing is speculated and the rounds run as on
+//! one thread.
+
+use super::components::{self, Component};
+use super::graph::{Graph, RELEASE_DEPTH};
+use super::{Crew, Scope, parts};
+use crate::model::{Domain, Model, VarId};
+use crate::solver::goal::{Found, Goal};
+use crate::solver::termination::{Abandon, Termination, work_waits};
+use crate::solver::{Stats, StopReason};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+/// The conflicts (or search nodes) one region or piece may take before it counts as one
+/// that cannot be completed: a boundary that leaves a piece no solution can be as hard to
+/// refute as the whole, and a wider one is cheaper.
+pub(super) const PIECE_CONFLICTS: u64 = 20_000;
+
+/// The budget of a piece of the second round at its first attempt, when one solution is
+/// asked for (see [`piece_budget`]).
+const FIRST_PIECE_CONFLICTS: u64 = 2_000;
+
+/// How many times the second round opens more around the pieces it could not complete.
+const REPAIRS: u32 = 3;
+
+/// The node budget of a piece of the second round, at the given attempt, when `target`
+/// solutions are asked for; none at the last attempt. For one solution it is small at
+/// first, so that a boundary that leaves a piece no completion is found out and opened
+/// wider soon, and four times larger at each attempt. For two it stays at
+/// [`PIECE_CONFLICTS`]: a piece whose second solution lies past a small budget counts as
+/// having one, and when no piece shows a second the regions give up on the whole.
+pub(super) fn piece_budget(attempt: u32, target: u64) -> Option<u64> {
+    let budget = match target {
+        1 => FIRST_PIECE_CONFLICTS << (2 * attempt),
+        _ => PIECE_CONFLICTS,
+    };
+    (attempt < REPAIRS).then_some(budget)
+}
+
+/// Where the rounds stand.
+#[derive(Clone, Default)]
+pub(super) struct Standing {
+    /// The part's domains, every settled piece fixed to its values.
+    pub fixed: Vec<Domain>,
+    /// The variables of the pieces left without a completion (none, or past the budget).
+    pub stuck: Vec<VarId>,
+    /// Second solutions that pieces showed, one per round at most: their variables and
+    /// values.
+    pub seconds: Vec<(Vec<VarId>, Vec<u32>)>,
+}
+
+impl Standing {
+    /// Writes each piece's solution into `fixed`, keeps the first second solution shown
+    /// (the pieces beside it may or may not have looked for one, as the threads came), and
+    /// adds the variables of the pieces left without a solution to `stuck`.
+    pub(super) fn settle<'p>(
+        &mut self,
+        pieces: impl Iterator<Item = (&'p [VarId], Option<&'p Found>)>,
+    ) {
+        let mut second_kept = false;
+        for (own, found) in pieces {
+            match found.and_then(|f| f.solutions.first().filter(|_| f.count >= 1)) {
+                Some(solution) => {
+                    for (&v, &value) in own.iter().zip(solution) {
+                        self.fixed[v] = Domain::single(value);
+                    }
+                    let other = found.and_then(|f| f.solutions.get(1)).filter(|_| !second_kept);
+                    if let Some(other) = other {
+                        self.seconds.push((own.to_vec(), other[..own.len()].to_vec()));
+                        second_kept = true;
+                    }
+                }
+                None => self.stuck.extend_from_slice(own),
+            }
+        }
+    }
+}
+
+/// What the repair rounds need of the regions: the part and its cut, and how to solve.
+pub(super) struct Repairs<'a> {
+    pub model: &'a Model,
+    /// The part's propagated domains, which a reopened variable gets back.
+    pub domains: &'a [Domain],
+    pub graph: &'a Graph<'a>,
+    pub crew: Crew<'a>,
+    /// The caller's goal, without a node limit.
+    pub goal: Goal<'a>,
+    pub scope: Scope,
+}
+
+/// How the repair rounds ended.
+pub(super) enum Repaired {
+    /// Every round that was needed ran: the standing after the last (some variables may
+    /// still be stuck), and the statistics of every piece solved.
+    Ran(Standing, Stats),
+    /// A piece was stopped by the caller's deadline or cancel: its answer, with the
+    /// statistics of every piece solved.
+    Stopped(Found),
+}
+
+/// How one round (or a round and the speculative one after it) ended.
+enum RoundEnd {
+    /// The standing after the round, and how many rounds that is (two when the
+    /// speculative round after it was taken).
+    Done { standing: Standing, rounds: u32 },
+    /// A piece stopped by the caller: its answer.
+    Stopped(Found),
+}
+
+/// The pieces of one round and what has become of them.
+struct Board {
+    answers: Vec<Option<Found>>,
+    /// The pieces a speculation, once begun, assumed stuck (those still running then).
+    assumed: Option<Vec<usize>>,
+}
+
+impl Repairs<'_> {
+    /// Runs the repair rounds from `standing` until nothing is stuck or the rounds run out.
+    pub(super) fn run(&self, mut standing: Standing) -> Repaired {
+        let mut stats = Stats::default();
+        let mut attempt = 1;
+        while !standing.stuck.is_empty() && attempt <= REPAIRS {
+            let speculates = self.goal.target == 1 && self.crew.threads > 1 && attempt < REPAIRS;
+            let abandon = Abandon::within(self.goal.termination.abandon);
+            match self.round(attempt, &standing, &abandon, speculates, &mut stats) {
+                RoundEnd::Done { standing: next, rounds } => {
+                    standing = next;
+                    attempt += rounds;
+                }
+                RoundEnd::Stopped(found) => {
+                    return Repaired::Stopped(Found { stats, ..found });
+                }
+            }
+        }
+        Repaired::Ran(standing, stats)
+    }
+
+    /// One round: opens what lies around the stuck variables, `RELEASE_DEPTH << attempt`
+    /// steps deep, and solves the pieces that then stand open side by side, each within
+    /// the attempt's budget and stopped when `abandon` is raised. When `speculates`, the
+    /// first thread left without a piece runs the next round speculatively (see the
+    /// module docs).
+    fn round(
+        &self,
+        attempt: u32,
+        before: &Standing,
+        abandon: &Abandon,
+        speculates: bool,
+        stats: &mut Stats,
+    ) -> RoundEnd {
+        let fixed = before.fixed.clone();
+        let mut opened = Standing { fixed, stuck: Vec::new(), seconds: before.seconds.clone() };
+        for v in self.graph.around(&before.stuck, RELEASE_DEPTH << attempt) {
+            opened.fixed[v] = self.domains[v];
+        }
+        let pieces = components::split(self.model, &opened.fixed);
+        let termination = Termination {
+            node_limit: piece_budget(attempt, self.goal.target),
+            abandon: Some(abandon),
+            ..self.goal.termination
+        };
+        let goal = Goal { termination, ..self.goal };
+        let next = AtomicUsize::new(0);
+        let answers = pieces.iter().map(|_| None).collect();
+        let board = Mutex::new(Board { answers, assumed: None });
+        let stopped_by: Mutex<Option<usize>> = Mutex::new(None);
+        let spec_abandon = Abandon::within(Some(abandon));
+        let spec_taken = AtomicBool::new(false);
+        let spec: Mutex<Option<(RoundEnd, Stats)>> = Mutex::new(None);
+        let work = |helper: bool| {
+            loop {
+                if abandon.is_raised() || (helper && work_waits(self.crew.waiting)) {
+                    return;
+                }
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                let Some(piece) = pieces.get(index) else { break };
+                let answer = match parts::stopped_before(&goal) {
+                    // Past the deadline or cancelled: the piece is not begun.
+                    Some(reason) => Found { stopped: Some(reason), ..Found::default() },
+                    None => super::solve_model(&piece.model, self.crew, goal, self.scope),
+                };
+                // Only the caller's stop ends the round: a piece without a completion, or
+                // past its budget, is opened wider in the next.
+                let ended = answer.stopped.is_some_and(|reason| reason != StopReason::NodeLimit);
+                if ended && !abandon.raise() {
+                    *stopped_by.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);
+                }
+                let mut board = board.lock().unwrap_or_else(PoisonError::into_inner);
+                let completes = answer.count >= 1;
+                board.answers[index] = Some(answer);
+                // A piece assumed stuck has a completion: the speculation is not needed.
+                let assumed = board.assumed.as_ref().is_some_and(|a| a.contains(&index));
+                if assumed && completes {
+                    spec_abandon.raise();
+                }
+            }
+            // A helper gives its thread back rather than speculate while other work waits.
+            let yields = helper && work_waits(self.crew.waiting);
+            if !speculates || yields || spec_taken.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            let Some(assumed) = self.assume_stuck(&board, &pieces, &opened) else { return };
+            let mut spec_stats = Stats::default();
+            let end = self.round(attempt + 1, &assumed, &spec_abandon, false, &mut spec_stats);
+            if matches!(&end, RoundEnd::Done { standing, .. } if standing.stuck.is_empty()) {
+                // Every piece completed: the pieces still running are not needed.
+                abandon.raise();
+            }
+            *spec.lock().unwrap_or_else(PoisonError::into_inner) = Some((end, spec_stats));
+        };
+        // One more thread than pieces may speculate while the last of them runs.
+        let workers = self.crew.threads.min(pieces.len() + usize::from(speculates)).max(1);
+        rayon::scope(|scope| {
+            for _ in 1..workers {
+                let work = &work;
+                scope.spawn(move |_| work(true));
+            }
+            // The caller's thread works too, and never gives itself back.
+            work(false);
+        });
+        let board = board.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let spec = spec.into_inner().unwrap_or_else(PoisonError::into_inner);
+        for found in board.answers.iter().flatten() {
+            *stats += found.stats;
+            stats.regions += 1;
+        }
+        let stopped_by = stopped_by.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let mut taken = None;
+        if let Some((end, spec_stats)) = spec {
+            *stats += spec_stats;
+            // Whether every piece the speculation assumed stuck was.
+            let held = board
+                .assumed
+                .iter()
+                .flatten()
+                .all(|&p| board.answers[p].as_ref().is_none_or(|found| found.count == 0));
+            if let RoundEnd::Done { standing, .. } = end {
+                // Complete, it is taken whatever the pieces it assumed stuck did; else
+                // only where it is the round that came.
+                let complete = standing.stuck.is_empty();
+                if complete || (held && stopped_by.is_none()) {
+                    taken = Some(standing);
+                }
+            }
+        }
+        if let Some(standing) = taken {
+            return RoundEnd::Done { standing, rounds: 2 };
+        }
+        if let Some(index) = stopped_by {
+            let found = board.answers.into_iter().nth(index).flatten().unwrap_or_default();
+            return RoundEnd::Stopped(found);
+        }
+        let mut standing = opened;
+        // Every piece is answered: only a stopped round leaves one unanswered.
+        standing.settle(settled(&pieces, &board.answers));
+        RoundEnd::Done { standing, rounds: 1 }
+    }
+
+    /// The standing a speculation starts from: the pieces answered so far settled, those
+    /// still running assumed stuck (and recorded on the board as such); `None` when none
+    /// is running.
+    fn assume_stuck(
+        &self,
+        board: &Mutex<Board>,
+        pieces: &[Component],
+        opened: &Standing,
+    ) -> Option<Standing> {
+        let mut board = board.lock().unwrap_or_else(PoisonError::into_inner);
+        let running: Vec<usize> =
+            (0..pieces.len()).filter(|&p| board.answers[p].is_none()).collect();
+        if running.is_empty() {
+            return None;
+        }
+        let mut assumed = opened.clone();
+        assumed.settle(settled(pieces, &board.answers));
+        board.assumed = Some(running);
+        Some(assumed)
+    }
+}
+
+/// Each piece's open variables, with its answer if it has one.
+fn settled<'p>(
+    pieces: &'p [Component],
+    answers: &'p [Option<Found>],
+) -> impl Iterator<Item = (&'p [VarId], Option<&'p Found>)> {
+    pieces.iter().zip(answers).map(|(piece, found)| (&piece.vars[..piece.open], found.as_ref()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Puzzle;
+    use crate::solver::SolveOptions;
+    use crate::solver::portfolio::pipeline::{self, Cut};
+    use crate::solver::termination::Termination;
+    use std::sync::atomic::AtomicUsize;
+
+    /// The repair rounds after the pipeline on `model`, cut into regions of `region_vars`,
+    /// at `threads`; `None` where the pipeline left nothing stuck.
+    fn repaired(model: &Model, region_vars: usize, threads: usize) -> Option<(Standing, bool)> {
+        let options = SolveOptions::default();
+        let live = AtomicUsize::new(0);
+        let goal = Goal { target: 1, termination: Termination::default(), live: &live };
+        let crew = Crew { options: &options, threads, waiting: None };
+        let graph = Graph::new(model, &model.domains);
+        let cut = Cut::new(&graph, graph.regions(region_vars)?, model.domains.len());
+        let within = |node_limit| Goal {
+            termination: Termination { node_limit, ..goal.termination },
+            ..goal
+        };
+        let goals = (within(Some(PIECE_CONFLICTS)), within(piece_budget(0, 1)));
+        let outcome = pipeline::run(model, &model.domains, &cut, crew, goals, Scope::Region);
+        let mut standing = Standing { fixed: outcome.fixed, ..Standing::default() };
+        standing
+            .settle(outcome.pieces.iter().map(|(vars, found)| (vars.as_slice(), found.as_ref())));
+        if standing.stuck.is_empty() {
+            return None;
+        }
+        let repairs = Repairs {
+            model,
+            domains: &model.domains,
+            graph: &graph,
+            crew,
+            goal,
+            scope: Scope::Region,
+        };
+        match repairs.run(standing) {
+            Repaired::Ran(standing, _) => {
+                let values: Vec<u32> =
+                    standing.fixed.iter().map(|d| d.value().unwrap_or(0)).collect();
+                Some((
+                    standing.clone(),
+                    standing.stuck.is_empty() && model.is_satisfied_by(&values),
+                ))
+            }
+            Repaired::Stopped(found) => panic!("stopped without a limit: {:?}", found.stopped),
+        }
+    }
+
+    #[test]
+    fn repair_rounds_complete_the_whole_with_a_solution_at_every_thread_count() {
+        let mut repaired_grids = 0;
+        for seed in 1..=6 {
+            let kakuro = crate::generate::any_solution(60, 60, 35.0, seed);
+            let model = Puzzle::Kakuro(kakuro).compile().model;
+            let Some((one, solved)) = repaired(&model, 40, 1) else { continue };
+            repaired_grids += 1;
+            assert!(
+                solved || !one.stuck.is_empty(),
+                "seed {seed}: a completion that is no solution"
+            );
+            for threads in [2, 4] {
+                let (other, solved) =
+                    repaired(&model, 40, threads).expect("the pipeline is the same");
+                // Speculation may complete the whole where the rounds, one after another, did
+                // too (or ran out): every completion is a solution.
+                assert!(solved || !other.stuck.is_empty(), "seed {seed}, {threads} threads");
+                if one.stuck.is_empty() {
+                    assert!(other.stuck.is_empty(), "seed {seed}, {threads} threads: stuck");
+                }
+            }
+        }
+        assert!(repaired_grids >= 3, "only {repaired_grids} of 6 grids left a piece stuck");
+    }
+}
