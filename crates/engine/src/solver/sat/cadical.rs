@@ -19,6 +19,9 @@ use std::time::Instant;
 /// The terminator reads the clock once in this many calls.
 const CLOCK_EVERY: u32 = 64;
 
+/// Clauses loaded between two checks of the terminator's conditions.
+const LOAD_BATCH: usize = 4096;
+
 /// The terminator: the caller's cancel flag, the stop flag, the deadline passed, or (for a
 /// helper) work waiting.
 struct StopCheck {
@@ -98,6 +101,8 @@ pub(crate) fn solve(cnf: &Cnf, goal: Goal<'_>, seed: u32) -> Found {
 struct Session<'c> {
     solver: CaDiCal,
     cnf: &'c Cnf,
+    /// Whether every clause was loaded: a solver stopped while loading answers nothing.
+    loaded: bool,
     goal_deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
     yielded: Arc<AtomicBool>,
@@ -110,7 +115,7 @@ impl<'c> Session<'c> {
         let mut solver = CaDiCal::new();
         configure(&mut solver, seed);
         let yielded = Arc::new(AtomicBool::new(false));
-        solver.connect_terminator(StopCheck {
+        let mut check = StopCheck {
             cancel: goal.termination.budget.cancel.cloned(),
             abandon: goal.termination.abandon.cloned(),
             stop: Arc::clone(stop),
@@ -118,14 +123,26 @@ impl<'c> Session<'c> {
             waiting: goal.termination.waiting.cloned(),
             yielded: Arc::clone(&yielded),
             calls: 0,
-        });
+        };
         solver.resize(cnf.num_vars);
-        for clause in &cnf.clauses {
-            solver.clause6(clause);
+        // Loading a large formula takes tens of milliseconds (160,000 clauses of a piece of
+        // a 150x150 grid: 60 ms), which CaDiCaL cannot be stopped in: the same checks stop
+        // it between batches of clauses.
+        let mut loaded = true;
+        for batch in cnf.clauses.chunks(LOAD_BATCH) {
+            if check.terminated() {
+                loaded = false;
+                break;
+            }
+            for clause in batch {
+                solver.clause6(clause);
+            }
         }
+        solver.connect_terminator(check);
         Session {
             solver,
             cnf,
+            loaded,
             goal_deadline: goal.termination.budget.deadline,
             stop: Arc::clone(stop),
             yielded,
@@ -139,6 +156,9 @@ impl<'c> Session<'c> {
         assumptions: &[i32],
         conflicts: Option<u64>,
     ) -> Result<Option<Vec<u32>>, StopReason> {
+        if !self.loaded {
+            return Err(self.why_stopped(conflicts));
+        }
         if let Some(limit) = conflicts {
             let left = limit.saturating_sub(statistic(&self.solver, "conflicts"));
             if left == 0 {
@@ -216,4 +236,36 @@ fn configure(solver: &mut CaDiCal, seed: u32) {
 /// A CaDiCaL statistic (0 when it is not kept).
 fn statistic(solver: &CaDiCal, name: &str) -> u64 {
     u64::try_from(solver.get_statistic_value(name)).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Domain, Model};
+    use crate::solver::termination::{Abandon, Termination};
+
+    #[test]
+    fn an_abandoned_part_stops_loading_its_formula_and_answers_nothing() {
+        // A 9x9 Latin square: 162 all-differents, more than one batch of clauses.
+        let mut model = Model::default();
+        for _ in 0..81 {
+            model.new_var(Domain::range(1, 9));
+        }
+        for i in 0..9 {
+            model.all_different((0..9).map(|j| i * 9 + j).collect());
+            model.all_different((0..9).map(|j| j * 9 + i).collect());
+        }
+        let cnf = super::super::encode(&model, &model.domains);
+        assert!(cnf.clauses.len() > LOAD_BATCH);
+        let live = std::sync::atomic::AtomicUsize::new(0);
+        let abandon = Abandon::within(None);
+        let termination = Termination { abandon: Some(&abandon), ..Termination::default() };
+        let goal = Goal { target: 1, termination, live: &live };
+        let stop = Arc::new(AtomicBool::new(false));
+        assert!(Session::new(&cnf, goal, &stop, 0).loaded);
+        abandon.raise();
+        let mut session = Session::new(&cnf, goal, &stop, 0);
+        assert!(!session.loaded);
+        assert_eq!(session.solve(&[], None), Err(StopReason::Cancelled));
+    }
 }
