@@ -44,7 +44,9 @@ enum Kind {
 type Node = (usize, u32);
 
 /// A chain found: its nodes, start first, and what it removes (per cell, the digits).
-type Found = (Vec<Node>, Vec<(usize, u32)>);
+pub(super) type Chain<N> = (Vec<N>, Vec<(usize, u32)>);
+
+type Found = Chain<Node>;
 
 impl State {
     /// The shortest Remote Pair that removes a candidate (HoDoKu looks for them before
@@ -76,10 +78,8 @@ impl State {
                 if mask & 1 << d == 0 {
                     continue;
                 }
-                if let Some(found) = self.best_from(shape, kind, (cell, d))
-                    && best.as_ref().is_none_or(|b| better(&found, b))
-                {
-                    best = Some(found);
+                if let Some(found) = self.best_from(shape, kind, (cell, d)) {
+                    keep_better(&mut best, found);
                 }
             }
         }
@@ -122,17 +122,12 @@ impl State {
             chain
         };
         let mut best: Option<Found> = None;
-        let mut offer = |found: Found| {
-            if !found.1.is_empty() && best.as_ref().is_none_or(|b| better(&found, b)) {
-                best = Some(found);
-            }
-        };
         while let Some((node, truth)) = queue.pop_front() {
             let links = depth[index(node, truth)];
             if truth && links > 1 {
                 let removals = self.removals_of(shape, start, node);
                 if !removals.is_empty() {
-                    offer((path((node, truth), &previous), removals));
+                    keep_better(&mut best, (path((node, truth), &previous), removals));
                 }
                 // A weak link back to the start closes a continuous nice loop.
                 let closes = node.0 == start.0 || node.1 == start.1 && shape.sees(node.0, start.0);
@@ -140,7 +135,7 @@ impl State {
                     let mut chain = path((node, truth), &previous);
                     chain.push(start);
                     if let Some(removals) = self.loop_removals(shape, &chain) {
-                        offer((chain, removals));
+                        keep_better(&mut best, (chain, removals));
                     }
                 }
             }
@@ -279,9 +274,17 @@ impl State {
     }
 }
 
+/// Keeps the chain `found` in `best` when it removes something
+/// and goes before the one there (see [`better`]).
+pub(super) fn keep_better<N>(best: &mut Option<Chain<N>>, found: Chain<N>) {
+    if !found.1.is_empty() && best.as_ref().is_none_or(|b| better(&found, b)) {
+        *best = Some(found);
+    }
+}
+
 /// Whether the chain `a` goes before `b` (each its nodes and removals, per cell the
 /// digits): more candidates removed, then fewer nodes, as HoDoKu sorts its chains.
-pub(super) fn better<N>(a: &(Vec<N>, Vec<(usize, u32)>), b: &(Vec<N>, Vec<(usize, u32)>)) -> bool {
+fn better<N>(a: &Chain<N>, b: &Chain<N>) -> bool {
     let removed =
         |r: &[(usize, u32)]| r.iter().map(|&(_, digits)| digits.count_ones()).sum::<u32>();
     (removed(&b.1), a.0.len()) < (removed(&a.1), b.0.len())

@@ -10,7 +10,7 @@
 //! chains, the one that removes the most candidates is taken, the shortest of those. On
 //! grids up to 9x9.
 
-use super::chains::{better, is_loop, repeats};
+use super::chains::{Chain, is_loop, keep_better, repeats};
 use super::{Shape, State};
 use crate::grade::Technique;
 use std::collections::{HashMap, VecDeque};
@@ -31,7 +31,7 @@ struct Graph {
 }
 
 /// A chain found: its nodes, start first, and what it removes.
-type Found = (Vec<usize>, Vec<(usize, u32)>);
+type Found = Chain<usize>;
 
 /// The cells of a bit set, ascending.
 fn cells_of(set: u128) -> Vec<usize> {
@@ -112,10 +112,8 @@ impl State {
         let graph = self.graph(shape);
         let mut best: Option<Found> = None;
         for start in 0..graph.nodes.len() {
-            if let Some(found) = self.grouped_from(shape, &graph, start)
-                && best.as_ref().is_none_or(|b| better(&found, b))
-            {
-                best = Some(found);
+            if let Some(found) = self.grouped_from(shape, &graph, start) {
+                keep_better(&mut best, found);
             }
         }
         let Some((chain, removals)) = best else { return false };
@@ -159,22 +157,20 @@ impl State {
             chain
         };
         let mut best: Option<Found> = None;
-        let mut offer = |found: Found| {
-            if !found.1.is_empty() && best.as_ref().is_none_or(|b| better(&found, b)) {
-                best = Some(found);
-            }
-        };
         while let Some(state) = queue.pop_front() {
             let (node, truth) = (state / 2, state % 2 == 1);
             let links = depth[state];
             if truth && links > 1 {
                 let removals = self.grouped_removals(shape, graph.nodes[start], graph.nodes[node]);
-                offer((path(state, &previous), removals));
+                keep_better(&mut best, (path(state, &previous), removals));
                 // A weak link back to the start closes a continuous nice loop.
                 if links >= 3 && graph.weak[node].contains(&start) {
                     let mut chain = path(state, &previous);
                     chain.push(start);
-                    offer((chain.clone(), self.grouped_loop_removals(shape, graph, &chain)));
+                    keep_better(
+                        &mut best,
+                        (chain.clone(), self.grouped_loop_removals(shape, graph, &chain)),
+                    );
                 }
             }
             if links >= MAX_LINKS {
