@@ -241,20 +241,12 @@ fn statistic(solver: &CaDiCal, name: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Domain, Model};
     use crate::solver::termination::{Abandon, Termination};
 
     #[test]
     fn an_abandoned_part_stops_loading_its_formula_and_answers_nothing() {
-        // A 9x9 Latin square: 162 all-differents, more than one batch of clauses.
-        let mut model = Model::default();
-        for _ in 0..81 {
-            model.new_var(Domain::range(1, 9));
-        }
-        for i in 0..9 {
-            model.all_different((0..9).map(|j| i * 9 + j).collect());
-            model.all_different((0..9).map(|j| j * 9 + i).collect());
-        }
+        // A 9x9 Latin square: more than one batch of clauses.
+        let model = super::super::tests::latin_square(9);
         let cnf = super::super::encode(&model, &model.domains);
         assert!(cnf.clauses.len() > LOAD_BATCH);
         let live = std::sync::atomic::AtomicUsize::new(0);

@@ -124,7 +124,7 @@ fn a_blank_sudoku_reports_a_second_solution() {
 }
 
 /// The `n` x `n` Latin squares: far too many to count.
-fn latin_square(n: usize) -> Model {
+pub(super) fn latin_square(n: usize) -> Model {
     let mut model = Model::default();
     for _ in 0..n * n {
         model.new_var(Domain::range(1, n as u32));
