@@ -305,6 +305,20 @@ fn probe(
     ((!over).then_some(found), stats)
 }
 
+/// Runs `work` on `workers` threads of the pool at once: as `work(true)` on the helpers
+/// spawned for it, and as `work(false)` on the caller's thread, which works too and never
+/// gives itself back, so that the work is done even when every other thread of the pool
+/// is busy.
+fn side_by_side_on(workers: usize, work: impl Fn(bool) + Sync) {
+    rayon::scope(|scope| {
+        for _ in 1..workers {
+            let work = &work;
+            scope.spawn(move |_| work(true));
+        }
+        work(false);
+    });
+}
+
 /// Statistics of one sequential search, counted as one subproblem.
 fn counted(mut stats: Stats) -> Stats {
     stats.subproblems = 1;

@@ -12,7 +12,7 @@
 //! With a node limit the parts are solved one after the other, each with every thread: the
 //! limit counts the nodes of the whole, in order.
 
-use super::{Crew, components, regions};
+use super::{Crew, components, regions, side_by_side_on};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
@@ -179,15 +179,7 @@ fn side_by_side(
             *answers[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
         }
     };
-    rayon::scope(|scope| {
-        for _ in 1..workers {
-            let work = &work;
-            scope.spawn(move |_| work(true));
-        }
-        // The caller's thread works too, and never gives itself back: every part is solved
-        // even when every other thread of the pool is busy.
-        work(false);
-    });
+    side_by_side_on(workers, work);
     let failed = failed.into_inner().unwrap_or_else(PoisonError::into_inner);
     let mut found = Vec::with_capacity(parts.len());
     let mut failed_at = None;

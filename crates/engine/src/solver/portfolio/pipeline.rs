@@ -12,7 +12,7 @@
 
 use super::components::{self, Component, Group};
 use super::graph::Graph;
-use super::{Crew, Scope};
+use super::{Crew, Scope, side_by_side_on};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
@@ -228,15 +228,7 @@ pub(super) fn run(
         }
     };
     let workers = crew.threads.min(evens.len() + groups.len()).max(1);
-    rayon::scope(|scope| {
-        for _ in 1..workers {
-            let work = &work;
-            scope.spawn(move |_| work(true));
-        }
-        // The caller's thread works too, and never gives itself back: every task is done
-        // even when every other thread of the pool is busy.
-        work(false);
-    });
+    side_by_side_on(workers, work);
     let into =
         |answer: Mutex<Option<Found>>| answer.into_inner().unwrap_or_else(PoisonError::into_inner);
     Outcome {

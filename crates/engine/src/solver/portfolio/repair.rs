@@ -22,7 +22,7 @@
 
 use super::components::{self, Component};
 use super::graph::{Graph, RELEASE_DEPTH};
-use super::{Crew, Scope, parts};
+use super::{Crew, Scope, parts, side_by_side_on};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
@@ -229,14 +229,7 @@ impl Repairs<'_> {
         };
         // One more thread than pieces may speculate while the last of them runs.
         let workers = self.crew.threads.min(pieces.len() + usize::from(speculates)).max(1);
-        rayon::scope(|scope| {
-            for _ in 1..workers {
-                let work = &work;
-                scope.spawn(move |_| work(true));
-            }
-            // The caller's thread works too, and never gives itself back.
-            work(false);
-        });
+        side_by_side_on(workers, work);
         let board = board.into_inner().unwrap_or_else(PoisonError::into_inner);
         let spec = spec.into_inner().unwrap_or_else(PoisonError::into_inner);
         for found in board.answers.iter().flatten() {
