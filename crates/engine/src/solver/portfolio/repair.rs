@@ -27,7 +27,7 @@ use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
 use crate::solver::{Stats, StopReason};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// The conflicts (or search nodes) one region or piece may take before it counts as one
@@ -184,7 +184,6 @@ impl Repairs<'_> {
         let board = Mutex::new(Board { answers, assumed: None });
         let stopped_by: Mutex<Option<usize>> = Mutex::new(None);
         let spec_abandon = Abandon::within(Some(abandon));
-        let spec_taken = AtomicBool::new(false);
         let spec: Mutex<Option<(RoundEnd, Stats)>> = Mutex::new(None);
         let work = |helper: bool| {
             loop {
@@ -215,10 +214,10 @@ impl Repairs<'_> {
             }
             // A helper gives its thread back rather than speculate while other work waits.
             let yields = helper && work_waits(self.crew.waiting);
-            if !speculates || yields || spec_taken.swap(true, Ordering::SeqCst) {
+            if !speculates || yields {
                 return;
             }
-            let Some(assumed) = self.assume_stuck(&board, &pieces, &opened) else { return };
+            let Some(assumed) = assume_stuck(&board, &pieces, &opened) else { return };
             let mut spec_stats = Stats::default();
             let end = self.round(attempt + 1, &assumed, &spec_abandon, false, &mut spec_stats);
             if matches!(&end, RoundEnd::Done { standing, .. } if standing.stuck.is_empty()) {
@@ -267,27 +266,21 @@ impl Repairs<'_> {
         standing.settle(settled(&pieces, &board.answers));
         RoundEnd::Done { standing, rounds: 1 }
     }
+}
 
-    /// The standing a speculation starts from: the pieces answered so far settled, those
-    /// still running assumed stuck (and recorded on the board as such); `None` when none
-    /// is running.
-    fn assume_stuck(
-        &self,
-        board: &Mutex<Board>,
-        pieces: &[Component],
-        opened: &Standing,
-    ) -> Option<Standing> {
-        let mut board = board.lock().unwrap_or_else(PoisonError::into_inner);
-        let running: Vec<usize> =
-            (0..pieces.len()).filter(|&p| board.answers[p].is_none()).collect();
-        if running.is_empty() {
-            return None;
-        }
-        let mut assumed = opened.clone();
-        assumed.settle(settled(pieces, &board.answers));
-        board.assumed = Some(running);
-        Some(assumed)
+/// The standing a speculation starts from: the pieces answered so far settled, those
+/// still running assumed stuck (and recorded on the board as such); `None` when none is
+/// running, or a speculation has begun already (one per round).
+fn assume_stuck(board: &Mutex<Board>, pieces: &[Component], opened: &Standing) -> Option<Standing> {
+    let mut board = board.lock().unwrap_or_else(PoisonError::into_inner);
+    let running: Vec<usize> = (0..pieces.len()).filter(|&p| board.answers[p].is_none()).collect();
+    if running.is_empty() || board.assumed.is_some() {
+        return None;
     }
+    let mut assumed = opened.clone();
+    assumed.settle(settled(pieces, &board.answers));
+    board.assumed = Some(running);
+    Some(assumed)
 }
 
 /// Each piece's open variables, with its answer if it has one.
