@@ -16,7 +16,7 @@ use super::{Crew, components, regions, side_by_side_on};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
-use crate::solver::{Engine, Stats};
+use crate::solver::{Engine, Stats, StopReason};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
@@ -69,7 +69,8 @@ pub(super) fn solve(
 }
 
 /// What the parts gave: their answers, in the order of the parts (only as many as were
-/// solved when one failed), and the one that failed (no solution, or stopped), if any.
+/// solved when one failed, or when the level around them was abandoned), and the one that
+/// failed (no solution, or stopped), if any.
 struct Answers {
     found: Vec<Found>,
     failed: Option<usize>,
@@ -183,18 +184,61 @@ fn side_by_side(
     let failed = failed.into_inner().unwrap_or_else(PoisonError::into_inner);
     let mut found = Vec::with_capacity(parts.len());
     let mut failed_at = None;
+    // A part not taken: one failed, which the answers then say, or the level around the
+    // parts was abandoned.
     for (index, answer) in answers.into_iter().enumerate() {
         let answer = answer.into_inner().unwrap_or_else(PoisonError::into_inner);
-        match answer {
-            Some(answer) => {
-                if failed == Some(index) {
-                    failed_at = Some(found.len());
-                }
-                found.push(answer);
+        if let Some(answer) = answer {
+            if failed == Some(index) {
+                failed_at = Some(found.len());
             }
-            // Never taken: only when one failed, which the answers then say.
-            None => debug_assert!(failed.is_some()),
+            found.push(answer);
         }
     }
+    if failed_at.is_none() && found.len() < parts.len() {
+        // Abandoned from outside before every part was solved: the parts solved are not
+        // the whole, which is stopped, not solved.
+        found.push(Found { stopped: Some(StopReason::Cancelled), ..Found::default() });
+        failed_at = Some(found.len() - 1);
+    }
     Answers { found, failed: failed_at }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::SolveOptions;
+    use crate::solver::portfolio::Scope;
+
+    /// Four independent pairs, each adding up to 3.
+    fn pairs() -> Model {
+        let mut model = Model::default();
+        for _ in 0..4 {
+            let pair = vec![model.new_var(Domain::range(1, 9)), model.new_var(Domain::range(1, 9))];
+            model.sum(pair, 3);
+        }
+        model
+    }
+
+    #[test]
+    fn parts_abandoned_from_outside_are_stopped_and_never_claim_a_solution() {
+        let model = pairs();
+        let parts = components::split(&model, &model.domains);
+        assert_eq!(parts.len(), 4);
+        let options = SolveOptions::default();
+        let live = AtomicUsize::new(0);
+        for (scope, threads) in [(Scope::SubRegion, 1), (Scope::SubRegion, 2), (Scope::Part, 2)] {
+            let crew = Crew { options: &options, threads, waiting: None };
+            let outer = Abandon::within(None);
+            let termination = Termination { abandon: Some(&outer), ..Termination::default() };
+            let goal = Goal { target: 1, termination, live: &live };
+            let solved = solve(&model, crew, goal, &model.domains, &parts, scope);
+            assert_eq!(solved.count, 1, "{threads} threads");
+            assert!(model.is_satisfied_by(&solved.solutions[0]));
+            outer.raise();
+            let abandoned = solve(&model, crew, goal, &model.domains, &parts, scope);
+            let answer = (abandoned.count, abandoned.solutions.len(), abandoned.stopped);
+            assert_eq!(answer, (0, 0, Some(StopReason::Cancelled)), "{threads} threads");
+        }
+    }
 }

@@ -124,6 +124,12 @@ fn solve_cut(
         stats += found.stats;
         stats.regions += 1;
     }
+    if goal.termination.abandoned() {
+        // Abandoned from outside: what was not begun is not stuck, and is not repaired, nor
+        // the part solved whole.
+        let stopped = Some(StopReason::Cancelled);
+        return Some(Found { stopped, stats, engine: engine(&stats), ..Found::default() });
+    }
     match outcome.ended {
         // No solution of a region is none of the whole; the caller's limit stops the whole;
         // a region past its budget leaves the part to be solved whole.
