@@ -82,6 +82,10 @@ struct Easy<'a> {
     lists: WorkLists,
     trail: Vec<(u32, u16)>,
     trailing: bool,
+    /// The solver's count of changes and its runs' dates of their last (see
+    /// [`Solver::changed_at`]).
+    changes: u64,
+    changed_at: Vec<u64>,
     open: usize,
     uses: Uses,
     empty_at_start: bool,
@@ -104,6 +108,8 @@ impl Solver<'_> {
             lists: std::mem::take(&mut self.lists),
             trail: std::mem::take(&mut self.trail),
             trailing: self.trailing,
+            changes: self.changes,
+            changed_at: std::mem::take(&mut self.changed_at),
             open: self.open,
             uses: self.uses,
             empty_at_start: self.empty_at_start,
@@ -122,6 +128,7 @@ impl Solver<'_> {
             self.journal = easy.journal;
         }
         (self.open, self.uses) = (easy.open, easy.uses);
+        (self.changes, self.changed_at) = (easy.changes, easy.changed_at);
         progress
     }
 }
@@ -249,9 +256,13 @@ impl Easy<'_> {
             journal.change(cell, old, hidden);
         }
         self.open -= usize::from(several(old) && !several(new));
+        self.changes += 1;
         for r in runs {
             if let Some(tally) = self.tallies.get_mut(r as usize) {
                 tally.narrow(old, new);
+            }
+            if let Some(at) = self.changed_at.get_mut(r as usize) {
+                *at = self.changes;
             }
         }
     }

@@ -43,6 +43,11 @@ pub(super) struct Solver<'a> {
     pub(super) scratch: Option<Box<Scratch>>,
     /// The bands of region sums, made when first needed.
     pub(super) bands: Option<Box<Bands>>,
+    /// Changes of candidates so far, which date them.
+    pub(super) changes: u64,
+    /// Per run, the date of its last change (empty until region sums first run, which
+    /// skip the bands whose edges did not change since they gave nothing).
+    pub(super) changed_at: Vec<u64>,
     /// The puzzle's one solution, digit per white cell, when it is known to have exactly
     /// one (else empty): trial never needs to assume a cell's own digit, which cannot lead
     /// to a contradiction then.
@@ -130,6 +135,8 @@ impl<'a> Solver<'a> {
             trailing: false,
             scratch: None,
             bands: None,
+            changes: 0,
+            changed_at: Vec::new(),
             solution,
             budget: Budget::default(),
             steps: 0,
@@ -229,8 +236,12 @@ impl<'a> Solver<'a> {
     #[inline]
     pub(super) fn assign(&mut self, cell: u32, new: u16) {
         let old = std::mem::replace(&mut self.cand[cell as usize], new);
+        self.changes += 1;
         for r in self.layout.cell_runs[cell as usize] {
             self.tallies[r as usize].narrow(old, new);
+            if let Some(at) = self.changed_at.get_mut(r as usize) {
+                *at = self.changes;
+            }
         }
     }
 

@@ -38,6 +38,10 @@ pub struct Region {
 /// region sums are first tried.
 pub(super) struct Bands {
     dirs: [Direction; 2],
+    /// Per direction and band (`first * lines + last`), the first change of a run after the
+    /// band last gave nothing (0: never looked at): a band's equation is made of the runs
+    /// on its two edges alone, so it gives nothing again until one of them changes.
+    fruitless: [Vec<u64>; 2],
 }
 
 /// The bands of one direction: rows (direction 0: across runs summed against down runs) or
@@ -122,8 +126,24 @@ impl Direction {
 
 impl Bands {
     pub(super) fn new(layout: &Layout) -> Bands {
-        Bands { dirs: [Direction::new(layout, 0), Direction::new(layout, 1)] }
+        let dirs = [Direction::new(layout, 0), Direction::new(layout, 1)];
+        let fruitless = [0, 1].map(|d| vec![0; dirs[d].lines * dirs[d].lines]);
+        Bands { dirs, fruitless }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by a test on its thread: every pass looks at every band, dated or not.
+    pub(super) static EVERY_BAND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether region sums look at every band in every pass: only where a test says so.
+fn every_band() -> bool {
+    #[cfg(test)]
+    return EVERY_BAND.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
 }
 
 /// The open cells of a band's equation so far and what they must make.
@@ -137,14 +157,37 @@ impl Solver<'_> {
     /// Region sums over every band of rows, then of columns; true when one removed a
     /// candidate.
     pub(super) fn region_sum(&mut self) -> bool {
-        let bands = self.bands.take().unwrap_or_else(|| Box::new(Bands::new(self.layout)));
+        let mut bands = self.bands.take().unwrap_or_else(|| Box::new(Bands::new(self.layout)));
+        if self.changed_at.len() != self.layout.runs.len() {
+            // From now on each run's last change is dated.
+            self.changed_at = vec![0; self.layout.runs.len()];
+        }
+        // A band that gives nothing is dated, except under a trial, whose changes are undone.
+        let now = (!self.trailing).then_some(self.changes + 1);
+        let Bands { dirs, fruitless } = &mut *bands;
         let mut progress = false;
-        'dirs: for (dir, bands) in bands.dirs.iter().enumerate() {
+        'dirs: for (dir, (bands, fruitless)) in dirs.iter().zip(fruitless).enumerate() {
+            // Per line, the last change of a run across it (on the edge of the bands
+            // that begin or end there). On a large grid this skips nearly every band of a
+            // pass, where each pass looked at all of them, lines squared, each with the
+            // runs of its edges.
+            let changed: Vec<u64> = (bands.edges.iter())
+                .map(|edge| edge.iter().map(|&r| self.changed_at[r as usize]).max().unwrap_or(0))
+                .collect();
             for first in 0..bands.lines {
                 for last in first..bands.lines {
+                    let top = if first > 0 { changed[first] } else { 0 };
+                    let bottom = changed.get(last + 1).copied().unwrap_or(0);
+                    let since = &mut fruitless[first * bands.lines + last];
+                    if top.max(bottom) < *since && !every_band() {
+                        continue;
+                    }
                     if self.band(dir, bands, first, last) {
                         progress = true;
                         break 'dirs;
+                    }
+                    if let Some(now) = now {
+                        *since = now;
                     }
                 }
             }
