@@ -294,7 +294,7 @@ fn region_sums_skip_only_the_bands_that_would_give_nothing_again() {
     // A generated grid whose logic takes many region sums, 301, which needs them, and a
     // random filling (many solutions), where the logic gets stuck after many passes that
     // find nothing. Looking at every band in every pass takes the very same steps.
-    let generated = include_str!("../../../../tests/fixtures/kakuro/generated_40x40.txt");
+    let generated = include_str!("../../../../tests/fixtures/generated/kakuro_40x40.txt");
     let grids = [
         kakuro(generated),
         kakuro(&fixture("301_14x14").0),
