@@ -38,9 +38,9 @@ pub struct Region {
 /// region sums are first tried.
 pub(super) struct Bands {
     dirs: [Direction; 2],
-    /// Per direction and band (`first * lines + last`), the first change of a run after the
-    /// band last gave nothing (0: never looked at): a band's equation is made of the runs
-    /// on its two edges alone, so it gives nothing again until one of them changes.
+    /// Per direction and band (`first * lines + last`), the date the next change had when
+    /// the band last gave nothing (0: never looked at): a band's equation is made of the
+    /// runs on its two edges alone, so it gives nothing again until one of them changes.
     fruitless: [Vec<u64>; 2],
 }
 
@@ -154,7 +154,8 @@ struct Equation {
 }
 
 impl Solver<'_> {
-    /// Region sums over every band of rows, then of columns; true when one removed a
+    /// Region sums over the bands of rows, then of columns, in order, skipping those that
+    /// gave nothing and whose edges have not changed since; true when one removed a
     /// candidate.
     pub(super) fn region_sum(&mut self) -> bool {
         let mut bands = self.bands.take().unwrap_or_else(|| Box::new(Bands::new(self.layout)));
