@@ -117,7 +117,9 @@ impl Pending {
                 ..header
             };
         } else {
-            tracing::debug!(pack = %header.claim, inputs = header.pack.len(), "a pack sent");
+            let files: Vec<&str> = header.pack.iter().map(|p| p.name.as_str()).collect();
+            let (inputs, files) = (files.len(), files.join(", "));
+            tracing::debug!(pack = %header.claim, inputs, %files, "a pack sent");
         }
         let id = header.claim.clone();
         Some((id, wire::Job { header, input }.encode(), claims))
