@@ -72,9 +72,9 @@ fn a_worker_killed_holding_a_pack_loses_none_of_its_inputs_and_answers_none_twic
         (0..4).map(|i| (format!("p{i}.json"), counted_for(5.0))).collect();
     drop_together(&d, &inputs);
     wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
-    // The inputs became ready over a few milliseconds: those that came after the pack's
-    // first had lingered long enough went as jobs of their own (once, one of the four), and
-    // the first worker may run them before it takes the pack.
+    // The inputs become ready over a few milliseconds on a loaded machine: one whose
+    // pack's linger ran out before the others were ready goes as a job of its own (once,
+    // the first of the four), and the first worker may run it before it takes the pack.
     let log = d.log();
     let sent = log.lines().find(|l| l.contains("a pack sent")).unwrap_or_default();
     let files = sent.split_once("files=").map_or("", |(_, files)| files);
