@@ -161,6 +161,11 @@ impl<'m> Graph<'m> {
         2 * RELEASE_DEPTH + longest + 1
     }
 
+    /// The constraints on `var`.
+    pub(super) fn constraints_on(&self, var: VarId) -> &[usize] {
+        &self.constraints_of[var]
+    }
+
     /// Every constraint on one of `vars`, once.
     pub(super) fn constraints_of_all(&self, vars: &[VarId]) -> Vec<usize> {
         let mut constraints: Vec<usize> =

@@ -33,6 +33,7 @@
 //! The answer does not depend on the thread count; which solution `first` reports may.
 
 pub(crate) mod components;
+mod early;
 mod graph;
 mod parts;
 mod pipeline;

@@ -11,7 +11,9 @@
 //! thread count or on which region finished first.
 
 use super::components::{self, Component, Group};
+use super::early::{self, Early};
 use super::graph::Graph;
+use super::repair::{Standing, piece_budget};
 use super::{Crew, Scope, side_by_side_on};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
@@ -53,6 +55,26 @@ pub(super) struct Outcome {
     /// What ended the pipeline early: an even region without a solution or stopped, or a
     /// piece stopped by the caller.
     pub ended: Option<Ended>,
+    /// What the early repairs of stuck pieces gave.
+    pub repaired: early::Results,
+}
+
+impl Outcome {
+    /// Where the repair rounds start: the even regions' values, each piece's where it has
+    /// them, the early repairs' after them; the pieces neither completed nor repaired
+    /// early are stuck.
+    pub(super) fn standing(&self) -> Standing {
+        let mut standing = Standing { fixed: self.fixed.clone(), ..Standing::default() };
+        let pieces = self.pieces.iter().enumerate();
+        let open = pieces.filter(|(p, _)| !self.repaired.covered.get(*p).is_some_and(|&c| c));
+        standing.settle(open.map(|(_, (vars, found))| (vars.as_slice(), found.as_ref())));
+        for (vars, values) in &self.repaired.values {
+            for (&v, &value) in vars.iter().zip(values) {
+                standing.fixed[v] = Domain::single(value);
+            }
+        }
+        standing
+    }
 }
 
 /// Which task ended the pipeline.
@@ -137,6 +159,15 @@ pub(super) fn run(
         let termination = Termination { abandon: Some(&abandon), ..goal.termination };
         Goal { termination, ..goal }
     });
+    // The first repair round's goal, for stuck pieces repaired while the pipeline runs.
+    let repair_goal = {
+        let termination = Termination { node_limit: piece_budget(1, 1), ..goals[1].termination };
+        Goal { termination, ..goals[1] }
+    };
+    let context =
+        early::Context { model, domains, graph: cut.graph, crew, goal: repair_goal, scope };
+    let piece_vars: Vec<&[VarId]> = groups.iter().map(|g| g.vars.as_slice()).collect();
+    let early = Early::new(context, &piece_vars, second.target == 1 && crew.threads > 1);
     let end = |task: Ended| {
         if !abandon.raise() {
             *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);
@@ -151,11 +182,12 @@ pub(super) fn run(
             end(Ended::Even(e));
         } else if let Some(solution) = answer.solutions.first() {
             let mut fixed = fixed.write().unwrap_or_else(PoisonError::into_inner);
-            for (&v, &value) in region.vars[..region.open].iter().zip(solution) {
-                if !is_released[v] {
-                    fixed[v] = Domain::single(value);
-                }
+            let values = region.vars[..region.open].iter().copied().zip(solution.iter().copied());
+            let kept: Vec<(VarId, u32)> = values.filter(|&(v, _)| !is_released[v]).collect();
+            for &(v, value) in &kept {
+                fixed[v] = Domain::single(value);
             }
+            early.even_solved(kept.into_iter());
         }
         *even_answers[e].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
         dependents[evens[e]].as_slice()
@@ -172,6 +204,8 @@ pub(super) fn run(
         if answer.stopped.is_some_and(|reason| reason != crate::solver::StopReason::NodeLimit) {
             end(Ended::Piece(p));
         }
+        let solution = answer.solutions.first().filter(|_| answer.count >= 1);
+        early.piece_answered(p, &group.vars, solution.map(Vec::as_slice));
         *piece_answers[p].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
     };
     let work = |helper: bool| {
@@ -187,8 +221,13 @@ pub(super) fn run(
                 queue.ready.pop_front()
             };
             let Some(task) = task else {
-                // Nothing ready yet: help the nested work of the regions that run (their
-                // sub-regions), or wait a moment for one to finish.
+                // Nothing ready yet: repair a stuck piece that nothing unfinished touches,
+                // help the nested work of the regions that run (their sub-regions), or
+                // wait a moment for one to finish.
+                if early.repair_one() {
+                    changed.notify_all();
+                    continue;
+                }
                 if rayon::yield_now() != Some(rayon::Yield::Executed) {
                     let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
                     if queue.ready.is_empty() && queue.unfinished > 0 {
@@ -240,6 +279,7 @@ pub(super) fn run(
             .collect(),
         fixed: fixed.into_inner().unwrap_or_else(PoisonError::into_inner),
         ended: ended.into_inner().unwrap_or_else(PoisonError::into_inner),
+        repaired: early.into_results(),
     }
 }
 

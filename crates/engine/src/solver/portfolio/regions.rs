@@ -27,12 +27,14 @@
 //!    none at the last: most such pieces are refuted or finished within a few thousand
 //!    nodes, and waiting for the hard ones costs more than widening them. These
 //!    [`repair`](super::repair) rounds do not wait for a slow refutation either: a thread
-//!    left without a piece starts the next round at once.
+//!    left without a piece starts the next round at once. Nor does the first round wait
+//!    for the pipeline: a thread left without a task of it repairs a stuck piece at once
+//!    where nothing unfinished lies near it ([`early`](super::early)).
 //!
 //! Where a piece still cannot be completed, or the mode asks for a second solution and no
 //! piece has one, the regions give up and the part is solved whole, as before: the
 //! regions' time is lost, never the answer. The cut does not depend on the thread count,
-//! nor does the solution found, except where a speculative repair round (one solution
+//! nor does the solution found, except where a speculative or early repair (one solution
 //! asked for, more than one thread) completes the whole first.
 
 use super::graph::{Graph, MIN_REGIONS};
@@ -124,6 +126,7 @@ fn solve_cut(
         stats += found.stats;
         stats.regions += 1;
     }
+    stats += outcome.repaired.stats;
     if goal.termination.abandoned() {
         // Abandoned from outside: what was not begun is not stuck, and is not repaired, nor
         // the part solved whole.
@@ -146,8 +149,7 @@ fn solve_cut(
         }
         None => {}
     }
-    let mut standing = Standing { fixed: outcome.fixed, ..Standing::default() };
-    standing.settle(outcome.pieces.iter().map(|(vars, found)| (vars.as_slice(), found.as_ref())));
+    let standing = outcome.standing();
     // The pieces without a completion open what lies around them, ever wider, and are
     // solved again with the pieces they then meet.
     let repairs = Repairs { model, domains, graph: &graph, crew, goal, scope };

@@ -1,0 +1,352 @@
+//! Early repairs: a piece of the second round left without a completion is opened wider
+//! and solved again while the pipeline still runs, where nothing unfinished lies near it.
+//!
+//! The first [`repair`](super::repair) round waits for the whole pipeline, and on a
+//! 150x150 grid the pipeline's last task can be one large piece that a thread solves for
+//! 80 ms while the other thread, with nothing left, waits for it to repair the pieces
+//! found stuck long before. Yet a stuck piece's first repair depends only on what lies
+//! around it: the variables within `RELEASE_DEPTH << 1` steps are opened again, and the
+//! piece it then forms (the open variables joined to it through constraints) is solved
+//! against the fixed values around that. So a thread left without a task of the pipeline
+//! repairs a stuck piece at once when that piece reaches no variable of an unfinished task
+//! (an even region not yet solved, a piece not yet solved, another repair running): the
+//! values around it are then final, and what it changes no unfinished task reads (every
+//! constraint on a variable it opens joins that variable to the piece).
+//!
+//! A repaired piece's values are applied after the pipeline's, in the order the repairs
+//! finished; a repair that finds no completion within its budget changes nothing, and its
+//! stuck pieces go to the first repair round as before. Only for one solution asked for,
+//! on more than one thread: which solution is found may then depend on the threads.
+
+use super::components::{self, Component};
+use super::graph::{Graph, RELEASE_DEPTH};
+use super::{Crew, Scope};
+use crate::model::{Domain, Model, VarId};
+use crate::solver::Stats;
+use crate::solver::goal::Goal;
+use std::sync::{Mutex, PoisonError};
+
+/// What the early repairs need of the pipeline: the part, its graph, and how to solve.
+pub(super) struct Context<'a> {
+    pub model: &'a Model,
+    /// The part's propagated domains, which an opened variable gets back.
+    pub domains: &'a [Domain],
+    pub graph: &'a Graph<'a>,
+    pub crew: Crew<'a>,
+    /// The first repair round's goal: its budget, under the pipeline's abandon flag.
+    pub goal: Goal<'a>,
+    pub scope: Scope,
+}
+
+/// What the early repairs gave, for the repair rounds.
+#[derive(Default)]
+pub(super) struct Results {
+    /// Per piece of the second round: whether an early repair completed it.
+    pub covered: Vec<bool>,
+    /// The variables and values of each completed repair, in the order they finished.
+    pub values: Vec<(Vec<VarId>, Vec<u32>)>,
+    /// The statistics of every early repair.
+    pub stats: Stats,
+}
+
+/// Where the pipeline stands, for the early repairs.
+struct Board {
+    /// The part's domains, every value known so far fixed.
+    known: Vec<Domain>,
+    /// The variables of unfinished tasks and of repairs running.
+    busy: Vec<bool>,
+    /// Each open variable's piece (`usize::MAX` for none).
+    piece_of: Vec<usize>,
+    /// The stuck pieces not yet tried, each with the count of changes at which it was
+    /// last found to reach something unfinished.
+    stuck: Vec<(usize, Option<u64>)>,
+    /// Counts the tasks finished, so a piece blocked is looked at again only after one.
+    changes: u64,
+    result: Results,
+}
+
+/// A repair taken: its open variables (the stuck piece's first), its constraints, the
+/// stuck pieces it covers and the domains to build it from.
+struct Taken {
+    vars: Vec<VarId>,
+    constraints: Vec<usize>,
+    covered: Vec<usize>,
+    known: Vec<Domain>,
+}
+
+/// The early repairs of one pipeline; inert when `enabled` is false.
+pub(super) struct Early<'a> {
+    context: Context<'a>,
+    enabled: bool,
+    /// Each piece's open variables.
+    pieces: Vec<Vec<VarId>>,
+    board: Mutex<Board>,
+}
+
+impl<'a> Early<'a> {
+    /// The early repairs of the pipeline with `pieces` (their open variables), before any
+    /// task has run: every open variable is busy.
+    pub(super) fn new(context: Context<'a>, pieces: &[&[VarId]], enabled: bool) -> Self {
+        let n = context.domains.len();
+        let busy = context.domains.iter().map(|d| !d.is_fixed()).collect();
+        let mut piece_of = vec![usize::MAX; n];
+        for (p, vars) in pieces.iter().enumerate() {
+            for &v in vars.iter() {
+                piece_of[v] = p;
+            }
+        }
+        let result = Results { covered: vec![false; pieces.len()], ..Results::default() };
+        let board = Board {
+            known: context.domains.to_vec(),
+            busy,
+            piece_of,
+            stuck: Vec::new(),
+            changes: 0,
+            result,
+        };
+        let pieces = pieces.iter().map(|vars| vars.to_vec()).collect();
+        Early { context, enabled, pieces, board: Mutex::new(board) }
+    }
+
+    fn board(&self) -> std::sync::MutexGuard<'_, Board> {
+        self.board.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Notes the values of a solved even region's variables that stay fixed.
+    pub(super) fn even_solved(&self, vars: impl Iterator<Item = (VarId, u32)>) {
+        if !self.enabled {
+            return;
+        }
+        let mut board = self.board();
+        for (v, value) in vars {
+            board.known[v] = Domain::single(value);
+            board.busy[v] = false;
+        }
+        board.changes += 1;
+    }
+
+    /// Notes that piece `p` (its open variables `vars`) was answered: `solution` when it
+    /// has one, stuck otherwise.
+    pub(super) fn piece_answered(&self, p: usize, vars: &[VarId], solution: Option<&[u32]>) {
+        if !self.enabled {
+            return;
+        }
+        let mut board = self.board();
+        match solution {
+            Some(values) => {
+                for (&v, &value) in vars.iter().zip(values) {
+                    board.known[v] = Domain::single(value);
+                }
+            }
+            None => board.stuck.push((p, None)),
+        }
+        for &v in vars {
+            board.busy[v] = false;
+        }
+        board.changes += 1;
+    }
+
+    /// Repairs one stuck piece that reaches nothing unfinished, if there is one; false
+    /// when there was none to repair.
+    pub(super) fn repair_one(&self) -> bool {
+        if !self.enabled {
+            return false;
+        }
+        let Some(Taken { vars, constraints, covered, known }) = self.take() else { return false };
+        let piece: Component =
+            components::build(self.context.model, &known, vars.clone(), &constraints);
+        let answer = super::solve_model(
+            &piece.model,
+            self.context.crew,
+            self.context.goal,
+            self.context.scope,
+        );
+        let solution = answer.solutions.first().filter(|_| answer.count >= 1);
+        let mut board = self.board();
+        board.result.stats += answer.stats;
+        board.result.stats.regions += 1;
+        for &v in &vars {
+            board.busy[v] = false;
+        }
+        // Not completed within the budget, its pieces go to the first repair round.
+        if let Some(solution) = solution {
+            let values = solution[..vars.len()].to_vec();
+            for (&v, &value) in vars.iter().zip(&values) {
+                board.known[v] = Domain::single(value);
+            }
+            for &p in &covered {
+                board.result.covered[p] = true;
+            }
+            board.result.values.push((vars, values));
+        }
+        board.changes += 1;
+        true
+    }
+
+    /// Takes a stuck piece whose repair reaches nothing unfinished. The repair's variables
+    /// are busy until it is answered.
+    fn take(&self) -> Option<Taken> {
+        let mut board = self.board();
+        let changes = board.changes;
+        for i in 0..board.stuck.len() {
+            let (p, blocked_at) = board.stuck[i];
+            if blocked_at == Some(changes) {
+                continue;
+            }
+            let own = &self.pieces[p];
+            let mut known = board.known.clone();
+            for v in self.context.graph.around(own, RELEASE_DEPTH << 1) {
+                if !board.busy[v] {
+                    known[v] = self.context.domains[v];
+                }
+            }
+            let Some(vars) = self.joined(own, &known, &board.busy) else {
+                board.stuck[i].1 = Some(changes);
+                continue;
+            };
+            let mut covered: Vec<usize> = vars
+                .iter()
+                .map(|&v| board.piece_of[v])
+                .filter(|&q| board.stuck.iter().any(|&(s, _)| s == q))
+                .collect();
+            covered.sort_unstable();
+            covered.dedup();
+            board.stuck.retain(|(s, _)| !covered.contains(s));
+            for &v in &vars {
+                board.busy[v] = true;
+            }
+            let constraints = self.context.graph.constraints_of_all(&vars);
+            return Some(Taken { vars, constraints, covered, known });
+        }
+        None
+    }
+
+    /// The open variables (in `known`) joined to `own` through constraints, `own` first;
+    /// `None` when they reach a busy one.
+    fn joined(&self, own: &[VarId], known: &[Domain], busy: &[bool]) -> Option<Vec<VarId>> {
+        let mut seen = vec![false; known.len()];
+        let mut vars: Vec<VarId> = Vec::with_capacity(own.len() * 2);
+        for &v in own {
+            seen[v] = true;
+            vars.push(v);
+        }
+        let mut next = 0;
+        while let Some(&v) = vars.get(next) {
+            next += 1;
+            for &c in self.context.graph.constraints_on(v) {
+                for &u in self.context.model.constraints[c].vars() {
+                    // A busy variable may hold a value that a running repair changes.
+                    if busy[u] {
+                        return None;
+                    }
+                    if seen[u] || known[u].is_fixed() {
+                        continue;
+                    }
+                    seen[u] = true;
+                    vars.push(u);
+                }
+            }
+        }
+        Some(vars)
+    }
+
+    /// What the early repairs gave.
+    pub(super) fn into_results(self) -> Results {
+        self.board.into_inner().unwrap_or_else(PoisonError::into_inner).result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Constraint;
+    use crate::puzzle::Puzzle;
+    use crate::solver::SolveOptions;
+    use crate::solver::portfolio::pipeline::{self, Cut};
+    use crate::solver::portfolio::repair::{PIECE_CONFLICTS, piece_budget};
+    use crate::solver::termination::Termination;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Whether every constraint of `model` whose variables are all fixed in `fixed` holds.
+    fn fixed_constraints_hold(model: &Model, fixed: &[Domain]) -> bool {
+        model.constraints.iter().all(|c| {
+            let values: Option<Vec<u32>> = c.vars().iter().map(|&v| fixed[v].value()).collect();
+            let Some(values) = values else { return true };
+            match c {
+                Constraint::Sum { total, .. } => values.iter().sum::<u32>() == *total,
+                Constraint::AllDifferent { .. } => {
+                    let mut sorted = values.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    sorted.len() == values.len()
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn stuck_pieces_are_repaired_early_only_away_from_unfinished_work_and_fit_the_rest() {
+        let mut repaired_early = 0;
+        for seed in 1..=6 {
+            let kakuro = crate::generate::any_solution(60, 60, 35.0, seed);
+            let model = Puzzle::Kakuro(kakuro).compile().model;
+            let graph = Graph::new(&model, &model.domains);
+            let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
+            let options = SolveOptions::default();
+            let live = AtomicUsize::new(0);
+            let goal = Goal { target: 1, termination: Termination::default(), live: &live };
+            let crew = Crew { options: &options, threads: 1, waiting: None };
+            let within = |node_limit| Goal {
+                termination: Termination { node_limit, ..goal.termination },
+                ..goal
+            };
+            let goals = (within(Some(PIECE_CONFLICTS)), within(piece_budget(0, 1)));
+            // One thread: the pipeline runs in order, and repairs nothing early.
+            let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
+            assert!(outcome.repaired.values.is_empty(), "seed {seed}");
+            // Replayed with the largest piece still running when every other task is done.
+            let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
+            let running = (0..pieces.len()).max_by_key(|&p| pieces[p].len()).expect("pieces");
+            let context = Context {
+                model: &model,
+                domains: &model.domains,
+                graph: &graph,
+                crew,
+                goal: within(piece_budget(1, 1)),
+                scope: Scope::Region,
+            };
+            let early = Early::new(context, &pieces, true);
+            let settled = (0..model.domains.len())
+                .filter(|&v| !model.domains[v].is_fixed() && outcome.fixed[v].is_fixed());
+            early.even_solved(settled.filter_map(|v| Some((v, outcome.fixed[v].value()?))));
+            for (p, (vars, found)) in
+                outcome.pieces.iter().enumerate().filter(|&(p, _)| p != running)
+            {
+                let found = found.as_ref().expect("every piece is answered");
+                let solution = found.solutions.first().filter(|_| found.count >= 1);
+                early.piece_answered(p, vars, solution.map(Vec::as_slice));
+            }
+            while early.repair_one() {}
+            let repaired = early.into_results();
+            assert!(!repaired.covered[running], "seed {seed}: the running piece was covered");
+            // Nothing repaired early lies in the running piece or shares a constraint with it.
+            let mut near_running = vec![false; model.domains.len()];
+            for &v in pieces[running] {
+                for &c in graph.constraints_on(v) {
+                    for &u in model.constraints[c].vars() {
+                        near_running[u] = true;
+                    }
+                }
+            }
+            for (vars, _) in &repaired.values {
+                assert!(vars.iter().all(|&v| !near_running[v]), "seed {seed}: repaired too near");
+            }
+            repaired_early += repaired.values.len();
+            // The running piece's answer, the others' and the early repairs' fit together.
+            let outcome = pipeline::Outcome { repaired, ..outcome };
+            let standing = outcome.standing();
+            assert!(fixed_constraints_hold(&model, &standing.fixed), "seed {seed}");
+        }
+        assert!(repaired_early >= 1, "no stuck piece was repaired early on six grids");
+    }
+}
