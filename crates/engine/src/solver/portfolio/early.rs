@@ -7,11 +7,12 @@
 //! found stuck long before. Yet a stuck piece's first repair depends only on what lies
 //! around it: the variables within `RELEASE_DEPTH << 1` steps are opened again, and the
 //! piece it then forms (the open variables joined to it through constraints) is solved
-//! against the fixed values around that. So a thread left without a task of the pipeline
-//! repairs a stuck piece at once when that piece reaches no variable of an unfinished task
-//! (an even region not yet solved, a piece not yet solved, another repair running): the
-//! values around it are then final, and what it changes no unfinished task reads (every
-//! constraint on a variable it opens joins that variable to the piece).
+//! against the fixed values around that. So in the pipeline's tail (every task left is
+//! running, none ready or waiting, so that a repair delays none), a thread left without a
+//! task repairs a stuck piece at once when that piece reaches no variable of an unfinished
+//! task (an even region not yet solved, a piece not yet solved, another repair running):
+//! the values around it are then final, and what it changes no unfinished task reads
+//! (every constraint on a variable it opens joins that variable to the piece).
 //!
 //! A repaired piece's values are applied after the pipeline's, in the order the repairs
 //! finished; a repair that finds no completion within its budget changes nothing, and its

@@ -98,6 +98,8 @@ struct Queue {
     waiting_for: Vec<usize>,
     /// Tasks not yet finished (ready, running or waiting).
     unfinished: usize,
+    /// Tasks running.
+    running: usize,
 }
 
 /// Runs the first round (`first`, one solution per even region) and the second (`second`,
@@ -147,7 +149,12 @@ pub(super) fn run(
     }
     let mut ready: VecDeque<Task> = (0..evens.len()).map(Task::Even).collect();
     ready.extend((0..groups.len()).filter(|&p| waiting_for[p] == 0).map(Task::Piece));
-    let queue = Mutex::new(Queue { ready, waiting_for, unfinished: evens.len() + groups.len() });
+    let queue = Mutex::new(Queue {
+        ready,
+        waiting_for,
+        unfinished: evens.len() + groups.len(),
+        running: 0,
+    });
     let changed = Condvar::new();
     let fixed = RwLock::new(domains.to_vec());
     let abandon = Abandon::within(first.termination.abandon);
@@ -213,18 +220,21 @@ pub(super) fn run(
             if abandon.is_raised() || (helper && work_waits(crew.waiting)) {
                 return;
             }
-            let task = {
+            let (task, tail) = {
                 let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
                 if queue.unfinished == 0 {
                     return;
                 }
-                queue.ready.pop_front()
+                let task = queue.ready.pop_front();
+                queue.running += usize::from(task.is_some());
+                (task, queue.unfinished == queue.running)
             };
             let Some(task) = task else {
-                // Nothing ready yet: repair a stuck piece that nothing unfinished touches,
-                // help the nested work of the regions that run (their sub-regions), or
-                // wait a moment for one to finish.
-                if early.repair_one() {
+                // Nothing ready yet: in the pipeline's tail (every task left is running, so
+                // a repair delays none), repair a stuck piece that nothing unfinished
+                // touches; else help the nested work of the regions that run (their
+                // sub-regions), or wait a moment for one to finish.
+                if tail && early.repair_one() {
                     changed.notify_all();
                     continue;
                 }
@@ -257,6 +267,7 @@ pub(super) fn run(
             };
             let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
             queue.unfinished -= 1;
+            queue.running -= 1;
             for &p in unblocked {
                 queue.waiting_for[p] -= 1;
                 if queue.waiting_for[p] == 0 {
