@@ -20,24 +20,11 @@
 //! on more than one thread: which solution is found may then depend on the threads.
 
 use super::components::{self, Component};
-use super::graph::{Graph, RELEASE_DEPTH};
-use super::{Crew, Scope};
-use crate::model::{Domain, Model, VarId};
+use super::graph::RELEASE_DEPTH;
+use super::repair::Repairs;
+use crate::model::{Domain, VarId};
 use crate::solver::Stats;
-use crate::solver::goal::Goal;
 use std::sync::{Mutex, PoisonError};
-
-/// What the early repairs need of the pipeline: the part, its graph, and how to solve.
-pub(super) struct Context<'a> {
-    pub model: &'a Model,
-    /// The part's propagated domains, which an opened variable gets back.
-    pub domains: &'a [Domain],
-    pub graph: &'a Graph<'a>,
-    pub crew: Crew<'a>,
-    /// The first repair round's goal: its budget, under the pipeline's abandon flag.
-    pub goal: Goal<'a>,
-    pub scope: Scope,
-}
 
 /// What the early repairs gave, for the repair rounds.
 #[derive(Default)]
@@ -56,8 +43,6 @@ struct Board {
     known: Vec<Domain>,
     /// The variables of unfinished tasks and of repairs running.
     busy: Vec<bool>,
-    /// Each open variable's piece (`usize::MAX` for none).
-    piece_of: Vec<usize>,
     /// The stuck pieces not yet tried, each with the count of changes at which it was
     /// last found to reach something unfinished.
     stuck: Vec<(usize, Option<u64>)>,
@@ -77,19 +62,23 @@ struct Taken {
 
 /// The early repairs of one pipeline; inert when `enabled` is false.
 pub(super) struct Early<'a> {
-    context: Context<'a>,
+    /// The part, its graph and how to solve, with the pipeline's goal for the pieces
+    /// (under its abandon flag): a repair is one of the first round's.
+    repairs: Repairs<'a>,
     enabled: bool,
     /// Each piece's open variables.
     pieces: Vec<Vec<VarId>>,
+    /// Each open variable's piece (`usize::MAX` for none).
+    piece_of: Vec<usize>,
     board: Mutex<Board>,
 }
 
 impl<'a> Early<'a> {
     /// The early repairs of the pipeline with `pieces` (their open variables), before any
     /// task has run: every open variable is busy.
-    pub(super) fn new(context: Context<'a>, pieces: &[&[VarId]], enabled: bool) -> Self {
-        let n = context.domains.len();
-        let busy = context.domains.iter().map(|d| !d.is_fixed()).collect();
+    pub(super) fn new(repairs: Repairs<'a>, pieces: &[&[VarId]], enabled: bool) -> Self {
+        let n = repairs.domains.len();
+        let busy = repairs.domains.iter().map(|d| !d.is_fixed()).collect();
         let mut piece_of = vec![usize::MAX; n];
         for (p, vars) in pieces.iter().enumerate() {
             for &v in vars.iter() {
@@ -97,16 +86,10 @@ impl<'a> Early<'a> {
             }
         }
         let result = Results { covered: vec![false; pieces.len()], ..Results::default() };
-        let board = Board {
-            known: context.domains.to_vec(),
-            busy,
-            piece_of,
-            stuck: Vec::new(),
-            changes: 0,
-            result,
-        };
+        let board =
+            Board { known: repairs.domains.to_vec(), busy, stuck: Vec::new(), changes: 0, result };
         let pieces = pieces.iter().map(|vars| vars.to_vec()).collect();
-        Early { context, enabled, pieces, board: Mutex::new(board) }
+        Early { repairs, enabled, pieces, piece_of, board: Mutex::new(board) }
     }
 
     fn board(&self) -> std::sync::MutexGuard<'_, Board> {
@@ -155,13 +138,10 @@ impl<'a> Early<'a> {
         }
         let Some(Taken { vars, constraints, covered, known }) = self.take() else { return false };
         let piece: Component =
-            components::build(self.context.model, &known, vars.clone(), &constraints);
-        let answer = super::solve_model(
-            &piece.model,
-            self.context.crew,
-            self.context.goal,
-            self.context.scope,
-        );
+            components::build(self.repairs.model, &known, vars.clone(), &constraints);
+        let repairs = &self.repairs;
+        let goal = repairs.piece_goal(1, repairs.goal.termination.abandon);
+        let answer = super::solve_model(&piece.model, repairs.crew, goal, repairs.scope);
         let solution = answer.solutions.first().filter(|_| answer.count >= 1);
         let mut board = self.board();
         board.result.stats += answer.stats;
@@ -196,9 +176,9 @@ impl<'a> Early<'a> {
             }
             let own = &self.pieces[p];
             let mut known = board.known.clone();
-            for v in self.context.graph.around(own, RELEASE_DEPTH << 1) {
+            for v in self.repairs.graph.around(own, RELEASE_DEPTH << 1) {
                 if !board.busy[v] {
-                    known[v] = self.context.domains[v];
+                    known[v] = self.repairs.domains[v];
                 }
             }
             let Some(vars) = self.joined(own, &known, &board.busy) else {
@@ -207,7 +187,7 @@ impl<'a> Early<'a> {
             };
             let mut covered: Vec<usize> = vars
                 .iter()
-                .map(|&v| board.piece_of[v])
+                .map(|&v| self.piece_of[v])
                 .filter(|&q| board.stuck.iter().any(|&(s, _)| s == q))
                 .collect();
             covered.sort_unstable();
@@ -216,7 +196,7 @@ impl<'a> Early<'a> {
             for &v in &vars {
                 board.busy[v] = true;
             }
-            let constraints = self.context.graph.constraints_of_all(&vars);
+            let constraints = self.repairs.graph.constraints_of_all(&vars);
             return Some(Taken { vars, constraints, covered, known });
         }
         None
@@ -234,8 +214,8 @@ impl<'a> Early<'a> {
         let mut next = 0;
         while let Some(&v) = vars.get(next) {
             next += 1;
-            for &c in self.context.graph.constraints_on(v) {
-                for &u in self.context.model.constraints[c].vars() {
+            for &c in self.repairs.graph.constraints_on(v) {
+                for &u in self.repairs.model.constraints[c].vars() {
                     // A busy variable may hold a value that a running repair changes.
                     if busy[u] {
                         return None;
@@ -260,11 +240,14 @@ impl<'a> Early<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Constraint;
+    use crate::model::{Constraint, Model};
     use crate::puzzle::Puzzle;
     use crate::solver::SolveOptions;
+    use crate::solver::goal::Goal;
+    use crate::solver::portfolio::graph::Graph;
     use crate::solver::portfolio::pipeline::{self, Cut};
     use crate::solver::portfolio::repair::{PIECE_CONFLICTS, piece_budget};
+    use crate::solver::portfolio::{Crew, Scope};
     use crate::solver::termination::Termination;
     use std::sync::atomic::AtomicUsize;
 
@@ -308,15 +291,15 @@ mod tests {
             // Replayed with the largest piece still running when every other task is done.
             let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
             let running = (0..pieces.len()).max_by_key(|&p| pieces[p].len()).expect("pieces");
-            let context = Context {
+            let repairs = Repairs {
                 model: &model,
                 domains: &model.domains,
                 graph: &graph,
                 crew,
-                goal: within(piece_budget(1, 1)),
+                goal,
                 scope: Scope::Region,
             };
-            let early = Early::new(context, &pieces, true);
+            let early = Early::new(repairs, &pieces, true);
             let settled = (0..model.domains.len())
                 .filter(|&v| !model.domains[v].is_fixed() && outcome.fixed[v].is_fixed());
             early.even_solved(settled.filter_map(|v| Some((v, outcome.fixed[v].value()?))));

@@ -13,7 +13,7 @@
 use super::components::{self, Component, Group};
 use super::early::{self, Early};
 use super::graph::Graph;
-use super::repair::{Standing, piece_budget};
+use super::repair::{Repairs, Standing};
 use super::{Crew, Scope, side_by_side_on};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
@@ -166,15 +166,9 @@ pub(super) fn run(
         let termination = Termination { abandon: Some(&abandon), ..goal.termination };
         Goal { termination, ..goal }
     });
-    // The first repair round's goal, for stuck pieces repaired while the pipeline runs.
-    let repair_goal = {
-        let termination = Termination { node_limit: piece_budget(1, 1), ..goals[1].termination };
-        Goal { termination, ..goals[1] }
-    };
-    let context =
-        early::Context { model, domains, graph: cut.graph, crew, goal: repair_goal, scope };
+    let repairs = Repairs { model, domains, graph: cut.graph, crew, goal: goals[1], scope };
     let piece_vars: Vec<&[VarId]> = groups.iter().map(|g| g.vars.as_slice()).collect();
-    let early = Early::new(context, &piece_vars, second.target == 1 && crew.threads > 1);
+    let early = Early::new(repairs, &piece_vars, second.target == 1 && crew.threads > 1);
     let end = |task: Ended| {
         if !abandon.raise() {
             *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);

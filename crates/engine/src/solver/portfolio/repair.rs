@@ -102,7 +102,7 @@ pub(super) struct Repairs<'a> {
     pub domains: &'a [Domain],
     pub graph: &'a Graph<'a>,
     pub crew: Crew<'a>,
-    /// The caller's goal, without a node limit.
+    /// The caller's goal; each round sets its pieces' node limit.
     pub goal: Goal<'a>,
     pub scope: Scope,
 }
@@ -134,6 +134,17 @@ struct Board {
 }
 
 impl Repairs<'_> {
+    /// The goal of a piece in the round `attempt`: that round's budget, stopped when
+    /// `abandon` is raised.
+    pub(super) fn piece_goal<'g>(&'g self, attempt: u32, abandon: Option<&'g Abandon>) -> Goal<'g> {
+        let termination = Termination {
+            node_limit: piece_budget(attempt, self.goal.target),
+            abandon,
+            ..self.goal.termination
+        };
+        Goal { termination, ..self.goal }
+    }
+
     /// Runs the repair rounds from `standing` until nothing is stuck or the rounds run out.
     pub(super) fn run(&self, mut standing: Standing) -> Repaired {
         let mut stats = Stats::default();
@@ -173,12 +184,7 @@ impl Repairs<'_> {
             opened.fixed[v] = self.domains[v];
         }
         let pieces = components::split(self.model, &opened.fixed);
-        let termination = Termination {
-            node_limit: piece_budget(attempt, self.goal.target),
-            abandon: Some(abandon),
-            ..self.goal.termination
-        };
-        let goal = Goal { termination, ..self.goal };
+        let goal = self.piece_goal(attempt, Some(abandon));
         let next = AtomicUsize::new(0);
         let answers = pieces.iter().map(|_| None).collect();
         let board = Mutex::new(Board { answers, assumed: None });
