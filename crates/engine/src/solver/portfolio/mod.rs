@@ -221,8 +221,8 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
 }
 
 /// Whether the whole problem goes to its parts and regions without the probe: under `mac`,
-/// for one solution or two, without the caller's node limit, where the root leaves enough
-/// open for regions. On so large a problem each of the probe's nodes propagates over the
+/// for one solution or two, without the caller's node limit, where the root leaves
+/// [`regions::LARGE_OPEN`] open variables or more. On so large a problem each of the probe's nodes propagates over the
 /// whole (a tenth of a second on a 500x500 grid, on one thread, before anything is split),
 /// and the search-first pass of its parts and regions does the probe's job where the work
 /// is divided.
@@ -230,13 +230,13 @@ fn skips_probe(root: &Subproblem, engines: Engines, goal: Goal<'_>) -> bool {
     engines == Engines::SearchAndSat
         && goal.target <= 2
         && goal.termination.node_limit.is_none()
-        && components::open_count(&root.domains) >= regions::MIN_OPEN
+        && components::open_count(&root.domains) >= regions::LARGE_OPEN
 }
 
 /// Whether a part or region is tried by the depth-first search alone before the engines
-/// race on it: under `mac` (search and SAT), for a region, or a part too small to be cut
-/// into regions solved without the caller's node limit (which counts the parts' nodes in
-/// order).
+/// race on it: under `mac` (search and SAT), for a region, or a part below
+/// [`regions::LARGE_OPEN`] that was not cut, solved without the caller's node limit (which
+/// counts the parts' nodes in order).
 fn searched_first(scope: Scope, engines: Engines, root: &Subproblem, goal: Goal<'_>) -> bool {
     if engines != Engines::SearchAndSat {
         return false;
@@ -246,7 +246,7 @@ fn searched_first(scope: Scope, engines: Engines, root: &Subproblem, goal: Goal<
         Scope::Region | Scope::SubRegion => true,
         Scope::Part => {
             goal.termination.node_limit.is_none()
-                && components::open_count(&root.domains) < regions::MIN_OPEN
+                && components::open_count(&root.domains) < regions::LARGE_OPEN
         }
     }
 }

@@ -8,8 +8,9 @@
 //!
 //! 1. The open variables are ordered by breadth-first distance from a far end of the part
 //!    (two sweeps), through the neighbours each constraint lists (a run's cells, in order),
-//!    and cut into regions of about [`REGION_VARS`] variables: bands across the grid (a
-//!    part needs [`MIN_OPEN`] open variables to be cut).
+//!    and cut into regions of about [`REGION_VARS`] variables, fewer in a smaller part
+//!    ([`region_vars`]): bands across the grid (a part needs [`MIN_OPEN`] open variables
+//!    to be cut).
 //! 2. First round, the even regions (0, 2, 4, …), each with every constraint on its
 //!    variables, the other variables of those constraints coming along free. A region
 //!    without a solution proves that the whole has none: its constraints are the whole's.
@@ -47,9 +48,21 @@ use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::Termination;
 use crate::solver::{Engine, Stats, StopReason};
 
-/// About how many open variables a region holds. Smaller regions are solved sooner and
-/// spread over more threads, but have more boundary for the second round to complete.
+/// About how many open variables a region of a large part holds. Smaller regions are
+/// solved sooner and spread over more threads, but have more boundary for the second
+/// round to complete.
 const REGION_VARS: usize = 700;
+
+/// The fewest open variables a region holds, about: a part too small for regions of
+/// [`REGION_VARS`] is cut into regions of a [`SMALL_PART_REGIONS`]th of it, down to this.
+const MIN_REGION_VARS: usize = 350;
+
+/// How many regions, about, a part too small for regions of [`REGION_VARS`] is cut into.
+/// Such a part (1,400 to 4,200 open variables: a 60x60 to 120x120 random filling, a
+/// 101x31) left to the search alone often goes on to the SAT engine, which takes 100 to
+/// 250 ms on it; its regions are mostly answered by the search, in a fraction of that,
+/// and side by side.
+const SMALL_PART_REGIONS: usize = 6;
 
 /// About how many open variables a sub-region holds: a region the search alone could not
 /// answer is cut again into pieces of this size (see [`solve_again`]).
@@ -57,7 +70,16 @@ const SUB_REGION_VARS: usize = 400;
 
 /// The open variables a part needs to be cut into regions: below it, the probe and one
 /// solver are quick on the whole.
-pub(super) const MIN_OPEN: usize = REGION_VARS * MIN_REGIONS;
+pub(super) const MIN_OPEN: usize = MIN_REGION_VARS * MIN_REGIONS;
+
+/// The open variables from which a problem is so large that it is cut at once: the whole
+/// is not probed, and a part the cut declines is not tried by the search alone first.
+pub(super) const LARGE_OPEN: usize = REGION_VARS * MIN_REGIONS;
+
+/// About how many open variables each region of a part of `open` open variables holds.
+fn region_vars(open: usize) -> usize {
+    (open / SMALL_PART_REGIONS).clamp(MIN_REGION_VARS, REGION_VARS)
+}
 
 /// The answer for the part `model` at its propagated `domains`, from its regions; `None`
 /// when it is too small to cut, or the regions gave up.
@@ -67,7 +89,8 @@ pub(super) fn solve(
     crew: Crew<'_>,
     goal: Goal<'_>,
 ) -> Option<Found> {
-    solve_cut(model, domains, crew, goal, REGION_VARS, Scope::Region)
+    let region_vars = region_vars(components::open_count(domains));
+    solve_cut(model, domains, crew, goal, region_vars, Scope::Region)
 }
 
 /// The answer for one region (or piece) that the search alone could not settle quickly,
@@ -331,8 +354,28 @@ mod tests {
     }
 
     #[test]
+    fn a_part_of_a_few_thousand_open_variables_is_cut_into_smaller_regions() {
+        assert_eq!(region_vars(MIN_OPEN), MIN_REGION_VARS);
+        assert_eq!(region_vars(3_000), 500);
+        assert_eq!(region_vars(100_000), REGION_VARS);
+        // A random 60x60 filling, too small for regions of REGION_VARS, is cut all the same.
+        let model = random_grid(60, 1);
+        let open = components::open_count(&model.domains);
+        assert!((MIN_OPEN..LARGE_OPEN).contains(&open), "{open} open variables");
+        let options = SolveOptions::default();
+        let live = AtomicUsize::new(0);
+        let goal = Goal { target: 1, termination: Termination::default(), live: &live };
+        for threads in [1, 2] {
+            let crew = Crew { options: &options, threads, waiting: None };
+            let found = solve(&model, &model.domains, crew, goal).expect("cut and answered");
+            assert!(found.stats.regions >= MIN_REGIONS as u64, "{threads} threads");
+            assert_answers(&model, 1, Some(&found), &format!("{threads} threads"));
+        }
+    }
+
+    #[test]
     fn a_part_too_small_for_regions_is_left_whole() {
         let model = random_grid(12, 1);
-        assert!(cut_answer(&model, 1, 2, REGION_VARS).is_none());
+        assert!(cut_answer(&model, 1, 2, MIN_REGION_VARS).is_none());
     }
 }
