@@ -241,15 +241,10 @@ impl<'a> Early<'a> {
 mod tests {
     use super::*;
     use crate::model::{Constraint, Model};
-    use crate::puzzle::Puzzle;
-    use crate::solver::SolveOptions;
-    use crate::solver::goal::Goal;
+    use crate::solver::portfolio::Scope;
+    use crate::solver::portfolio::fixture::{Setup, random_grid};
     use crate::solver::portfolio::graph::Graph;
     use crate::solver::portfolio::pipeline::{self, Cut};
-    use crate::solver::portfolio::repair::{PIECE_CONFLICTS, piece_budget};
-    use crate::solver::portfolio::{Crew, Scope};
-    use crate::solver::termination::Termination;
-    use std::sync::atomic::AtomicUsize;
 
     /// Whether every constraint of `model` whose variables are all fixed in `fixed` holds.
     fn fixed_constraints_hold(model: &Model, fixed: &[Domain]) -> bool {
@@ -272,19 +267,12 @@ mod tests {
     fn stuck_pieces_are_repaired_early_only_away_from_unfinished_work_and_fit_the_rest() {
         let mut repaired_early = 0;
         for seed in 1..=6 {
-            let kakuro = crate::generate::any_solution(60, 60, 35.0, seed);
-            let model = Puzzle::Kakuro(kakuro).compile().model;
+            let model = random_grid(60, seed);
             let graph = Graph::new(&model, &model.domains);
             let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
-            let options = SolveOptions::default();
-            let live = AtomicUsize::new(0);
-            let goal = Goal { target: 1, termination: Termination::default(), live: &live };
-            let crew = Crew { options: &options, threads: 1, waiting: None };
-            let within = |node_limit| Goal {
-                termination: Termination { node_limit, ..goal.termination },
-                ..goal
-            };
-            let goals = (within(Some(PIECE_CONFLICTS)), within(piece_budget(0, 1)));
+            let setup = Setup::default();
+            let (goal, crew) = (setup.goal(1), setup.crew(1));
+            let goals = setup.pipeline_goals();
             // One thread: the pipeline runs in order, and repairs nothing early.
             let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
             assert!(outcome.repaired.values.is_empty(), "seed {seed}");

@@ -34,6 +34,8 @@
 
 pub(crate) mod components;
 mod early;
+#[cfg(test)]
+mod fixture;
 mod graph;
 mod parts;
 mod pipeline;

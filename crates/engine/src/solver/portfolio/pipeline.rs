@@ -291,23 +291,18 @@ pub(super) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Puzzle;
-    use crate::solver::SolveOptions;
-    use std::sync::atomic::AtomicUsize;
+    use crate::solver::portfolio::fixture::{Setup, random_grid};
 
     #[test]
     fn the_pieces_built_from_their_even_regions_alone_fit_together_into_a_solution() {
         let mut whole = 0;
         for seed in 1..=3 {
-            let kakuro = crate::generate::any_solution(60, 60, 35.0, seed);
-            let model = Puzzle::Kakuro(kakuro).compile().model;
+            let model = random_grid(60, seed);
             let graph = Graph::new(&model, &model.domains);
             let regions = graph.regions(60).expect("a 60x60 grid is cut");
             let cut = Cut::new(&graph, regions, model.domains.len());
-            let options = SolveOptions::default();
-            let live = AtomicUsize::new(0);
-            let goal = Goal { target: 1, termination: Termination::default(), live: &live };
-            let crew = Crew { options: &options, threads: 2, waiting: None };
+            let setup = Setup::default();
+            let (goal, crew) = (setup.goal(1), setup.crew(2));
             let outcome = run(&model, &model.domains, &cut, crew, (goal, goal), Scope::Region);
             assert_eq!(outcome.ended, None, "seed {seed}");
             assert!(outcome.evens.iter().all(|f| f.as_ref().is_some_and(|f| f.count == 1)));

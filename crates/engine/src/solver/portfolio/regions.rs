@@ -219,23 +219,13 @@ fn engine(stats: &Stats) -> Engine {
 mod tests {
     use super::*;
     use crate::model::{Constraint, VarId};
-    use crate::puzzle::Puzzle;
-    use crate::solver::termination::Termination;
+    use crate::solver::portfolio::fixture::{Setup, random_grid};
     use crate::solver::{SolveOptions, portfolio};
-    use std::sync::atomic::AtomicUsize;
-
-    /// The model of a random Kakuro filling (many solutions) of `size` x `size`.
-    fn random_grid(size: usize, seed: u64) -> Model {
-        let kakuro = crate::generate::any_solution(size, size, 35.0, seed);
-        Puzzle::Kakuro(kakuro).compile().model
-    }
 
     /// The regions' answer for `model`, cut into regions of `region_vars`, on `threads`.
     fn cut_answer(model: &Model, target: u64, threads: usize, region_vars: usize) -> Option<Found> {
-        let options = SolveOptions::default();
-        let live = AtomicUsize::new(0);
-        let goal = Goal { target, termination: Termination::default(), live: &live };
-        let crew = Crew { options: &options, threads, waiting: None };
+        let setup = Setup::default();
+        let (goal, crew) = (setup.goal(target), setup.crew(threads));
         solve_cut(model, &model.domains, crew, goal, region_vars, Scope::Region)
     }
 
@@ -362,11 +352,9 @@ mod tests {
         let model = random_grid(60, 1);
         let open = components::open_count(&model.domains);
         assert!((MIN_OPEN..LARGE_OPEN).contains(&open), "{open} open variables");
-        let options = SolveOptions::default();
-        let live = AtomicUsize::new(0);
-        let goal = Goal { target: 1, termination: Termination::default(), live: &live };
+        let setup = Setup::default();
         for threads in [1, 2] {
-            let crew = Crew { options: &options, threads, waiting: None };
+            let (goal, crew) = (setup.goal(1), setup.crew(threads));
             let found = solve(&model, &model.domains, crew, goal).expect("cut and answered");
             assert!(found.stats.regions >= MIN_REGIONS as u64, "{threads} threads");
             assert_answers(&model, 1, Some(&found), &format!("{threads} threads"));

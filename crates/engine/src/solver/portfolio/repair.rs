@@ -300,11 +300,8 @@ fn settled<'p>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Puzzle;
-    use crate::solver::SolveOptions;
+    use crate::solver::portfolio::fixture::{Setup, random_grid};
     use crate::solver::portfolio::pipeline::{self, Cut};
-    use crate::solver::termination::Termination;
-    use std::sync::atomic::AtomicUsize;
 
     /// The repair rounds after the pipeline on `model`, cut into regions of `region_vars`,
     /// at `threads`: the standing after them, whether it is a solution, and whether the
@@ -314,17 +311,11 @@ mod tests {
         region_vars: usize,
         threads: usize,
     ) -> Option<(Standing, bool, bool)> {
-        let options = SolveOptions::default();
-        let live = AtomicUsize::new(0);
-        let goal = Goal { target: 1, termination: Termination::default(), live: &live };
-        let crew = Crew { options: &options, threads, waiting: None };
+        let setup = Setup::default();
+        let (goal, crew) = (setup.goal(1), setup.crew(threads));
         let graph = Graph::new(model, &model.domains);
         let cut = Cut::new(&graph, graph.regions(region_vars)?, model.domains.len());
-        let within = |node_limit| Goal {
-            termination: Termination { node_limit, ..goal.termination },
-            ..goal
-        };
-        let goals = (within(Some(PIECE_CONFLICTS)), within(piece_budget(0, 1)));
+        let goals = setup.pipeline_goals();
         let outcome = pipeline::run(model, &model.domains, &cut, crew, goals, Scope::Region);
         let standing = outcome.standing();
         let solution = |standing: &Standing| {
@@ -356,8 +347,7 @@ mod tests {
     fn repair_rounds_complete_the_whole_with_a_solution_at_every_thread_count() {
         let (mut repaired_grids, mut completed) = (0, 0);
         for seed in 1..=6 {
-            let kakuro = crate::generate::any_solution(60, 60, 35.0, seed);
-            let model = Puzzle::Kakuro(kakuro).compile().model;
+            let model = random_grid(60, seed);
             let Some((one, solved, stuck)) = repaired(&model, 40, 1) else { continue };
             if !stuck {
                 continue;
