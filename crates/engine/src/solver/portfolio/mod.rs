@@ -224,10 +224,11 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
 
 /// Whether the whole problem goes to its parts and regions without the probe: under `mac`,
 /// for one solution or two, without the caller's node limit, where the root leaves
-/// [`regions::LARGE_OPEN`] open variables or more. On so large a problem each of the probe's nodes propagates over the
-/// whole (a tenth of a second on a 500x500 grid, on one thread, before anything is split),
-/// and the search-first pass of its parts and regions does the probe's job where the work
-/// is divided.
+/// [`regions::LARGE_OPEN`] open variables or more. On so large a problem each of the
+/// probe's nodes propagates over the whole (a tenth of a second on a 500x500 grid, on one
+/// thread, before anything is split), and the search-first pass of its parts and regions
+/// does the probe's job where the work is divided. Below it the probe stays: a grid it
+/// answers (a 101x31 filling in 1,100 nodes) can cost several times more cut.
 fn skips_probe(root: &Subproblem, engines: Engines, goal: Goal<'_>) -> bool {
     engines == Engines::SearchAndSat
         && goal.target <= 2
