@@ -242,9 +242,9 @@ mod tests {
     use super::*;
     use crate::model::{Constraint, Model};
     use crate::solver::portfolio::Scope;
-    use crate::solver::portfolio::fixture::{Setup, random_grid};
     use crate::solver::portfolio::graph::Graph;
     use crate::solver::portfolio::pipeline::{self, Cut};
+    use crate::solver::portfolio::tests::{Setup, random_grid};
 
     /// Whether every constraint of `model` whose variables are all fixed in `fixed` holds.
     fn fixed_constraints_hold(model: &Model, fixed: &[Domain]) -> bool {

@@ -34,8 +34,6 @@
 
 pub(crate) mod components;
 mod early;
-#[cfg(test)]
-mod fixture;
 mod graph;
 mod parts;
 mod pipeline;
@@ -45,6 +43,8 @@ mod repair;
 mod restarts;
 mod shared;
 mod split;
+#[cfg(test)]
+mod tests;
 
 use super::goal::{Found, Goal, solution_target};
 use super::search::{Driver, Search, Subproblem};

@@ -291,7 +291,7 @@ pub(super) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::portfolio::fixture::{Setup, random_grid};
+    use crate::solver::portfolio::tests::{Setup, random_grid};
 
     #[test]
     fn the_pieces_built_from_their_even_regions_alone_fit_together_into_a_solution() {

@@ -219,7 +219,7 @@ fn engine(stats: &Stats) -> Engine {
 mod tests {
     use super::*;
     use crate::model::{Constraint, VarId};
-    use crate::solver::portfolio::fixture::{Setup, random_grid};
+    use crate::solver::portfolio::tests::{Setup, random_grid};
     use crate::solver::{SolveOptions, portfolio};
 
     /// The regions' answer for `model`, cut into regions of `region_vars`, on `threads`.

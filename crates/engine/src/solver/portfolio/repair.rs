@@ -300,8 +300,8 @@ fn settled<'p>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::portfolio::fixture::{Setup, random_grid};
     use crate::solver::portfolio::pipeline::{self, Cut};
+    use crate::solver::portfolio::tests::{Setup, random_grid};
 
     /// The repair rounds after the pipeline on `model`, cut into regions of `region_vars`,
     /// at `threads`: the standing after them, whether it is a solution, and whether the

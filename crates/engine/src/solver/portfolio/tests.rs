@@ -1,5 +1,5 @@
-//! What the portfolio's tests set up again and again: random grids, and the goals and
-//! crews to solve them with.
+//! What the portfolio's tests share: random grids, and the goals and crews to solve
+//! them with.
 
 use super::Crew;
 use super::repair::{PIECE_CONFLICTS, piece_budget};
