@@ -109,6 +109,16 @@ pub(super) fn solve_again(
     solve_cut(model, domains, crew, goal, SUB_REGION_VARS, Scope::SubRegion)
 }
 
+/// The goals of the pipeline for `goal`: one solution of each even region, and the
+/// pieces' first budget. Each region and piece has a budget: one that is hard to complete
+/// (or to refute) under the boundary it was given is reopened wider rather than fought.
+pub(super) fn pipeline_goals(goal: Goal<'_>) -> (Goal<'_>, Goal<'_>) {
+    let within =
+        |node_limit| Goal { termination: Termination { node_limit, ..goal.termination }, ..goal };
+    let once = Goal { target: 1, ..within(Some(PIECE_CONFLICTS)) };
+    (once, within(piece_budget(0, goal.target)))
+}
+
 /// [`solve`] with regions of about `region_vars` variables, each solved as `scope` says.
 fn solve_cut(
     model: &Model,
@@ -131,19 +141,7 @@ fn solve_cut(
     let graph = Graph::new(model, domains);
     let regions = graph.regions(region_vars)?;
     let cut = Cut::new(&graph, regions, domains.len());
-    // Each region and piece within a budget: one that is hard to complete (or to refute)
-    // under the boundary it was given is reopened wider rather than fought.
-    let within =
-        |node_limit| Goal { termination: Termination { node_limit, ..goal.termination }, ..goal };
-    let once = Goal { target: 1, ..within(Some(PIECE_CONFLICTS)) };
-    let outcome = pipeline::run(
-        model,
-        domains,
-        &cut,
-        crew,
-        (once, within(piece_budget(0, goal.target))),
-        scope,
-    );
+    let outcome = pipeline::run(model, domains, &cut, crew, pipeline_goals(goal), scope);
     let mut stats = Stats::default();
     for found in outcome.evens.iter().chain(outcome.pieces.iter().map(|(_, f)| f)).flatten() {
         stats += found.stats;

@@ -2,7 +2,6 @@
 //! them with.
 
 use super::Crew;
-use super::repair::{PIECE_CONFLICTS, piece_budget};
 use crate::model::Model;
 use crate::puzzle::Puzzle;
 use crate::solver::SolveOptions;
@@ -37,10 +36,6 @@ impl Setup {
     /// The pipeline's goals for one solution, with the budgets the regions give them: the
     /// even regions' and the pieces'.
     pub(super) fn pipeline_goals(&self) -> (Goal<'_>, Goal<'_>) {
-        let within = |node_limit| {
-            let termination = Termination { node_limit, ..Termination::default() };
-            Goal { termination, ..self.goal(1) }
-        };
-        (within(Some(PIECE_CONFLICTS)), within(piece_budget(0, 1)))
+        super::regions::pipeline_goals(self.goal(1))
     }
 }
