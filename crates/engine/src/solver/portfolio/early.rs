@@ -14,6 +14,13 @@
 //! the values around it are then final, and what it changes no unfinished task reads
 //! (every constraint on a variable it opens joins that variable to the piece).
 //!
+//! The largest stuck piece is repaired first, as a scheduler takes the longest job first:
+//! its repair takes the longest, and a small piece beside it may have no completion until
+//! it is repaired. On a 101x31 filling with a stuck piece of 357 variables and one of 17,
+//! the larger's repair took 226 nodes and the smaller's then 1,853; the smaller taken first
+//! was refuted, and the first repair round took both together to the SAT engine, three
+//! times slower.
+//!
 //! A repaired piece's values are applied after the pipeline's, in the order the repairs
 //! finished; a repair that finds no completion within its budget changes nothing, and its
 //! stuck pieces go to the first repair round as before. Only for one solution asked for,
@@ -43,8 +50,8 @@ struct Board {
     known: Vec<Domain>,
     /// The variables of unfinished tasks and of repairs running.
     busy: Vec<bool>,
-    /// The stuck pieces not yet tried, each with the count of changes at which it was
-    /// last found to reach something unfinished.
+    /// The stuck pieces not yet tried, the largest first, each with the count of changes at
+    /// which it was last found to reach something unfinished.
     stuck: Vec<(usize, Option<u64>)>,
     /// Counts the tasks finished, so a piece blocked is looked at again only after one.
     changes: u64,
@@ -122,7 +129,12 @@ impl<'a> Early<'a> {
                     board.known[v] = Domain::single(value);
                 }
             }
-            None => board.stuck.push((p, None)),
+            None => {
+                let pieces = &self.pieces;
+                let size = pieces[p].len();
+                let at = board.stuck.partition_point(|&(q, _)| pieces[q].len() >= size);
+                board.stuck.insert(at, (p, None));
+            }
         }
         for &v in vars {
             board.busy[v] = false;
@@ -320,5 +332,57 @@ mod tests {
             assert!(fixed_constraints_hold(&model, &standing.fixed), "seed {seed}");
         }
         assert!(repaired_early >= 1, "no stuck piece was repaired early on six grids");
+    }
+
+    #[test]
+    fn the_largest_stuck_piece_is_repaired_first_whatever_order_they_were_found_in() {
+        let mut compared = 0;
+        for seed in 1..=6 {
+            let model = random_grid(60, seed);
+            let graph = Graph::new(&model, &model.domains);
+            let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
+            let setup = Setup::default();
+            let (goal, crew) = (setup.goal(1), setup.crew(1));
+            let goals = setup.pipeline_goals();
+            let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
+            let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
+            let solution_of = |p: usize| {
+                let found = outcome.pieces[p].1.as_ref().expect("every piece is answered");
+                found.solutions.first().filter(|_| found.count >= 1).map(Vec::as_slice)
+            };
+            let mut stuck: Vec<usize> =
+                (0..pieces.len()).filter(|&p| solution_of(p).is_none()).collect();
+            stuck.sort_by_key(|&p| pieces[p].len());
+            let (Some(&smallest), Some(&largest)) = (stuck.first(), stuck.last()) else {
+                continue;
+            };
+            if pieces[smallest].len() == pieces[largest].len() {
+                continue;
+            }
+            let repairs = Repairs {
+                model: &model,
+                domains: &model.domains,
+                graph: &graph,
+                crew,
+                goal,
+                scope: Scope::Region,
+            };
+            let early = Early::new(repairs, &pieces, true);
+            let settled = (0..model.domains.len())
+                .filter(|&v| !model.domains[v].is_fixed() && outcome.fixed[v].is_fixed());
+            early.even_solved(settled.filter_map(|v| Some((v, outcome.fixed[v].value()?))));
+            for p in (0..pieces.len()).filter(|p| !stuck.contains(p)) {
+                early.piece_answered(p, pieces[p], solution_of(p));
+            }
+            // Found stuck from the smallest up: nothing is running, any of them can be taken.
+            for &p in &stuck {
+                early.piece_answered(p, pieces[p], None);
+            }
+            let taken = early.take().expect("a stuck piece is taken");
+            assert_eq!(&taken.vars[..pieces[largest].len()], pieces[largest], "seed {seed}");
+            assert!(taken.covered.contains(&largest), "seed {seed}");
+            compared += 1;
+        }
+        assert!(compared >= 1, "no grid left two stuck pieces of different sizes");
     }
 }
