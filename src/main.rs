@@ -7,7 +7,7 @@ use std::process::ExitCode;
 /// janko Kakuro set, 7% on Killer Sudoku). Built with `override`, it serves the process's
 /// `malloc` as well, and so the SAT solver's (CaDiCaL, in C++), which allocates a clause
 /// and grows two watch lists for every clause it loads: the SAT engine alone answered
-/// generated 60x60 to 101x31 grids in a third less time than with the system's `malloc`.
+/// generated 60x60 to 101x31 grids in 28% less time than with the system's `malloc`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
