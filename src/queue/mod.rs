@@ -311,6 +311,17 @@ fn url_auth(addrs: &[async_nats::ServerAddr]) -> Result<Option<UrlAuth>, String>
     Ok(found)
 }
 
+/// Takes the message `subject` holds off `stream` (the jobs and answers streams keep one
+/// per subject), by its sequence; nothing when it holds none. Never by purging the
+/// subject: a 2.9 server's purge by subject moves the stream's consumers past every
+/// message waiting behind it, and those are then never delivered (a pack sent after a
+/// cancelled input's own job never reached a worker).
+pub async fn take_off(stream: &jetstream::stream::Stream, subject: &str) {
+    if let Ok(message) = stream.get_last_raw_message_by_subject(subject).await {
+        let _ = stream.delete_message(message.sequence).await;
+    }
+}
+
 /// Connection errors name the URLs without their user and password.
 fn connect_error(settings: &QueueSettings, error: impl std::fmt::Display) -> QueueError {
     QueueError::Connect { urls: redacted(&settings.urls), message: error.to_string() }

@@ -1,8 +1,10 @@
 //! Small inputs through the shared queue travel in packs (several inputs in one job), and
 //! are still answered, cancelled and sent again one by one: on a real `nats-server`, a
 //! worker SIGKILLed while it holds a pack loses none of its inputs and has none answered
-//! twice, and an input cancelled while its pack waits is answered cancelled while the
-//! others of the pack are solved. The answers of a pack go back together in one message.
+//! twice, an input cancelled while its pack waits is answered cancelled while the others
+//! of the pack are solved, and an input cancelled on the queue takes only its own job off
+//! it, not the pack waiting behind it. The answers of a pack go back together in one
+//! message.
 
 use crate::daemon_common;
 
@@ -142,6 +144,43 @@ fn an_input_cancelled_while_its_pack_waits_is_answered_cancelled_and_the_others_
         assert_eq!(results[name].len(), 1, "{name}: {:?}", results[name]);
         assert_ne!(results[name][0].1["status"], "cancelled", "{name}: {:?}", results[name]);
     }
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.log());
+}
+
+#[test]
+fn an_input_cancelled_on_the_queue_takes_only_its_own_job_off_it() {
+    let Some(binary) = server_binary("a cancel ahead of a pack") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = NatsServer::start(&binary, dir.path());
+    let mut d = Daemon::new(&config(&server.url()));
+    d.start(&[]);
+    block_the_daemons_slot(&d);
+    // No worker yet: the first input goes alone, as a job of its own, and a pack of two
+    // waits behind it on the queue.
+    drop_together(&d, &[("first.json".to_string(), counted_for(0.2))]);
+    wait_until("the first input sent", LONG, Some(&d), || {
+        !d.path("inbox").join("first.json").exists()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let behind: Vec<(String, String)> =
+        ["a", "c"].iter().map(|n| (format!("{n}.json"), counted_for(0.2))).collect();
+    drop_together(&d, &behind);
+    wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
+    let out = std::process::Command::new(daemon_common::BIN)
+        .args(["cancel", "--config"])
+        .arg(d.config())
+        .arg("first.json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    let worker =
+        QueueWorker::start(&server.url(), 1, &["--log-level", "debug"], dir.path().join("w.log"));
+    // Taking the cancelled job off the queue must leave the pack behind it there.
+    let answered = |d: &Daemon| behind.iter().all(|(n, _)| d.path("done").join(n).exists());
+    wait_until("the pack behind the cancelled job answered", LONG, Some(&d), || answered(&d));
+    let results = results(&d.path("outbox"));
+    assert_eq!(results["first.json"][0].1["status"], "cancelled", "{}", worker.log_text());
     d.signal("TERM");
     assert!(d.wait_exit().success(), "{}", d.log());
 }

@@ -145,7 +145,8 @@ impl Remote {
                 }
                 tracing::warn!(subject = %subject, sequence = message.sequence, ack_floor = floor,
                     "a message no consumer delivers again (left behind by a failover); taken off");
-                stream.purge().filter(&subject).await.ok()?;
+                // By its sequence, not a purge of the subject (see `queue::take_off`).
+                stream.delete_message(message.sequence).await.ok()?;
             }
             Some(false)
         })
@@ -315,14 +316,9 @@ impl SharedQueue for Remote {
         let queue = &self.queue;
         let claim = id.to_string();
         queue.block_on(async {
-            // Only a subject that holds the job is purged: a packed input has none of its
-            // own, and a 2.9 server that purges a subject holding nothing moves the
-            // workers' consumer past every job waiting (found by the packs' cancel test).
-            let subject = queue.names.job(&claim);
-            if let Ok(stream) = queue.js.get_stream(queue.names.jobs_stream()).await
-                && stream.get_last_raw_message_by_subject(&subject).await.is_ok()
-            {
-                let _ = stream.purge().filter(subject).await;
+            // A packed input has no job of its own: its subject holds nothing.
+            if let Ok(stream) = queue.js.get_stream(queue.names.jobs_stream()).await {
+                crate::queue::take_off(&stream, &queue.names.job(&claim)).await;
             }
             if let Err(error) = queue.client.publish(queue.names.cancel(), claim.into()).await {
                 tracing::warn!(%error, "cannot tell the workers to stop a cancelled job");

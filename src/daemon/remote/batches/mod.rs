@@ -260,7 +260,7 @@ impl Remote {
             for index in 0..batch.sent {
                 let part = part_id(id, index);
                 if let Some(stream) = &stream {
-                    let _ = stream.purge().filter(queue.names.job(&part)).await;
+                    crate::queue::take_off(stream, &queue.names.job(&part)).await;
                 }
                 let _ = queue.client.publish(queue.names.cancel(), part.into()).await;
             }
