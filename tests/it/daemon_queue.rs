@@ -169,13 +169,7 @@ fn status_lists_the_queues_nodes_drops_a_killed_worker_and_cancel_stops_a_remote
     let survivor =
         nodes.iter().find(|n| n["node_id"].as_str().unwrap().ends_with(&ids[1])).unwrap();
     let input = survivor["running"][0]["input"].as_str().unwrap().to_string();
-    let out = std::process::Command::new(daemon_common::BIN)
-        .args(["cancel", "--config"])
-        .arg(d.config())
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    d.cancel(&input);
     let results = results(&d.path("outbox"));
     assert_eq!(results[&input].len(), 1);
     assert_eq!(results[&input][0].1["status"], "cancelled", "{:?}", results[&input]);
@@ -216,13 +210,7 @@ fn status_counts_the_inputs_held_in_the_inbox_for_a_full_queue_and_forgets_a_can
     assert!(text.contains("4 held in the inbox until the shared queue has room"), "{text}");
     let held = names(&d.path("inbox"));
     assert_eq!(held.len(), 4, "{held:?}");
-    let out = std::process::Command::new(daemon_common::BIN)
-        .args(["cancel", "--config"])
-        .arg(d.config())
-        .arg(&held[0])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    d.cancel(&held[0]);
     wait_until("three held after the cancel", LONG, Some(&d), || {
         d.status_json()["nodes"][0]["held_for_queue"] == 3
     });

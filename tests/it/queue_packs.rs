@@ -118,13 +118,7 @@ fn an_input_cancelled_while_its_pack_waits_is_answered_cancelled_and_the_others_
         ["a", "b", "c"].iter().map(|n| (format!("{n}.json"), counted_for(0.2))).collect();
     drop_together(&d, &inputs);
     wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
-    let out = std::process::Command::new(daemon_common::BIN)
-        .args(["cancel", "--config"])
-        .arg(d.config())
-        .arg("b.json")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    d.cancel("b.json");
     let worker =
         QueueWorker::start(&server.url(), 1, &["--log-level", "debug"], dir.path().join("w.log"));
     let answered =
@@ -167,13 +161,7 @@ fn an_input_cancelled_on_the_queue_takes_only_its_own_job_off_it() {
         ["a", "c"].iter().map(|n| (format!("{n}.json"), counted_for(0.2))).collect();
     drop_together(&d, &behind);
     wait_until("a pack sent", LONG, Some(&d), || d.log().contains("a pack sent"));
-    let out = std::process::Command::new(daemon_common::BIN)
-        .args(["cancel", "--config"])
-        .arg(d.config())
-        .arg("first.json")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}\n{}", d.log());
+    d.cancel("first.json");
     let worker =
         QueueWorker::start(&server.url(), 1, &["--log-level", "debug"], dir.path().join("w.log"));
     // Taking the cancelled job off the queue must leave the pack behind it there.

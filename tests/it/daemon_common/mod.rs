@@ -222,6 +222,14 @@ impl Daemon {
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
     }
 
+    /// `kakurod cancel --config CFG INPUT`, which must succeed.
+    pub fn cancel(&self, input: &str) {
+        let config = self.config();
+        let out = Command::new(BIN).args(["cancel", "--config"]).arg(config).arg(input).output();
+        let out = out.unwrap();
+        assert!(out.status.success(), "{out:?}\n{}", self.log());
+    }
+
     fn log_path(&self, run: usize) -> PathBuf {
         self.path(&format!("daemon-{run}.log"))
     }

@@ -275,6 +275,26 @@ mod tests {
         })
     }
 
+    /// The early repairs of the pipeline that gave `outcome` (`pieces` its pieces' variables)
+    /// on `model` cut along `graph`, replayed on one thread for one solution: the even
+    /// regions' values noted, no piece answered yet.
+    fn replayed<'a>(
+        model: &'a Model,
+        graph: &'a Graph<'a>,
+        setup: &'a Setup,
+        outcome: &pipeline::Outcome,
+        pieces: &[&[VarId]],
+    ) -> Early<'a> {
+        let (goal, crew) = (setup.goal(1), setup.crew(1));
+        let domains = &model.domains;
+        let repairs = Repairs { model, domains, graph, crew, goal, scope: Scope::Region };
+        let early = Early::new(repairs, pieces, true);
+        let settled =
+            (0..domains.len()).filter(|&v| !domains[v].is_fixed() && outcome.fixed[v].is_fixed());
+        early.even_solved(settled.filter_map(|v| Some((v, outcome.fixed[v].value()?))));
+        early
+    }
+
     #[test]
     fn stuck_pieces_are_repaired_early_only_away_from_unfinished_work_and_fit_the_rest() {
         let mut repaired_early = 0;
@@ -283,26 +303,14 @@ mod tests {
             let graph = Graph::new(&model, &model.domains);
             let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
             let setup = Setup::default();
-            let (goal, crew) = (setup.goal(1), setup.crew(1));
-            let goals = setup.pipeline_goals();
+            let (crew, goals) = (setup.crew(1), setup.pipeline_goals());
             // One thread: the pipeline runs in order, and repairs nothing early.
             let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
             assert!(outcome.repaired.values.is_empty(), "seed {seed}");
             // Replayed with the largest piece still running when every other task is done.
             let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
             let running = (0..pieces.len()).max_by_key(|&p| pieces[p].len()).expect("pieces");
-            let repairs = Repairs {
-                model: &model,
-                domains: &model.domains,
-                graph: &graph,
-                crew,
-                goal,
-                scope: Scope::Region,
-            };
-            let early = Early::new(repairs, &pieces, true);
-            let settled = (0..model.domains.len())
-                .filter(|&v| !model.domains[v].is_fixed() && outcome.fixed[v].is_fixed());
-            early.even_solved(settled.filter_map(|v| Some((v, outcome.fixed[v].value()?))));
+            let early = replayed(&model, &graph, &setup, &outcome, &pieces);
             for (p, (vars, found)) in
                 outcome.pieces.iter().enumerate().filter(|&(p, _)| p != running)
             {
@@ -342,8 +350,7 @@ mod tests {
             let graph = Graph::new(&model, &model.domains);
             let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
             let setup = Setup::default();
-            let (goal, crew) = (setup.goal(1), setup.crew(1));
-            let goals = setup.pipeline_goals();
+            let (crew, goals) = (setup.crew(1), setup.pipeline_goals());
             let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
             let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
             let solution_of = |p: usize| {
@@ -359,18 +366,7 @@ mod tests {
             if pieces[smallest].len() == pieces[largest].len() {
                 continue;
             }
-            let repairs = Repairs {
-                model: &model,
-                domains: &model.domains,
-                graph: &graph,
-                crew,
-                goal,
-                scope: Scope::Region,
-            };
-            let early = Early::new(repairs, &pieces, true);
-            let settled = (0..model.domains.len())
-                .filter(|&v| !model.domains[v].is_fixed() && outcome.fixed[v].is_fixed());
-            early.even_solved(settled.filter_map(|v| Some((v, outcome.fixed[v].value()?))));
+            let early = replayed(&model, &graph, &setup, &outcome, &pieces);
             for p in (0..pieces.len()).filter(|p| !stuck.contains(p)) {
                 early.piece_answered(p, pieces[p], solution_of(p));
             }
