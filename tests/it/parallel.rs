@@ -280,3 +280,51 @@ fn a_time_limit_during_a_search_cut_into_regions_ends_the_real_binary_promptly()
     // 2-core machine: it catches a search that runs on, not a slow poll.
     assert!(solve_ms < limit * 1e3 + 1_000.0, "stopped {solve_ms} ms after the start");
 }
+
+#[test]
+fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_itself() {
+    // More threads than cores: a thread waiting for the sub-regions of one region of the
+    // pipeline takes up the pipeline's own helpers, which the cores have not started yet.
+    // A helper that then waited for the pipeline's unfinished tasks would wait for the one
+    // beneath it on its own stack, for ever: the ladder's 300x300 did on 8 and 16 threads
+    // of 2 cores, every time.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("large.txt");
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(["generate", "--any-solution", "--rows", "300", "--cols", "300"])
+        .args(["--black", "35", "--seed", "1", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let document = kakurod_engine::format::read(&std::fs::read_to_string(&file).unwrap(), None);
+    let [Ok(parsed)] = &document.unwrap().entries[..] else { panic!("not one puzzle") };
+    for threads in ["8", "16"] {
+        // Files, not pipes: a grid this large fills a pipe nobody reads before the end.
+        let (out_path, err_path) = (dir.path().join("out.txt"), dir.path().join("err.txt"));
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
+            .args(["solve", "--threads", threads, "--grade", "off"])
+            .arg(&file)
+            .env("RAYON_NUM_THREADS", threads)
+            .stdout(std::fs::File::create(&out_path).unwrap())
+            .stderr(std::fs::File::create(&err_path).unwrap())
+            .spawn()
+            .unwrap();
+        // About a second here when it works; a minute is a thread waiting on itself.
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("the 300x300 on {threads} threads was not answered within a minute");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let status = child.wait().unwrap();
+        let stderr = std::fs::read_to_string(&err_path).unwrap();
+        assert_eq!(status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains(&format!("threads={threads} ")), "{stderr}");
+        let answer = std::fs::read_to_string(&out_path).unwrap();
+        let grid = kakurod_engine::format::solution::read_sol(&answer).unwrap();
+        assert_eq!(verify::check(&parsed.puzzle, &grid), Ok(()), "{threads} threads");
+    }
+}

@@ -14,7 +14,7 @@ use super::components::{self, Component, Group};
 use super::early::{self, Early};
 use super::graph::Graph;
 use super::repair::{Repairs, Standing};
-use super::{Crew, Scope, side_by_side_on};
+use super::{Crew, Scope};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
@@ -100,6 +100,8 @@ struct Queue {
     unfinished: usize,
     /// Tasks running.
     running: usize,
+    /// Workers at work: the caller, and the helpers started and not yet ended.
+    workers: usize,
 }
 
 /// Runs the first round (`first`, one solution per even region) and the second (`second`,
@@ -154,6 +156,7 @@ pub(super) fn run(
         waiting_for,
         unfinished: evens.len() + groups.len(),
         running: 0,
+        workers: 0,
     });
     let changed = Condvar::new();
     let fixed = RwLock::new(domains.to_vec());
@@ -209,70 +212,44 @@ pub(super) fn run(
         early.piece_answered(p, &group.vars, solution.map(Vec::as_slice));
         *piece_answers[p].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
     };
-    let work = |helper: bool| {
-        loop {
-            if abandon.is_raised() || (helper && work_waits(crew.waiting)) {
-                return;
-            }
-            let (task, tail) = {
-                let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
-                if queue.unfinished == 0 {
-                    return;
-                }
-                let task = queue.ready.pop_front();
-                queue.running += usize::from(task.is_some());
-                (task, queue.unfinished == queue.running)
-            };
-            let Some(task) = task else {
-                // Nothing ready yet: in the pipeline's tail (every task left is running, so
-                // a repair delays none), repair a stuck piece that nothing unfinished
-                // touches; else help the nested work of the regions that run (their
-                // sub-regions), or wait a moment for one to finish.
-                if tail && early.repair_one() {
-                    changed.notify_all();
-                    continue;
-                }
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                    let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
-                    if queue.ready.is_empty() && queue.unfinished > 0 {
-                        let pause = Duration::from_micros(200);
-                        drop(changed.wait_timeout(queue, pause));
-                    }
-                }
-                continue;
-            };
-            if let Some(reason) = super::parts::stopped_before(&goals[0]) {
-                // Past the deadline or cancelled: the task is not begun.
-                let stopped = Some(Found { stopped: Some(reason), ..Found::default() });
-                let (slot, task) = match task {
-                    Task::Even(e) => (&even_answers[e], Ended::Even(e)),
-                    Task::Piece(p) => (&piece_answers[p], Ended::Piece(p)),
-                };
-                *slot.lock().unwrap_or_else(PoisonError::into_inner) = stopped;
-                end(task);
-                return;
-            }
-            let unblocked: &[usize] = match task {
-                Task::Even(e) => solve_even(e),
-                Task::Piece(p) => {
-                    solve_piece(p);
-                    &[]
-                }
-            };
-            let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
-            queue.unfinished -= 1;
-            queue.running -= 1;
-            for &p in unblocked {
-                queue.waiting_for[p] -= 1;
-                if queue.waiting_for[p] == 0 {
-                    queue.ready.push_back(Task::Piece(p));
-                }
-            }
-            changed.notify_all();
-        }
+    // A task the caller stopped before it was begun: answered as stopped, and the end.
+    let stop_before = |task: Task| -> bool {
+        let Some(reason) = super::parts::stopped_before(&goals[0]) else { return false };
+        let stopped = Some(Found { stopped: Some(reason), ..Found::default() });
+        let (slot, task) = match task {
+            Task::Even(e) => (&even_answers[e], Ended::Even(e)),
+            Task::Piece(p) => (&piece_answers[p], Ended::Piece(p)),
+        };
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = stopped;
+        end(task);
+        true
     };
-    let workers = crew.threads.min(evens.len() + groups.len()).max(1);
-    side_by_side_on(workers, work);
+    let run_task = |task: Task| -> Option<&[usize]> {
+        if stop_before(task) {
+            return None;
+        }
+        Some(match task {
+            Task::Even(e) => solve_even(e),
+            Task::Piece(p) => {
+                solve_piece(p);
+                &[]
+            }
+        })
+    };
+    let workers = Workers {
+        queue: &queue,
+        changed: &changed,
+        abandon: &abandon,
+        early: &early,
+        crew,
+        run_task: &run_task,
+    };
+    let helpers = crew.threads.min(evens.len() + groups.len()).max(1) - 1;
+    queue.lock().unwrap_or_else(PoisonError::into_inner).workers = 1 + helpers;
+    rayon::scope(|scope| {
+        workers.spawn_helpers(scope, helpers);
+        workers.work(scope, false);
+    });
     let into =
         |answer: Mutex<Option<Found>>| answer.into_inner().unwrap_or_else(PoisonError::into_inner);
     Outcome {
@@ -285,6 +262,125 @@ pub(super) fn run(
         fixed: fixed.into_inner().unwrap_or_else(PoisonError::into_inner),
         ended: ended.into_inner().unwrap_or_else(PoisonError::into_inner),
         repaired: early.into_results(),
+    }
+}
+
+/// The pipeline's workers: the caller, which stays until every task is finished, and
+/// helpers on the pool's other threads, which never wait.
+///
+/// A helper is a job of the pool, and a thread that waits for its own jobs (a region's
+/// sub-regions, solved side by side) runs others meanwhile, this pipeline's helpers
+/// among them: a helper that waited for the pipeline's unfinished tasks there would wait
+/// for the task beneath it on its own stack, for ever (a 300x300 grid on 16 threads of 2
+/// cores did, every time). So a helper that finds nothing ready ends, and a task that
+/// makes pieces ready starts helpers for them, up to the crew's threads.
+struct Workers<'w> {
+    queue: &'w Mutex<Queue>,
+    changed: &'w Condvar,
+    abandon: &'w Abandon,
+    early: &'w Early<'w>,
+    crew: Crew<'w>,
+    /// Runs a task; the pieces it made ready to start (the dependents of an even region),
+    /// or `None` when it was stopped before it began.
+    run_task: &'w (dyn Fn(Task) -> Option<&'w [usize]> + Sync),
+}
+
+impl<'w> Workers<'w> {
+    /// Starts `count` helpers on the pool.
+    fn spawn_helpers<'s>(&'s self, scope: &rayon::Scope<'s>, count: usize)
+    where
+        'w: 's,
+    {
+        for _ in 0..count {
+            scope.spawn(move |scope| self.work(scope, true));
+        }
+    }
+
+    /// One worker's loop: the next ready task until none is left; in the pipeline's tail
+    /// (every task left is running), an early repair where one can be made. The caller
+    /// then helps the nested work of the tasks running, or waits a moment for one to
+    /// finish; a helper ends, and also while other work waits for its thread.
+    fn work<'s>(&'s self, scope: &rayon::Scope<'s>, helper: bool)
+    where
+        'w: 's,
+    {
+        loop {
+            if self.abandon.is_raised() || (helper && work_waits(self.crew.waiting)) {
+                return self.leave(helper);
+            }
+            let (task, tail) = {
+                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                if queue.unfinished == 0 {
+                    drop(queue);
+                    return self.leave(helper);
+                }
+                let task = queue.ready.pop_front();
+                queue.running += usize::from(task.is_some());
+                (task, queue.unfinished == queue.running)
+            };
+            let Some(task) = task else {
+                if tail && self.early.repair_one() {
+                    self.changed.notify_all();
+                    continue;
+                }
+                if helper {
+                    if self.retire() {
+                        return;
+                    }
+                    continue;
+                }
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                    if queue.ready.is_empty() && queue.unfinished > 0 {
+                        let pause = Duration::from_micros(200);
+                        drop(self.changed.wait_timeout(queue, pause));
+                    }
+                }
+                continue;
+            };
+            let Some(unblocked) = (self.run_task)(task) else {
+                return self.leave(helper);
+            };
+            let started = {
+                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+                queue.unfinished -= 1;
+                queue.running -= 1;
+                for &p in unblocked {
+                    queue.waiting_for[p] -= 1;
+                    if queue.waiting_for[p] == 0 {
+                        queue.ready.push_back(Task::Piece(p));
+                    }
+                }
+                // The threads not at work take up what is ready now, or, in the tail, the
+                // early repairs a finished task may have made possible.
+                let idle = self.crew.threads.saturating_sub(queue.workers);
+                let tail = queue.unfinished == queue.running && queue.unfinished > 0;
+                let wanted = if tail { idle } else { queue.ready.len().min(idle) };
+                let started = if work_waits(self.crew.waiting) { 0 } else { wanted };
+                queue.workers += started;
+                started
+            };
+            self.changed.notify_all();
+            self.spawn_helpers(scope, started);
+        }
+    }
+
+    /// Ends a helper when nothing is ready (checked again under the lock, so that a task
+    /// made ready meanwhile is not left without a worker); false when something is.
+    fn retire(&self) -> bool {
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        if !queue.ready.is_empty() {
+            return false;
+        }
+        queue.workers -= 1;
+        true
+    }
+
+    /// A worker leaves: a helper is no longer counted.
+    fn leave(&self, helper: bool) {
+        if helper {
+            self.queue.lock().unwrap_or_else(PoisonError::into_inner).workers -= 1;
+        }
     }
 }
 
