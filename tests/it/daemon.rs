@@ -454,3 +454,40 @@ fn a_long_puzzle_shows_in_the_log_while_it_runs_with_its_counters() {
     let notice = log.lines().position(|l| l.contains("still running"));
     assert!(notice < answer, "{log}");
 }
+
+#[test]
+fn large_grids_on_sixteen_workers_of_fewer_cores_are_all_answered() {
+    // The default configuration on a 16-core server: sixteen workers, each puzzle's search
+    // free to borrow sixteen threads. Here the cores are fewer, so the pool's jobs wait
+    // longer before a thread takes them up, and a pipeline whose helper waited for its own
+    // unfinished tasks hung every large grid (none of the three answered in a minute).
+    let mut d = Daemon::new(
+        "[workers]\nworkers = 16\n[solver]\nthreads = 16\nmode = \"first\"\n[output]\nsvg = false\n",
+    );
+    d.start(&[]);
+    let grids = [("l300", "300", "1"), ("h300", "300", "2"), ("l200", "200", "1")];
+    for (name, size, seed) in grids {
+        let file = d.path(&format!("{name}.txt"));
+        let made = std::process::Command::new(daemon_common::BIN)
+            .args(["generate", "--any-solution", "--rows", size, "--cols", size, "--black", "35"])
+            .args(["--seed", seed, "--out"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+        fs::rename(&file, d.path("inbox").join(format!("{name}.txt"))).unwrap();
+    }
+    wait_until("the three large grids answered", LONG, Some(&d), || answered(&d, 3));
+    let results = results(&d.path("outbox"));
+    for (name, _, _) in grids {
+        let input = format!("{name}.txt");
+        let doc = &results.get(&input).unwrap_or_else(|| panic!("{input}: no result"))[0].1;
+        assert_eq!(doc["status"], "solved", "{input}: {doc}");
+        let text = fs::read_to_string(d.path("done").join(&input)).unwrap();
+        let document = kakurod_engine::format::read(&text, None).unwrap();
+        let [Ok(parsed)] = &document.entries[..] else { panic!("{input}: not one puzzle") };
+        let solution = fs::read_to_string(d.path("outbox").join(format!("{name}.solution.txt")));
+        let grid = kakurod_engine::format::solution::read_sol(&solution.unwrap()).unwrap();
+        assert_eq!(kakurod_engine::verify::check(&parsed.puzzle, &grid), Ok(()), "{input}");
+    }
+}
