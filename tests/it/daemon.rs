@@ -465,29 +465,21 @@ fn large_grids_on_sixteen_workers_of_fewer_cores_are_all_answered() {
         "[workers]\nworkers = 16\n[solver]\nthreads = 16\nmode = \"first\"\n[output]\nsvg = false\n",
     );
     d.start(&[]);
-    let grids = [("l300", "300", "1"), ("h300", "300", "2"), ("l200", "200", "1")];
+    let grids = [("l300", 300, 1), ("h300", 300, 2), ("l200", 200, 1)];
+    let mut puzzles = Vec::new();
     for (name, size, seed) in grids {
+        // Made beside the inbox and moved in whole, as a client would.
         let file = d.path(&format!("{name}.txt"));
-        let made = std::process::Command::new(daemon_common::BIN)
-            .args(["generate", "--any-solution", "--rows", size, "--cols", size, "--black", "35"])
-            .args(["--seed", seed, "--out"])
-            .arg(&file)
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+        puzzles.push(crate::common::random_filling(&file, size, seed));
         fs::rename(&file, d.path("inbox").join(format!("{name}.txt"))).unwrap();
     }
     wait_until("the three large grids answered", LONG, Some(&d), || answered(&d, 3));
     let results = results(&d.path("outbox"));
-    for (name, _, _) in grids {
+    for ((name, _, _), puzzle) in grids.iter().zip(&puzzles) {
         let input = format!("{name}.txt");
         let doc = &results.get(&input).unwrap_or_else(|| panic!("{input}: no result"))[0].1;
         assert_eq!(doc["status"], "solved", "{input}: {doc}");
-        let text = fs::read_to_string(d.path("done").join(&input)).unwrap();
-        let document = kakurod_engine::format::read(&text, None).unwrap();
-        let [Ok(parsed)] = &document.entries[..] else { panic!("{input}: not one puzzle") };
         let solution = fs::read_to_string(d.path("outbox").join(format!("{name}.solution.txt")));
-        let grid = kakurod_engine::format::solution::read_sol(&solution.unwrap()).unwrap();
-        assert_eq!(kakurod_engine::verify::check(&parsed.puzzle, &grid), Ok(()), "{input}");
+        crate::common::assert_solves(puzzle, &solution.unwrap(), &input);
     }
 }

@@ -290,15 +290,7 @@ fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_it
     // of 2 cores, every time.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("large.txt");
-    let made = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
-        .args(["generate", "--any-solution", "--rows", "300", "--cols", "300"])
-        .args(["--black", "35", "--seed", "1", "--out"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    let document = kakurod_engine::format::read(&std::fs::read_to_string(&file).unwrap(), None);
-    let [Ok(parsed)] = &document.unwrap().entries[..] else { panic!("not one puzzle") };
+    let puzzle = crate::common::random_filling(&file, 300, 1);
     for threads in ["8", "16"] {
         // Files, not pipes: a grid this large fills a pipe nobody reads before the end.
         let (out_path, err_path) = (dir.path().join("out.txt"), dir.path().join("err.txt"));
@@ -324,7 +316,6 @@ fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_it
         assert_eq!(status.code(), Some(0), "{stderr}");
         assert!(stderr.contains(&format!("threads={threads} ")), "{stderr}");
         let answer = std::fs::read_to_string(&out_path).unwrap();
-        let grid = kakurod_engine::format::solution::read_sol(&answer).unwrap();
-        assert_eq!(verify::check(&parsed.puzzle, &grid), Ok(()), "{threads} threads");
+        crate::common::assert_solves(&puzzle, &answer, &format!("{threads} threads"));
     }
 }

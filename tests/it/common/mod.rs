@@ -93,3 +93,27 @@ pub fn puzzles_in(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// A random filling of `size` by `size` cells (35% black, from `seed`), written to `file`
+/// by the binary's own `kakurod generate`, as the ladder makes its rungs; the puzzle, as
+/// read back from the file.
+pub fn random_filling(file: &Path, size: usize, seed: u64) -> kakurod_engine::puzzle::Puzzle {
+    let (size, seed) = (size.to_string(), seed.to_string());
+    let made = Command::new(env!("CARGO_BIN_EXE_kakurod"))
+        .args(["generate", "--any-solution", "--black", "35", "--rows", &size, "--cols", &size])
+        .args(["--seed", &seed, "--out"])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let document = kakurod_engine::format::read(&text(file), None).unwrap();
+    let [Ok(parsed)] = &document.entries[..] else { panic!("{}: not one puzzle", file.display()) };
+    parsed.puzzle.clone()
+}
+
+/// Checks an answer in the `.sol` layout against the puzzle's own clues.
+pub fn assert_solves(puzzle: &kakurod_engine::puzzle::Puzzle, answer: &str, case: &str) {
+    let grid = kakurod_engine::format::solution::read_sol(answer)
+        .unwrap_or_else(|e| panic!("{case}: not a solution grid: {e}"));
+    assert_eq!(kakurod_engine::verify::check(puzzle, &grid), Ok(()), "{case}");
+}
