@@ -8,12 +8,16 @@
 //! then times `kakurod solve --mode MODE --threads N FILE` as a child process, `--runs`
 //! times, and prints a Markdown table of medians: the search's own time (`solve_ms` on the
 //! statistics line), the grade's (`grade_ms`), the whole process, the share of the whole
-//! that came after the search, and the highest memory seen. Every answer is checked: exit
-//! status 0, status `solved`, the printed grid verified against the clues.
+//! that came after the search, the search's span (`span_ms`: its longest chain of work that
+//! must run one task after another, where it ran work side by side), and the highest memory
+//! seen. Every answer is checked: exit status 0, status `solved`, the printed grid verified
+//! against the clues.
 //!
 //! With more than one thread count (`--threads 1,2`), the runs of one rung take turns over
 //! the counts (so that the machine's moods fall on all of them alike), and a second table
-//! gives each rung's speed-up over the first count, which `--plot FILE.svg` also draws.
+//! gives each rung's speed-up over the first count, which `--plot FILE.svg` also draws, and,
+//! where one thread was timed, its parallelism: the search's time over its span on one
+//! thread, the most that threads enough could divide the search by.
 //!
 //! Arguments after `--`:
 //! - `--modes first,unique` modes to time (default both);
@@ -70,6 +74,9 @@ struct Run {
     search: f64,
     /// The grade's time, from the statistics line.
     grade: f64,
+    /// The search's span, from the statistics line (its time where nothing ran side by
+    /// side).
+    span: f64,
     /// Highest resident memory seen, KiB.
     peak_kib: u64,
     uniqueness: String,
@@ -113,12 +120,12 @@ fn main() {
 
     println!(
         "| rung | white cells | mode | threads | answer | engine | graded_by | search ms | \
-         grade ms | whole ms | after the search | peak MB |"
+         span ms | grade ms | whole ms | after the search | peak MB |"
     );
-    println!("|---|---:|---|---:|---|---|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|");
     let only = config.only.as_deref();
     // Per rung and mode, the median whole time at each thread count.
-    let mut curves: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut curves: Vec<Curve> = Vec::new();
     for rung in ladder.rung.iter().filter(|r| only.is_none_or(|o| r.name.contains(o))) {
         let path = puzzle_file(rung, root, &dir, &config.kakurod);
         let puzzle = read_puzzle(&path);
@@ -134,11 +141,15 @@ fn main() {
                     runs[i].push(solve(&config, &path, &puzzle, mode, threads));
                 }
             }
-            let mut wholes = Vec::new();
+            let (mut wholes, mut parallelism) = (Vec::new(), None);
             for (mut runs, &threads) in runs.into_iter().zip(&config.threads) {
                 let whole = median(runs.iter().map(|r| r.whole));
                 let search = median(runs.iter().map(|r| r.search));
                 let grade = median(runs.iter().map(|r| r.grade));
+                let span = median(runs.iter().map(|r| r.span));
+                if threads == 1 && span > 0.0 {
+                    parallelism = Some(search / span);
+                }
                 let after = median(runs.iter().map(|r| (r.whole - r.search).max(0.0) / r.whole));
                 let peak = runs.iter().map(|r| r.peak_kib).max().unwrap_or(0);
                 let last = runs.swap_remove(0);
@@ -146,20 +157,21 @@ fn main() {
                 let peak =
                     if peak == 0 { "-".to_owned() } else { format!("{:.0}", peak as f64 / 1024.0) };
                 println!(
-                    "| {} | {white} | {mode} | {threads} | {} | {} | {} | {:.1} | {:.3} | {:.1} | \
-                     {:.0}% | {peak} |",
+                    "| {} | {white} | {mode} | {threads} | {} | {} | {} | {:.1} | {:.1} | {:.3} | \
+                     {:.1} | {:.0}% | {peak} |",
                     rung.name,
                     last.uniqueness,
                     last.engine,
                     last.graded_by,
                     search * 1e3,
+                    span * 1e3,
                     grade * 1e3,
                     whole * 1e3,
                     after * 100.0,
                 );
                 wholes.push(whole);
             }
-            curves.push((format!("{} {mode}", rung.name), wholes));
+            curves.push(Curve { name: format!("{} {mode}", rung.name), wholes, parallelism });
         }
     }
     if config.threads.len() > 1 {
@@ -171,21 +183,30 @@ fn main() {
     }
 }
 
+/// One rung and mode: its median whole time at each thread count, and its search's
+/// parallelism on one thread, where one thread was timed.
+struct Curve {
+    name: String,
+    wholes: Vec<f64>,
+    parallelism: Option<f64>,
+}
+
 /// The speed-up table: each rung's median whole time at the first thread count over its
-/// time at each count.
-fn speed_ups(threads: &[usize], curves: &[(String, Vec<f64>)]) {
+/// time at each count, and the search's parallelism (its time over its span, one thread).
+fn speed_ups(threads: &[usize], curves: &[Curve]) {
     let counts: Vec<String> = threads.iter().map(|t| format!("{t} threads")).collect();
-    println!("\n| rung and mode | {} |", counts.join(" | "));
-    println!("|---|{}", "---:|".repeat(threads.len()));
-    for (name, wholes) in curves {
+    println!("\n| rung and mode | {} | parallelism |", counts.join(" | "));
+    println!("|---|{}---:|", "---:|".repeat(threads.len()));
+    for Curve { name, wholes, parallelism } in curves {
         let cells: Vec<String> =
             wholes.iter().map(|w| format!("{:.2} s, {:.2}x", w, wholes[0] / w)).collect();
-        println!("| {name} | {} |", cells.join(" | "));
+        let parallelism = parallelism.map_or("-".to_owned(), |p| format!("{p:.1}x"));
+        println!("| {name} | {} | {parallelism} |", cells.join(" | "));
     }
 }
 
 /// Draws the speed-up curves as SVG, with the ideal speed-up for reference.
-fn draw(path: &Path, threads: &[usize], curves: &[(String, Vec<f64>)]) {
+fn draw(path: &Path, threads: &[usize], curves: &[Curve]) {
     use plotters::prelude::*;
     let base = threads[0] as f64;
     let most = threads.iter().copied().max().unwrap_or(1) as f64 / base;
@@ -211,7 +232,7 @@ fn draw(path: &Path, threads: &[usize], curves: &[(String, Vec<f64>)]) {
         .unwrap()
         .label("ideal")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
-    for (i, (name, wholes)) in curves.iter().enumerate() {
+    for (i, Curve { name, wholes, .. }) in curves.iter().enumerate() {
         let colour = Palette99::pick(i).to_rgba();
         let points = threads.iter().zip(wholes).map(|(&t, w)| (t as f64, wholes[0] / w));
         chart
@@ -305,6 +326,7 @@ fn solve(config: &Config, path: &Path, puzzle: &Puzzle, mode: &str, threads: usi
         whole,
         search: ms("solve_ms="),
         grade: ms("grade_ms="),
+        span: if field("span_ms=") == "-" { ms("solve_ms=") } else { ms("span_ms=") },
         peak_kib,
         uniqueness: words.get(1).copied().unwrap_or("?").to_owned(),
         engine: field("engine=").to_owned(),

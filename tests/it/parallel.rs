@@ -319,3 +319,30 @@ fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_it
         crate::common::assert_solves(&puzzle, &answer, &format!("{threads} threads"));
     }
 }
+
+#[test]
+fn the_statistics_line_gives_the_span_of_a_grid_cut_into_regions_and_not_of_a_small_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let figure = |line: &str, key: &str| -> Option<f64> {
+        let word = line.split(' ').find_map(|w| w.strip_prefix(key))?;
+        Some(word.parse().unwrap())
+    };
+    for (size, cut) in [(100, true), (12, false)] {
+        let file = dir.path().join(format!("{size}.txt"));
+        let puzzle = crate::common::random_filling(&file, size, 1);
+        let solved = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
+            .args(["solve", "--threads", "1", "--grade", "off"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&solved.stderr);
+        assert!(solved.status.success(), "{stderr}");
+        crate::common::assert_solves(&puzzle, &String::from_utf8_lossy(&solved.stdout), "");
+        let solve_ms = figure(&stderr, "solve_ms=").expect("solve_ms");
+        match figure(&stderr, "span_ms=") {
+            // On one thread every task ran alone: the span is the longest chain of them.
+            Some(span_ms) => assert!(cut && span_ms > 0.0 && span_ms < solve_ms, "{stderr}"),
+            None => assert!(!cut, "no span for a grid cut into regions: {stderr}"),
+        }
+    }
+}

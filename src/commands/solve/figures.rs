@@ -64,13 +64,19 @@ pub(super) fn puzzle_figures(r: &PuzzleReport) -> String {
         0 => String::new(),
         n => format!(" regions={n}"),
     };
+    // Only where work ran side by side: elsewhere the span is the solve time.
+    let span = if s.search.parallel_slack.is_zero() {
+        String::new()
+    } else {
+        format!(" span_ms={:.3}", s.search.span().as_secs_f64() * 1e3)
+    };
     let difficulty = r.difficulty.map(|d| format!(" difficulty={}", d.name())).unwrap_or_default();
     let grade = r
         .graded_by
         .map_or(String::new(), |by| format!(" graded_by={} grade_ms={:.3}", by.name(), s.grade_ms));
     format!(
         "{} {} {kind} {}x{} nodes={} failures={} max_depth={} propagations={} solutions={} \
-         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{regions}{sat}{stopped}{difficulty}{grade}",
+         parse_ms={:.3} solve_ms={:.3} threads={} engine={}{regions}{span}{sat}{stopped}{difficulty}{grade}",
         r.status.name(),
         r.uniqueness.name(),
         r.rows,

@@ -25,9 +25,13 @@ const BESIDE_VARS: usize = 2_800;
 /// Whether the logic runs beside the search ([`beside_search`]) for this model and these
 /// options.
 pub(super) fn runs_beside(compiled: &Compiled, options: &SolveOptions) -> bool {
-    options.algorithm == Algorithm::Mac
-        && solver::effective_threads(options.threads) > 1
-        && compiled.model.domains.len() >= BESIDE_VARS
+    solver::effective_threads(options.threads) > 1 && beside_with_threads(compiled, options)
+}
+
+/// Whether the logic would run beside the search on more than one thread: then it is off
+/// the search's span (see [`Stats::span`]).
+pub(super) fn beside_with_threads(compiled: &Compiled, options: &SolveOptions) -> bool {
+    options.algorithm == Algorithm::Mac && compiled.model.domains.len() >= BESIDE_VARS
 }
 
 /// The logic and the search at once: the search on the calling thread with its threads,

@@ -43,6 +43,11 @@ pub struct Stats {
     #[serde(skip)]
     pub sat_learned: u64,
 
+    /// Of [`solve_time`](Self::solve_time), what the work solved side by side (regions,
+    /// pieces, parts) took beyond its longest chain: see [`span`](Self::span).
+    #[serde(skip)]
+    pub parallel_slack: Duration,
+
     /// Wall-clock time of the search (`solve_ms`).
     #[serde(rename = "solve_ms", serialize_with = "as_millis")]
     pub solve_time: Duration,
@@ -50,7 +55,8 @@ pub struct Stats {
 
 impl AddAssign for Stats {
     /// Adds counters; depth and largest subproblem take the maximum; time is kept from
-    /// `self` (parallel branches overlap, so the caller measures wall time itself).
+    /// `self` (parallel branches overlap, so the caller measures wall time itself). The
+    /// slack adds up as for work done one after another: work side by side sets its own.
     fn add_assign(&mut self, other: Stats) {
         self.nodes += other.nodes;
         self.failures += other.failures;
@@ -66,6 +72,17 @@ impl AddAssign for Stats {
         self.sat_decisions += other.sat_decisions;
         self.sat_propagations += other.sat_propagations;
         self.sat_learned += other.sat_learned;
+        self.parallel_slack += other.parallel_slack;
+    }
+}
+
+impl Stats {
+    /// The search's span: its longest chain of work that must run one task after another,
+    /// however many threads there are (the solve time less the slack of the work it ran
+    /// side by side). On one thread, `solve_time / span` is how many times faster threads
+    /// enough could make this solve, at most: its parallelism.
+    pub fn span(&self) -> Duration {
+        self.solve_time.saturating_sub(self.parallel_slack)
     }
 }
 

@@ -42,6 +42,7 @@ mod regions;
 mod repair;
 mod restarts;
 mod shared;
+mod span;
 mod split;
 #[cfg(test)]
 mod tests;

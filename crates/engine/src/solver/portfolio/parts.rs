@@ -12,6 +12,7 @@
 //! With a node limit the parts are solved one after the other, each with every thread: the
 //! limit counts the nodes of the whole, in order.
 
+use super::span::{self, TaskSpans};
 use super::{Crew, components, regions, side_by_side_on};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
@@ -19,6 +20,7 @@ use crate::solver::termination::{Abandon, Termination, work_waits};
 use crate::solver::{Engine, Stats, StopReason};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Solves the independent parts and puts the answers together: the whole has as many
 /// solutions as the product of the parts' counts, capped at the target.
@@ -48,6 +50,9 @@ pub(super) fn solve(
             engine = Engine::Sat;
         }
     }
+    if let Some(slack) = answers.slack {
+        stats.parallel_slack = slack;
+    }
     if let Some(failed) = answers.failed {
         let stopped = answers.found[failed].stopped;
         return Found { solutions: Vec::new(), count: 0, stopped, stats, engine, yielded: false };
@@ -74,6 +79,8 @@ pub(super) fn solve(
 struct Answers {
     found: Vec<Found>,
     failed: Option<usize>,
+    /// Side by side, their wall time beyond the slowest part (see [`span`]).
+    slack: Option<Duration>,
 }
 
 /// The caller's reason to stop before a part is begun: its deadline passed or its cancel
@@ -106,10 +113,10 @@ fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Compon
         let failed = fails(&answer);
         found.push(answer);
         if failed {
-            return Answers { failed: Some(found.len() - 1), found };
+            return Answers { failed: Some(found.len() - 1), found, slack: None };
         }
     }
-    Answers { found, failed: None }
+    Answers { found, failed: None, slack: None }
 }
 
 /// The parts side by side, one thread each (or the threads shared out among fewer parts),
@@ -130,6 +137,7 @@ fn side_by_side(
     let first_two = AtomicUsize::new(usize::MAX);
     let failed: Mutex<Option<usize>> = Mutex::new(None);
     let answers: Vec<Mutex<Option<Found>>> = parts.iter().map(|_| Mutex::new(None)).collect();
+    let (begun, spans) = (Instant::now(), TaskSpans::new(parts.len()));
     let termination = Termination { abandon: Some(&abandon), ..goal.termination };
     // Fewer parts than threads: the threads left over go to the parts' own engines.
     let workers = crew.threads.min(parts.len());
@@ -168,7 +176,9 @@ fn side_by_side(
                 super::Scope::Region | super::Scope::SubRegion => crew,
                 _ => each,
             };
+            let started = Instant::now();
             let answer = super::solve_model(&part.model, crew, part_goal, scope);
+            spans.record(index, started, &answer.stats);
             if answer.count > 1 {
                 first_two.fetch_min(index, Ordering::SeqCst);
             }
@@ -201,7 +211,8 @@ fn side_by_side(
         found.push(Found { stopped: Some(StopReason::Cancelled), ..Found::default() });
         failed_at = Some(found.len() - 1);
     }
-    Answers { found, failed: failed_at }
+    let slowest = spans.into_inner().into_iter().max().unwrap_or_default();
+    Answers { found, failed: failed_at, slack: Some(span::slack(begun, slowest)) }
 }
 
 #[cfg(test)]

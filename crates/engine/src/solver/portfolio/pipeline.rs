@@ -14,13 +14,14 @@ use super::components::{self, Component, Group};
 use super::early::{self, Early};
 use super::graph::Graph;
 use super::repair::{Repairs, Standing};
+use super::span::{self, TaskSpans};
 use super::{Crew, Scope};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::{Abandon, Termination, work_waits};
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, PoisonError, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The cut of a part into regions, and the pieces of its second round.
 pub(super) struct Cut<'g> {
@@ -57,6 +58,9 @@ pub(super) struct Outcome {
     pub ended: Option<Ended>,
     /// What the early repairs of stuck pieces gave.
     pub repaired: early::Results,
+    /// The pipeline's wall time beyond its longest chain (see [`span`]):
+    /// the work before the first task, then an even region and a piece that waits for it.
+    pub slack: Duration,
 }
 
 impl Outcome {
@@ -114,6 +118,7 @@ pub(super) fn run(
     (first, second): (Goal<'_>, Goal<'_>),
     scope: Scope,
 ) -> Outcome {
+    let begun = Instant::now();
     let evens: Vec<usize> = (0..cut.regions.len()).step_by(2).collect();
     let region_of = &cut.region_of;
     let mut is_released = vec![false; domains.len()];
@@ -131,6 +136,8 @@ pub(super) fn run(
     // Each piece waits for the even regions of the fixed variables its constraints reach.
     let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); cut.regions.len()];
     let mut waiting_for = Vec::with_capacity(groups.len());
+    // Per piece, the even regions it waits for, by their index among the even ones.
+    let mut needs_evens = Vec::with_capacity(groups.len());
     for (p, group) in groups.iter().enumerate() {
         let mut needs: Vec<usize> = group
             .constraints
@@ -148,6 +155,7 @@ pub(super) fn run(
             dependents[r].push(p);
         }
         waiting_for.push(needs.len());
+        needs_evens.push(needs.iter().map(|r| r / 2).collect::<Vec<usize>>());
     }
     let mut ready: VecDeque<Task> = (0..evens.len()).map(Task::Even).collect();
     ready.extend((0..groups.len()).filter(|&p| waiting_for[p] == 0).map(Task::Piece));
@@ -177,7 +185,9 @@ pub(super) fn run(
             *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);
         }
     };
+    let spans = TaskSpans::new(evens.len() + groups.len());
     let solve_even = |e: usize| {
+        let started = Instant::now();
         let vars = &cut.regions[evens[e]];
         let constraints = cut.graph.constraints_of_all(vars);
         let region = components::build(model, domains, vars.clone(), &constraints);
@@ -193,10 +203,12 @@ pub(super) fn run(
             }
             early.even_solved(kept.into_iter());
         }
+        spans.record(e, started, &answer.stats);
         *even_answers[e].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
         dependents[evens[e]].as_slice()
     };
     let solve_piece = |p: usize| {
+        let started = Instant::now();
         let group: &Group = &groups[p];
         let piece: Component = {
             let fixed = fixed.read().unwrap_or_else(PoisonError::into_inner);
@@ -210,6 +222,7 @@ pub(super) fn run(
         }
         let solution = answer.solutions.first().filter(|_| answer.count >= 1);
         early.piece_answered(p, &group.vars, solution.map(Vec::as_slice));
+        spans.record(evens.len() + p, started, &answer.stats);
         *piece_answers[p].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
     };
     // A task the caller stopped before it was begun: answered as stopped, and the end.
@@ -246,10 +259,12 @@ pub(super) fn run(
     };
     let helpers = crew.threads.min(evens.len() + groups.len()).max(1) - 1;
     queue.lock().unwrap_or_else(PoisonError::into_inner).workers = 1 + helpers;
+    let before_tasks = begun.elapsed();
     rayon::scope(|scope| {
         workers.spawn_helpers(scope, helpers);
         workers.work(scope, false);
     });
+    let chain = before_tasks + longest_chain(&spans.into_inner(), evens.len(), &needs_evens);
     let into =
         |answer: Mutex<Option<Found>>| answer.into_inner().unwrap_or_else(PoisonError::into_inner);
     Outcome {
@@ -262,7 +277,19 @@ pub(super) fn run(
         fixed: fixed.into_inner().unwrap_or_else(PoisonError::into_inner),
         ended: ended.into_inner().unwrap_or_else(PoisonError::into_inner),
         repaired: early.into_results(),
+        slack: span::slack(begun, chain),
     }
+}
+
+/// The pipeline's longest chain, from the tasks' `spans` (the even regions', then the
+/// pieces'): an even region, or a piece after the last of the even regions it `needs`.
+fn longest_chain(spans: &[Duration], evens: usize, needs: &[Vec<usize>]) -> Duration {
+    let (even_spans, piece_spans) = spans.split_at(evens.min(spans.len()));
+    let pieces = piece_spans.iter().zip(needs).map(|(&piece, needs)| {
+        let ready = needs.iter().filter_map(|&e| even_spans.get(e)).max();
+        ready.copied().unwrap_or_default() + piece
+    });
+    even_spans.iter().copied().chain(pieces).max().unwrap_or_default()
 }
 
 /// The pipeline's workers: the caller, which stays until every task is finished, and
@@ -388,6 +415,19 @@ impl<'w> Workers<'w> {
 mod tests {
     use super::*;
     use crate::solver::portfolio::tests::{Setup, random_grid};
+
+    #[test]
+    fn the_longest_chain_is_an_even_region_or_a_piece_after_the_slowest_it_waits_for() {
+        let ms = Duration::from_millis;
+        // Two even regions (10 and 30 ms); a piece of 5 ms after both, one of 25 after the
+        // first alone, one of 2 after none.
+        let spans = [ms(10), ms(30), ms(5), ms(25), ms(2)];
+        let needs = [vec![0, 1], vec![0], vec![]];
+        assert_eq!(longest_chain(&spans, 2, &needs), ms(35));
+        let spans = [ms(10), ms(30), ms(5), ms(45), ms(2)];
+        assert_eq!(longest_chain(&spans, 2, &needs), ms(55));
+        assert_eq!(longest_chain(&[ms(40)], 1, &[]), ms(40));
+    }
 
     #[test]
     fn the_pieces_built_from_their_even_regions_alone_fit_together_into_a_solution() {

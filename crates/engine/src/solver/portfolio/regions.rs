@@ -47,6 +47,7 @@ use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::Termination;
 use crate::solver::{Engine, Stats, StopReason};
+use std::time::Duration;
 
 /// About how many open variables a region of a large part holds. Smaller regions are
 /// solved sooner and spread over more threads, but have more boundary for the second
@@ -147,7 +148,9 @@ fn solve_cut(
         stats += found.stats;
         stats.regions += 1;
     }
-    stats += outcome.repaired.stats;
+    // The pieces' own slack is in the pipeline's; the early repairs ran beside it.
+    stats.parallel_slack = outcome.slack;
+    stats += Stats { parallel_slack: Duration::ZERO, ..outcome.repaired.stats };
     if goal.termination.abandoned() {
         // Abandoned from outside: what was not begun is not stuck, and is not repaired, nor
         // the part solved whole.

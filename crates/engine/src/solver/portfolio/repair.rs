@@ -26,6 +26,7 @@
 
 use super::components::{self, Component};
 use super::graph::{Graph, RELEASE_DEPTH};
+use super::span::{self, TaskSpans};
 use super::{Crew, Scope, parts, side_by_side_on};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
@@ -33,6 +34,7 @@ use crate::solver::termination::{Abandon, Termination, work_waits};
 use crate::solver::{Stats, StopReason};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 /// The conflicts (or search nodes) one region or piece may take before it counts as one
 /// that cannot be completed: a boundary that leaves a piece no solution can be as hard to
@@ -190,6 +192,7 @@ impl Repairs<'_> {
         speculates: bool,
         stats: &mut Stats,
     ) -> RoundEnd {
+        let begun = Instant::now();
         let fixed = before.fixed.clone();
         let mut opened = Standing { fixed, stuck: Vec::new(), seconds: before.seconds.clone() };
         for v in self.graph.around(&before.stuck, RELEASE_DEPTH << attempt) {
@@ -203,6 +206,8 @@ impl Repairs<'_> {
         let stopped_by: Mutex<Option<usize>> = Mutex::new(None);
         let spec: Mutex<Option<Speculated>> = Mutex::new(None);
         let spec_stats: Mutex<Stats> = Mutex::new(Stats::default());
+        // Each piece's span, and the speculation's (the last of them) beside them.
+        let spans = TaskSpans::new(pieces.len() + 1);
         let work = |helper: bool| {
             loop {
                 if abandon.is_raised() || (helper && work_waits(self.crew.waiting)) {
@@ -210,6 +215,7 @@ impl Repairs<'_> {
                 }
                 let index = next.fetch_add(1, Ordering::SeqCst);
                 let Some(piece) = pieces.get(index) else { break };
+                let started = Instant::now();
                 let answer = match parts::stopped_before(&goal) {
                     // Past the deadline or cancelled: the piece is not begun.
                     Some(reason) => Found { stopped: Some(reason), ..Found::default() },
@@ -217,6 +223,7 @@ impl Repairs<'_> {
                 };
                 // Only the caller's stop ends the round: a piece without a completion, or
                 // past its budget, is opened wider in the next.
+                spans.record(index, started, &answer.stats);
                 let ended = answer.stopped.is_some_and(|reason| reason != StopReason::NodeLimit);
                 if ended && !abandon.raise() {
                     *stopped_by.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);
@@ -246,8 +253,9 @@ impl Repairs<'_> {
             // to refute than the next round takes to widen it. Each begins with fewer
             // pieces running, so there are at most as many as pieces.
             while let Some((assumed, flag)) = assume_stuck(&board, &pieces, &opened, abandon) {
-                let mut stats = Stats::default();
+                let (started, mut stats) = (Instant::now(), Stats::default());
                 let end = self.round(attempt + 1, &assumed, &flag, false, &mut stats);
+                spans.record(pieces.len(), started, &stats);
                 *spec_stats.lock().unwrap_or_else(PoisonError::into_inner) += stats;
                 let complete =
                     matches!(&end, RoundEnd::Done { standing, .. } if standing.stuck.is_empty());
@@ -273,14 +281,20 @@ impl Repairs<'_> {
         };
         // One more thread than pieces may speculate while the last of them runs.
         let workers = self.crew.threads.min(pieces.len() + usize::from(speculates)).max(1);
+        let before_pieces = begun.elapsed();
         side_by_side_on(workers, work);
         let board = board.into_inner().unwrap_or_else(PoisonError::into_inner);
         let spec = spec.into_inner().unwrap_or_else(PoisonError::into_inner);
-        *stats += spec_stats.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let mut own = spec_stats.into_inner().unwrap_or_else(PoisonError::into_inner);
         for found in board.answers.iter().flatten() {
-            *stats += found.stats;
-            stats.regions += 1;
+            own += found.stats;
+            own.regions += 1;
         }
+        // The round's longest chain: the work before its pieces, then its slowest piece
+        // (or the speculation, where it ran longer).
+        let slowest = spans.into_inner().into_iter().max().unwrap_or_default();
+        own.parallel_slack = span::slack(begun, before_pieces + slowest);
+        *stats += own;
         let stopped_by = stopped_by.into_inner().unwrap_or_else(PoisonError::into_inner);
         let mut taken = None;
         if let Some(Speculated { end, assumed }) = spec {
