@@ -79,7 +79,8 @@ pub(super) fn solve(
 struct Answers {
     found: Vec<Found>,
     failed: Option<usize>,
-    /// Side by side, their wall time beyond the slowest part (see [`span`]).
+    /// Their wall time beyond the slowest part (see [`span`]), where they are independent:
+    /// not under a node limit, which counts their nodes in order.
     slack: Option<Duration>,
 }
 
@@ -99,7 +100,12 @@ fn fails(found: &Found) -> bool {
 }
 
 /// The parts one after the other, each with every thread; stops at the first that fails.
+/// Without a node limit, more threads would solve them side by side: their span is the
+/// slowest part's.
 fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Component]) -> Answers {
+    let (begun, mut slowest) = (Instant::now(), Duration::ZERO);
+    let slack =
+        |slowest| goal.termination.node_limit.is_none().then(|| span::slack(begun, slowest));
     let mut found = Vec::with_capacity(parts.len());
     let mut nodes = 0;
     // Once a part has shown two solutions, one of each other part is enough.
@@ -107,16 +113,18 @@ fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Compon
     for part in parts {
         let target = if second_known { 1 } else { goal.target };
         let part_goal = Goal { target, termination: goal.termination.after(nodes), ..goal };
+        let started = Instant::now();
         let answer = super::solve_model(&part.model, crew, part_goal, super::Scope::Part);
+        slowest = slowest.max(started.elapsed().saturating_sub(answer.stats.parallel_slack));
         nodes += answer.stats.nodes;
         second_known |= answer.count > 1;
         let failed = fails(&answer);
         found.push(answer);
         if failed {
-            return Answers { failed: Some(found.len() - 1), found, slack: None };
+            return Answers { failed: Some(found.len() - 1), found, slack: slack(slowest) };
         }
     }
-    Answers { found, failed: None, slack: None }
+    Answers { found, failed: None, slack: slack(slowest) }
 }
 
 /// The parts side by side, one thread each (or the threads shared out among fewer parts),
