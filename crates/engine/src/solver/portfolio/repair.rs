@@ -221,9 +221,9 @@ impl Repairs<'_> {
                     Some(reason) => Found { stopped: Some(reason), ..Found::default() },
                     None => super::solve_model(&piece.model, self.crew, goal, self.scope),
                 };
+                spans.record(index, started, &answer.stats);
                 // Only the caller's stop ends the round: a piece without a completion, or
                 // past its budget, is opened wider in the next.
-                spans.record(index, started, &answer.stats);
                 let ended = answer.stopped.is_some_and(|reason| reason != StopReason::NodeLimit);
                 if ended && !abandon.raise() {
                     *stopped_by.lock().unwrap_or_else(PoisonError::into_inner) = Some(index);

@@ -19,12 +19,13 @@ impl TaskSpans {
     }
 
     /// Records the task `index`, begun at `begun` and answered with `stats`: its wall time
-    /// less the slack of the work it ran side by side.
+    /// less the slack of the work it ran side by side (the longest, for a task recorded
+    /// more than once, as the speculations of a repair round are).
     pub(super) fn record(&self, index: usize, begun: Instant, stats: &Stats) {
         let span = begun.elapsed().saturating_sub(stats.parallel_slack);
         let mut spans = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(slot) = spans.get_mut(index) {
-            *slot = span;
+            *slot = (*slot).max(span);
         }
     }
 
