@@ -115,7 +115,7 @@ fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Compon
         let part_goal = Goal { target, termination: goal.termination.after(nodes), ..goal };
         let started = Instant::now();
         let answer = super::solve_model(&part.model, crew, part_goal, super::Scope::Part);
-        slowest = slowest.max(started.elapsed().saturating_sub(answer.stats.parallel_slack));
+        slowest = slowest.max(span::of_task(started, &answer.stats));
         nodes += answer.stats.nodes;
         second_known |= answer.count > 1;
         let failed = fails(&answer);
@@ -219,8 +219,7 @@ fn side_by_side(
         found.push(Found { stopped: Some(StopReason::Cancelled), ..Found::default() });
         failed_at = Some(found.len() - 1);
     }
-    let slowest = spans.into_inner().into_iter().max().unwrap_or_default();
-    Answers { found, failed: failed_at, slack: Some(span::slack(begun, slowest)) }
+    Answers { found, failed: failed_at, slack: Some(span::slack(begun, spans.longest())) }
 }
 
 #[cfg(test)]

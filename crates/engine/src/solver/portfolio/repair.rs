@@ -292,8 +292,7 @@ impl Repairs<'_> {
         }
         // The round's longest chain: the work before its pieces, then its slowest piece
         // (or the speculation, where it ran longer).
-        let slowest = spans.into_inner().into_iter().max().unwrap_or_default();
-        own.parallel_slack = span::slack(begun, before_pieces + slowest);
+        own.parallel_slack = span::slack(begun, before_pieces + spans.longest());
         *stats += own;
         let stopped_by = stopped_by.into_inner().unwrap_or_else(PoisonError::into_inner);
         let mut taken = None;

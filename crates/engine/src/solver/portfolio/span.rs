@@ -18,11 +18,11 @@ impl TaskSpans {
         TaskSpans(Mutex::new(vec![Duration::ZERO; tasks]))
     }
 
-    /// Records the task `index`, begun at `begun` and answered with `stats`: its wall time
-    /// less the slack of the work it ran side by side (the longest, for a task recorded
-    /// more than once, as the speculations of a repair round are).
+    /// Records the task `index`, begun at `begun` and answered with `stats` (see
+    /// [`of_task`]; the longest, for a task recorded more than once, as the speculations of
+    /// a repair round are).
     pub(super) fn record(&self, index: usize, begun: Instant, stats: &Stats) {
-        let span = begun.elapsed().saturating_sub(stats.parallel_slack);
+        let span = of_task(begun, stats);
         let mut spans = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(slot) = spans.get_mut(index) {
             *slot = (*slot).max(span);
@@ -32,6 +32,17 @@ impl TaskSpans {
     pub(super) fn into_inner(self) -> Vec<Duration> {
         self.0.into_inner().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// The longest of the tasks' spans: theirs, side by side.
+    pub(super) fn longest(self) -> Duration {
+        self.into_inner().into_iter().max().unwrap_or_default()
+    }
+}
+
+/// The span of a task begun at `begun` and answered with `stats`: its wall time less the
+/// slack of the work it ran side by side.
+pub(super) fn of_task(begun: Instant, stats: &Stats) -> Duration {
+    begun.elapsed().saturating_sub(stats.parallel_slack)
 }
 
 /// The slack of work begun at `begun` whose longest chain took `chain`: its wall time
