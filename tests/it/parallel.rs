@@ -346,3 +346,30 @@ fn the_statistics_line_gives_the_span_of_a_grid_cut_into_regions_and_not_of_a_sm
         }
     }
 }
+
+#[test]
+fn the_debug_log_shows_where_a_cut_grid_spent_its_time_and_is_silent_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("100.txt");
+    let puzzle = crate::common::random_filling(&file, 100, 1);
+    for log in [Some("kakurod_engine=debug"), None] {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"));
+        command.args(["solve", "--threads", "2", "--grade", "off"]).arg(&file);
+        match log {
+            Some(filter) => command.env("RUST_LOG", filter),
+            None => command.env_remove("RUST_LOG"),
+        };
+        let solved = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&solved.stderr);
+        assert!(solved.status.success(), "{stderr}");
+        crate::common::assert_solves(&puzzle, &String::from_utf8_lossy(&solved.stdout), "");
+        let phases = ["root propagation", "cut into regions", "task=\"even region\"", "pipeline"];
+        for phase in phases {
+            assert_eq!(stderr.contains(phase), log.is_some(), "{phase}: {stderr}");
+        }
+        // Apart from the statistics line, nothing is written without RUST_LOG.
+        if log.is_none() {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+    }
+}

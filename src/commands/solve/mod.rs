@@ -22,6 +22,7 @@
 use super::{is_stdin, live, read_input};
 use crate::cli::SolveArgs;
 use crate::format::{Format, InputError};
+use crate::logging::{LogFormat, LogLevel};
 use crate::pipeline::{self, PipelineOptions};
 use crate::render;
 use crate::report::{Body, FileReport, Status, Summary};
@@ -134,6 +135,9 @@ fn unreadable(name: &str, error: &io::Error) -> FileReport {
 
 /// Runs `kakurod solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    // Warnings only, unless `RUST_LOG` asks for more: `RUST_LOG=kakurod_engine=debug` shows
+    // where a large grid's search spends its time, phase by phase and task by task.
+    crate::logging::init(LogFormat::Text, LogLevel::Warn);
     let files = super::puzzle_files(&args.files)?;
     let inputs = files.iter().map(|p| Input::new(p)).collect::<anyhow::Result<Vec<_>>>()?;
     if inputs.iter().filter(|i| is_stdin(&i.path)).count() > 1 {

@@ -141,6 +141,7 @@ pub(super) fn answer(
     let values: Option<Vec<u32>> =
         compiled.cell_of_var.iter().map(|&cell| logic.value(cell)).collect();
     let time = started.elapsed();
+    tracing::debug!(ms = time.as_millis() as u64, finished = logic.solved(), "logic");
     let answer = grading.filter(|_| logic.solved()).zip(values).map(|(grading, values)| {
         let stats = Stats {
             nodes: 1,

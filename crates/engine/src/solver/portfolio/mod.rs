@@ -118,7 +118,7 @@ struct Crew<'a> {
 
 /// What [`solve_model`] is given: the whole problem, an independent part of it, a region
 /// of a part (or a piece of the second round), or a region of a region.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Scope {
     Whole,
     Part,
@@ -148,8 +148,13 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
     {
         return found;
     }
+    let begun = Instant::now();
     let mut search = Search::new(model, options);
-    let Some(root) = search.root() else {
+    let root = search.root();
+    if scope == Scope::Whole {
+        tracing::debug!(ms = span::ms(begun.elapsed()), "root propagation");
+    }
+    let Some(root) = root else {
         return Found { stats: counted(search.stats()), ..Found::default() };
     };
     if engines == Engines::Sat {
@@ -205,7 +210,9 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
     }
     let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
     let mut found = if options.mode != Mode::Count {
+        let split = Instant::now();
         let parts = components::split(model, &root.domains);
+        tracing::debug!(parts = parts.len(), ms = span::ms(split.elapsed()), "independent parts");
         if parts.len() > 1 {
             parts::solve(model, crew, goal, &root.domains, &parts, Scope::Part)
         } else if engines != Engines::Search

@@ -30,7 +30,8 @@
 //!    [`repair`](super::repair) rounds do not wait for a slow refutation either: a thread
 //!    left without a piece starts the next round at once. Nor does the first round wait
 //!    for the pipeline: a thread left without a task of it repairs a stuck piece at once
-//!    where nothing unfinished lies near it ([`early`](super::early)).
+//!    where nothing unfinished lies near it ([`early`](super::early)), until the
+//!    pipeline's last task is finished.
 //!
 //! Where a piece still cannot be completed, or the mode asks for a second solution and no
 //! piece has one, the regions give up and the part is solved whole, as before: the
@@ -42,12 +43,12 @@ use super::graph::{Graph, MIN_REGIONS};
 use super::parts;
 use super::pipeline::{self, Cut, Ended};
 use super::repair::{PIECE_CONFLICTS, Repaired, Repairs, Standing, piece_budget};
-use super::{Crew, Scope, components};
+use super::{Crew, Scope, components, span};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::termination::Termination;
 use crate::solver::{Engine, Stats, StopReason};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// About how many open variables a region of a large part holds. Smaller regions are
 /// solved sooner and spread over more threads, but have more boundary for the second
@@ -139,9 +140,15 @@ fn solve_cut(
     if let Some(reason) = parts::stopped_before(&goal) {
         return Some(Found { stopped: Some(reason), ..Found::default() });
     }
+    let begun = Instant::now();
     let graph = Graph::new(model, domains);
+    let graph_ms = span::ms(begun.elapsed());
     let regions = graph.regions(region_vars)?;
+    let bands_ms = span::ms(begun.elapsed());
     let cut = Cut::new(&graph, regions, domains.len());
+    let (regions, ms) = (cut.regions.len(), span::ms(begun.elapsed()));
+    // The three steps' times, each from the beginning of the cut.
+    tracing::debug!(?scope, regions, graph_ms, bands_ms, ms, "cut into regions");
     let outcome = pipeline::run(model, domains, &cut, crew, pipeline_goals(goal), scope);
     let mut stats = Stats::default();
     for found in outcome.evens.iter().chain(outcome.pieces.iter().map(|(_, f)| f)).flatten() {

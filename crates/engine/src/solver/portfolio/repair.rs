@@ -292,7 +292,17 @@ impl Repairs<'_> {
         }
         // The round's longest chain: the work before its pieces, then its slowest piece
         // (or the speculation, where it ran longer).
-        own.parallel_slack = span::slack(begun, before_pieces + spans.longest());
+        let longest = spans.longest();
+        own.parallel_slack = span::slack(begun, before_pieces + longest);
+        tracing::debug!(
+            attempt,
+            pieces = pieces.len(),
+            speculates,
+            before_ms = span::ms(before_pieces),
+            longest_ms = span::ms(longest),
+            ms = span::ms(begun.elapsed()),
+            "repair round"
+        );
         *stats += own;
         let stopped_by = stopped_by.into_inner().unwrap_or_else(PoisonError::into_inner);
         let mut taken = None;

@@ -51,6 +51,11 @@ pub(super) fn slack(begun: Instant, chain: Duration) -> Duration {
     begun.elapsed().saturating_sub(chain)
 }
 
+/// `duration` in milliseconds, to the hundredth, for the solver's debug log.
+pub(super) fn ms(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 1e5).round() / 100.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::random_grid;

@@ -10,6 +10,8 @@
 //! solved from the same values whenever it starts, so the answer does not depend on the
 //! thread count or on which region finished first.
 
+mod workers;
+
 use super::components::{self, Component, Group};
 use super::early::{self, Early};
 use super::graph::Graph;
@@ -18,10 +20,11 @@ use super::span::{self, TaskSpans};
 use super::{Crew, Scope};
 use crate::model::{Domain, Model, VarId};
 use crate::solver::goal::{Found, Goal};
-use crate::solver::termination::{Abandon, Termination, work_waits};
+use crate::solver::termination::{Abandon, Termination};
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
+use workers::{Queue, Task, Workers};
 
 /// The cut of a part into regions, and the pieces of its second round.
 pub(super) struct Cut<'g> {
@@ -86,26 +89,6 @@ impl Outcome {
 pub(super) enum Ended {
     Even(usize),
     Piece(usize),
-}
-
-/// One task of the pipeline: an even region (by its index among the even ones) or a piece.
-#[derive(Clone, Copy)]
-enum Task {
-    Even(usize),
-    Piece(usize),
-}
-
-/// The scheduler's shared state.
-struct Queue {
-    ready: VecDeque<Task>,
-    /// Per piece: the even regions it still waits for.
-    waiting_for: Vec<usize>,
-    /// Tasks not yet finished (ready, running or waiting).
-    unfinished: usize,
-    /// Tasks running.
-    running: usize,
-    /// Workers at work: the caller, and the helpers started and not yet ended.
-    workers: usize,
 }
 
 /// Runs the first round (`first`, one solution per even region) and the second (`second`,
@@ -204,6 +187,7 @@ pub(super) fn run(
             early.even_solved(kept.into_iter());
         }
         spans.record(e, started, &answer.stats);
+        log_task("even region", e, vars.len(), begun, started, &answer);
         *even_answers[e].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
         dependents[evens[e]].as_slice()
     };
@@ -223,6 +207,7 @@ pub(super) fn run(
         let solution = answer.solutions.first().filter(|_| answer.count >= 1);
         early.piece_answered(p, &group.vars, solution.map(Vec::as_slice));
         spans.record(evens.len() + p, started, &answer.stats);
+        log_task("piece", p, group.vars.len(), begun, started, &answer);
         *piece_answers[p].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
     };
     // A task the caller stopped before it was begun: answered as stopped, and the end.
@@ -265,6 +250,15 @@ pub(super) fn run(
         workers.work(scope, false);
     });
     let chain = before_tasks + longest_chain(&spans.into_inner(), evens.len(), &needs_evens);
+    tracing::debug!(
+        ?scope,
+        evens = evens.len(),
+        pieces = groups.len(),
+        before_ms = span::ms(before_tasks),
+        chain_ms = span::ms(chain),
+        ms = span::ms(begun.elapsed()),
+        "pipeline"
+    );
     let into =
         |answer: Mutex<Option<Found>>| answer.into_inner().unwrap_or_else(PoisonError::into_inner);
     Outcome {
@@ -281,6 +275,29 @@ pub(super) fn run(
     }
 }
 
+/// Logs a task of the pipeline begun at `begun` as the task ends: when it started
+/// (`started`), from the pipeline's beginning, and how long it took.
+fn log_task(
+    task: &str,
+    index: usize,
+    vars: usize,
+    begun: Instant,
+    started: Instant,
+    answer: &Found,
+) {
+    tracing::debug!(
+        task,
+        index,
+        vars,
+        begun_ms = span::ms(started.saturating_duration_since(begun)),
+        ms = span::ms(started.elapsed()),
+        nodes = answer.stats.nodes,
+        sat = answer.stats.sat_solvers > 0,
+        solved = answer.count > 0,
+        thread = ?rayon::current_thread_index(),
+    );
+}
+
 /// The pipeline's longest chain, from the tasks' `spans` (the even regions', then the
 /// pieces'): an even region, or a piece after the last of the even regions it `needs`.
 fn longest_chain(spans: &[Duration], evens: usize, needs: &[Vec<usize>]) -> Duration {
@@ -290,125 +307,6 @@ fn longest_chain(spans: &[Duration], evens: usize, needs: &[Vec<usize>]) -> Dura
         ready.copied().unwrap_or_default() + piece
     });
     even_spans.iter().copied().chain(pieces).max().unwrap_or_default()
-}
-
-/// The pipeline's workers: the caller, which stays until every task is finished, and
-/// helpers on the pool's other threads, which never wait.
-///
-/// A helper is a job of the pool, and a thread that waits for its own jobs (a region's
-/// sub-regions, solved side by side) runs others meanwhile, this pipeline's helpers
-/// among them: a helper that waited for the pipeline's unfinished tasks there would wait
-/// for the task beneath it on its own stack, for ever (a 300x300 grid on 16 threads of 2
-/// cores did, every time). So a helper that finds nothing ready ends, and a task that
-/// makes pieces ready starts helpers for them, up to the crew's threads.
-struct Workers<'w> {
-    queue: &'w Mutex<Queue>,
-    changed: &'w Condvar,
-    abandon: &'w Abandon,
-    early: &'w Early<'w>,
-    crew: Crew<'w>,
-    /// Runs a task; the pieces it made ready to start (the dependents of an even region),
-    /// or `None` when it was stopped before it began.
-    run_task: &'w (dyn Fn(Task) -> Option<&'w [usize]> + Sync),
-}
-
-impl<'w> Workers<'w> {
-    /// Starts `count` helpers on the pool.
-    fn spawn_helpers<'s>(&'s self, scope: &rayon::Scope<'s>, count: usize)
-    where
-        'w: 's,
-    {
-        for _ in 0..count {
-            scope.spawn(move |scope| self.work(scope, true));
-        }
-    }
-
-    /// One worker's loop: the next ready task until none is left; in the pipeline's tail
-    /// (every task left is running), an early repair where one can be made. The caller
-    /// then helps the nested work of the tasks running, or waits a moment for one to
-    /// finish; a helper ends, and also while other work waits for its thread.
-    fn work<'s>(&'s self, scope: &rayon::Scope<'s>, helper: bool)
-    where
-        'w: 's,
-    {
-        loop {
-            if self.abandon.is_raised() || (helper && work_waits(self.crew.waiting)) {
-                return self.leave(helper);
-            }
-            let (task, tail) = {
-                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-                if queue.unfinished == 0 {
-                    drop(queue);
-                    return self.leave(helper);
-                }
-                let task = queue.ready.pop_front();
-                queue.running += usize::from(task.is_some());
-                (task, queue.unfinished == queue.running)
-            };
-            let Some(task) = task else {
-                if tail && self.early.repair_one() {
-                    self.changed.notify_all();
-                    continue;
-                }
-                if helper {
-                    if self.retire() {
-                        return;
-                    }
-                    continue;
-                }
-                if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                    let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-                    if queue.ready.is_empty() && queue.unfinished > 0 {
-                        let pause = Duration::from_micros(200);
-                        drop(self.changed.wait_timeout(queue, pause));
-                    }
-                }
-                continue;
-            };
-            let Some(unblocked) = (self.run_task)(task) else {
-                return self.leave(helper);
-            };
-            let started = {
-                let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-                queue.unfinished -= 1;
-                queue.running -= 1;
-                for &p in unblocked {
-                    queue.waiting_for[p] -= 1;
-                    if queue.waiting_for[p] == 0 {
-                        queue.ready.push_back(Task::Piece(p));
-                    }
-                }
-                // The threads not at work take up what is ready now, or, in the tail, the
-                // early repairs a finished task may have made possible.
-                let idle = self.crew.threads.saturating_sub(queue.workers);
-                let tail = queue.unfinished == queue.running && queue.unfinished > 0;
-                let wanted = if tail { idle } else { queue.ready.len().min(idle) };
-                let started = if work_waits(self.crew.waiting) { 0 } else { wanted };
-                queue.workers += started;
-                started
-            };
-            self.changed.notify_all();
-            self.spawn_helpers(scope, started);
-        }
-    }
-
-    /// Ends a helper when nothing is ready (checked again under the lock, so that a task
-    /// made ready meanwhile is not left without a worker); false when something is.
-    fn retire(&self) -> bool {
-        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-        if !queue.ready.is_empty() {
-            return false;
-        }
-        queue.workers -= 1;
-        true
-    }
-
-    /// A worker leaves: a helper is no longer counted.
-    fn leave(&self, helper: bool) {
-        if helper {
-            self.queue.lock().unwrap_or_else(PoisonError::into_inner).workers -= 1;
-        }
-    }
 }
 
 #[cfg(test)]
