@@ -18,7 +18,9 @@
 //!    tried by the depth-first search alone on one thread, within a node budget: most are
 //!    easy, and the search answers them many times sooner than the SAT engine encodes
 //!    them; a region its propagation left in independent pieces is solved as those, and
-//!    one still too hard is cut again into sub-regions before the SAT engine takes it;
+//!    one still too hard is cut again into sub-regions before the SAT engine takes it
+//!    (for one solution on more than one thread, an idle thread may start the SAT engine
+//!    beside the search: `beside`);
 //! 4. otherwise each part is searched by the engines the algorithm names (`race`): the depth-first
 //!    workers, the SAT engine, or both racing each other on half the threads each. The
 //!    depth-first workers are either the `split` (one task on the root, which donates its
@@ -32,6 +34,7 @@
 //! caller's cancel flag, deadline and node limit are checked against the shared counters.
 //! The answer does not depend on the thread count; which solution `first` reports may.
 
+mod beside;
 pub(crate) mod components;
 mod early;
 mod graph;
@@ -177,6 +180,11 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
         // A part or region is tried by the search alone first, where that is quick.
         let mut tried = Stats::default();
         if searched_first(scope, engines, &root, goal) {
+            if beside::races(scope, &root.domains, cut_crew, goal) {
+                let mut found = beside::search_or_sat(model, &mut search, &root, crew, goal);
+                found.stats += search.stats();
+                return found;
+            }
             let (settled, stats) = search_first(model, &mut search, &root, crew, goal);
             if let Some(mut found) = settled {
                 found.stats += search.stats();

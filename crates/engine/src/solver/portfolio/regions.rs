@@ -111,6 +111,11 @@ pub(super) fn solve_again(
     solve_cut(model, domains, crew, goal, SUB_REGION_VARS, Scope::SubRegion)
 }
 
+/// Whether [`solve_again`] would cut a region at `domains` into sub-regions.
+pub(super) fn cut_again(domains: &[Domain]) -> bool {
+    components::open_count(domains) >= SUB_REGION_VARS * MIN_REGIONS
+}
+
 /// The goals of the pipeline for `goal`: one solution of each even region, and the
 /// pieces' first budget. Each region and piece has a budget: one that is hard to complete
 /// (or to refute) under the boundary it was given is reopened wider rather than fought.
