@@ -16,19 +16,21 @@ use super::{Crew, Scope, race, regions, search_first};
 use crate::model::{Domain, Model};
 use crate::solver::goal::{Found, Goal};
 use crate::solver::search::{Search, Subproblem};
-use crate::solver::termination::{Abandon, Termination};
+use crate::solver::termination::{Abandon, Termination, work_waits};
 use crate::solver::{Stats, StopReason};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// Whether the search alone and the SAT engine race on this region (`scope`, at `domains`)
-/// for `goal`, with the threads of `crew` (the caller's, not the region's one).
+/// for `goal`, with the threads of `crew` (the caller's, not the region's one): not while
+/// other work waits for a thread (a daemon's next file), which the job would keep waiting.
 pub(super) fn races(scope: Scope, domains: &[Domain], crew: Crew<'_>, goal: Goal<'_>) -> bool {
     let cut_again = scope == Scope::Region && regions::cut_again(domains);
     goal.target == 1
         && crew.threads > 1
         && matches!(scope, Scope::Region | Scope::SubRegion)
         && !cut_again
+        && !work_waits(crew.waiting)
 }
 
 /// The search alone (within its first nodes) and the SAT engine, each on one thread

@@ -26,8 +26,9 @@
 //! stuck pieces go to the first repair round as before. Nor does the pipeline wait for a
 //! repair: when its last task is finished, the repairs still running are stopped and
 //! their pieces go to the first repair round, which does not wait for a slow refutation
-//! (on 16 cores a 300x300 grid's pipeline waited 230 ms for one, twice its own tasks). Only for one solution asked for,
-//! on more than one thread: which solution is found may then depend on the threads.
+//! (on 16 cores a 300x300 grid's pipeline had waited 230 ms for its early repairs, longer
+//! than its bands and pieces took). Only for one solution asked for, on more than one
+//! thread: which solution is found may then depend on the threads.
 
 use super::components::{self, Component};
 use super::graph::RELEASE_DEPTH;
