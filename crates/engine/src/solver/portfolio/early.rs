@@ -309,6 +309,14 @@ mod tests {
         })
     }
 
+    /// The pipeline of `model`, cut along `graph` into small regions, run on one thread
+    /// for one solution.
+    fn on_one_thread(model: &Model, graph: &Graph<'_>, setup: &Setup) -> pipeline::Outcome {
+        let cut = Cut::new(graph, graph.regions(40).expect("cut"), model.domains.len());
+        let (crew, goals) = (setup.crew(1), setup.pipeline_goals());
+        pipeline::run(model, &model.domains, &cut, crew, goals, Scope::Region)
+    }
+
     /// The early repairs of the pipeline that gave `outcome` (`pieces` its pieces' variables)
     /// on `model` cut along `graph`, replayed on one thread for one solution: the even
     /// regions' values noted, no piece answered yet.
@@ -335,11 +343,9 @@ mod tests {
         for seed in 1..=6 {
             let model = random_grid(60, seed);
             let graph = Graph::new(&model, &model.domains);
-            let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
             let setup = Setup::default();
-            let (crew, goals) = (setup.crew(1), setup.pipeline_goals());
             // One thread: the pipeline runs in order, and repairs nothing early.
-            let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
+            let outcome = on_one_thread(&model, &graph, &setup);
             assert!(outcome.repaired.values.is_empty(), "seed {seed}");
             // Replayed with the largest piece still running when every other task is done.
             let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
@@ -382,10 +388,8 @@ mod tests {
         for seed in 1..=6 {
             let model = random_grid(60, seed);
             let graph = Graph::new(&model, &model.domains);
-            let cut = Cut::new(&graph, graph.regions(40).expect("cut"), model.domains.len());
             let setup = Setup::default();
-            let (crew, goals) = (setup.crew(1), setup.pipeline_goals());
-            let outcome = pipeline::run(&model, &model.domains, &cut, crew, goals, Scope::Region);
+            let outcome = on_one_thread(&model, &graph, &setup);
             let pieces: Vec<&[VarId]> = outcome.pieces.iter().map(|(v, _)| v.as_slice()).collect();
             let solution_of = |p: usize| {
                 let found = outcome.pieces[p].1.as_ref().expect("every piece is answered");
