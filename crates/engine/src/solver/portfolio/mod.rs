@@ -90,11 +90,8 @@ pub fn solve_observed(
     live: &AtomicUsize,
 ) -> Outcome {
     let start = Instant::now();
-    let goal = Goal {
-        target: solution_target(options),
-        termination: Termination::new(options, start, control),
-        live,
-    };
+    let termination = Termination::new(options, start, control);
+    let goal = Goal::new(solution_target(options), termination, live);
     let crew = Crew { options, threads: threads.max(1), waiting: control.waiting };
     let mut found = solve_model(model, crew, goal, Scope::Whole);
     found.stats.solve_time = start.elapsed();

@@ -249,7 +249,7 @@ mod tests {
             let crew = Crew { options: &options, threads, waiting: None };
             let outer = Abandon::within(None);
             let termination = Termination { abandon: Some(&outer), ..Termination::default() };
-            let goal = Goal { target: 1, termination, live: &live };
+            let goal = Goal::new(1, termination, &live);
             let solved = solve(&model, crew, goal, &model.domains, &parts, scope);
             assert_eq!(solved.count, 1, "{threads} threads");
             assert!(model.is_satisfied_by(&solved.solutions[0]));

@@ -164,7 +164,7 @@ impl Repairs<'_> {
         let mut stats = Stats::default();
         let mut attempt = 1;
         while !standing.stuck.is_empty() && attempt <= REPAIRS {
-            let speculates = self.goal.target == 1 && self.crew.threads > 1 && attempt < REPAIRS;
+            let speculates = self.goal.may_vary && self.crew.threads > 1 && attempt < REPAIRS;
             let abandon = Abandon::within(self.goal.termination.abandon);
             match self.round(attempt, &standing, &abandon, speculates, &mut stats) {
                 RoundEnd::Done { standing: next, rounds } => {

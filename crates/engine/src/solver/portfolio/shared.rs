@@ -199,7 +199,7 @@ mod tests {
     use std::panic::AssertUnwindSafe;
 
     fn goal(live: &AtomicUsize, target: u64) -> Goal<'_> {
-        Goal { target, termination: Termination::default(), live }
+        Goal::new(target, Termination::default(), live)
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub(super) struct Setup {
 impl Setup {
     /// `target` solutions, without a limit.
     pub(super) fn goal(&self, target: u64) -> Goal<'_> {
-        Goal { target, termination: Termination::default(), live: &self.live }
+        Goal::new(target, Termination::default(), &self.live)
     }
 
     /// `threads` threads, with the default options.

@@ -252,7 +252,7 @@ mod tests {
         let live = std::sync::atomic::AtomicUsize::new(0);
         let abandon = Abandon::within(None);
         let termination = Termination { abandon: Some(&abandon), ..Termination::default() };
-        let goal = Goal { target: 1, termination, live: &live };
+        let goal = Goal::new(1, termination, &live);
         let stop = Arc::new(AtomicBool::new(false));
         assert!(Session::new(&cnf, goal, &stop, 0).loaded);
         abandon.raise();

@@ -60,7 +60,7 @@ fn brute_force(model: &Model) -> Vec<Vec<u32>> {
 /// Every solution the SAT solver enumerates from the encoding of the unpropagated model.
 fn sat_solutions(model: &Model) -> Vec<Vec<u32>> {
     let live = AtomicUsize::new(0);
-    let goal = Goal { target: u64::MAX, termination: Termination::default(), live: &live };
+    let goal = Goal::new(u64::MAX, Termination::default(), &live);
     let cnf = encode(model, &model.domains);
     let found = solve(&cnf, goal, 0);
     assert!(found.stopped.is_none());
