@@ -16,18 +16,12 @@ pub(crate) struct Goal<'a> {
     pub termination: Termination<'a>,
     /// Counts running workers, so a caller can check that none outlives a solve.
     pub live: &'a AtomicUsize,
-    /// Whether the solution found may depend on the thread count: so when the caller asks
-    /// for one solution, any one. Not for the even regions of a search for two, which are
-    /// solved for one solution each but make the answer's first, the same at every thread
-    /// count.
-    pub may_vary: bool,
 }
 
 impl<'a> Goal<'a> {
-    /// `target` solutions within `termination`, counting the workers in `live`; the
-    /// solution may depend on the threads when one is asked for.
+    /// `target` solutions within `termination`, counting the workers in `live`.
     pub fn new(target: u64, termination: Termination<'a>, live: &'a AtomicUsize) -> Self {
-        Goal { target, termination, live, may_vary: target == 1 }
+        Goal { target, termination, live }
     }
 }
 

@@ -9,10 +9,10 @@
 //! the search, and the first to answer stops the other; where no thread is free, this
 //! thread takes the job itself once the search gave up, as before, or drops it unbegun
 //! where the search answered. Only regions that would not be cut again go this way
-//! ([`regions::cut_again`]), and only where any one solution will do
-//! ([`Goal::may_vary`]): which engine answers may depend on the threads, and so may the
-//! solution. The even regions of a search for two are solved for one solution each, but
-//! not so: their values are the answer's first solution.
+//! ([`regions::cut_again`]), and only where one solution is asked for: the even regions
+//! of `first` and of `unique`, and the pieces of `first`. Which engine answers may depend
+//! on the threads, and so may the solution, which `first` and `unique` allow; a piece of
+//! `unique` asks for two, and the SAT engine is not raced for a second.
 
 use super::{Crew, Scope, race, regions, search_first};
 use crate::model::{Domain, Model};
@@ -28,7 +28,7 @@ use std::sync::{Mutex, PoisonError};
 /// other work waits for a thread (a daemon's next file), which the job would keep waiting.
 pub(super) fn races(scope: Scope, domains: &[Domain], crew: Crew<'_>, goal: Goal<'_>) -> bool {
     let cut_again = scope == Scope::Region && regions::cut_again(domains);
-    goal.may_vary
+    goal.target == 1
         && crew.threads > 1
         && matches!(scope, Scope::Region | Scope::SubRegion)
         && !cut_again
@@ -117,19 +117,21 @@ mod tests {
     }
 
     #[test]
-    fn only_a_search_for_one_solution_races_and_never_the_even_regions_of_a_search_for_two() {
+    fn only_a_search_for_one_solution_races_on_more_than_one_thread() {
         use crate::solver::portfolio::tests::Setup;
         let setup = Setup::default();
         let domains = vec![Domain::range(1, 9); 12];
-        let evens_of = |target| regions::pipeline_goals(setup.goal(target)).0;
+        let goals_of = |target| regions::pipeline_goals(setup.goal(target));
         for threads in [1, 2] {
             let crew = setup.crew(threads);
             let racing = |goal| races(Scope::Region, &domains, crew, goal);
             assert_eq!(racing(setup.goal(1)), threads > 1, "{threads} threads");
-            assert_eq!(racing(evens_of(1)), threads > 1, "{threads} threads");
-            // Solved for one solution each, but their values are the first of the answer,
-            // which must not depend on the threads: a race could change it.
-            assert!(!racing(evens_of(2)), "{threads} threads");
+            // The even regions, of `first` and of `unique`: one solution each.
+            assert_eq!(racing(goals_of(1).0), threads > 1, "{threads} threads");
+            assert_eq!(racing(goals_of(2).0), threads > 1, "{threads} threads");
+            assert_eq!(racing(goals_of(1).1), threads > 1, "{threads} threads");
+            // The pieces of `unique` look for a second solution.
+            assert!(!racing(goals_of(2).1), "{threads} threads");
             assert!(!racing(setup.goal(2)), "{threads} threads");
         }
     }

@@ -27,8 +27,9 @@
 //! repair: when its last task is finished, the repairs still running are stopped and
 //! their pieces go to the first repair round, which does not wait for a slow refutation
 //! (on 16 cores a 300x300 grid's pipeline had waited 230 ms for its early repairs, longer
-//! than its bands and pieces took). Only for one solution asked for, on more than one
-//! thread: which solution is found may then depend on the threads.
+//! than its bands and pieces took). Only on more than one thread: which solution is found
+//! may then depend on the threads, which `first` and `unique` allow. A repair looks for
+//! one solution in either mode: the pieces it covers had none, so had no second to show.
 
 use super::components::{self, Component};
 use super::graph::RELEASE_DEPTH;
@@ -36,6 +37,7 @@ use super::repair::Repairs;
 use super::span;
 use crate::model::{Domain, VarId};
 use crate::solver::Stats;
+use crate::solver::goal::Goal;
 use crate::solver::termination::Abandon;
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
@@ -174,7 +176,7 @@ impl<'a> Early<'a> {
         let piece: Component =
             components::build(self.repairs.model, &known, vars.clone(), &constraints);
         let repairs = &self.repairs;
-        let goal = repairs.piece_goal(1, Some(&self.pipeline_done));
+        let goal = Goal { target: 1, ..repairs.piece_goal(1, Some(&self.pipeline_done)) };
         let answer = super::solve_model(&piece.model, repairs.crew, goal, repairs.scope);
         let solution = answer.solutions.first().filter(|_| answer.count >= 1);
         tracing::debug!(

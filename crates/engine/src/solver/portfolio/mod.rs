@@ -32,7 +32,8 @@
 //! All depth-first workers share one solution counter (`shared`): `first` stops everything
 //! at the first solution, `unique` at the second, `count` at the count limit, exactly; the
 //! caller's cancel flag, deadline and node limit are checked against the shared counters.
-//! The answer does not depend on the thread count; which solution `first` reports may.
+//! The verdict does not depend on the thread count; which solutions `first` and `unique`
+//! report may.
 
 mod beside;
 pub(crate) mod components;

@@ -140,8 +140,8 @@ fn side_by_side(
     let next = AtomicUsize::new(0);
     let abandon = Abandon::within(goal.termination.abandon);
     // The first part, in order, that showed two solutions: the parts after it need one
-    // each, those before it still look for two, so that the second solution reported is
-    // the same at every thread count.
+    // each, those before it still look for two, so that which part's second solution is
+    // reported does not depend on the order in which the parts finish.
     let first_two = AtomicUsize::new(usize::MAX);
     let failed: Mutex<Option<usize>> = Mutex::new(None);
     let answers: Vec<Mutex<Option<Found>>> = parts.iter().map(|_| Mutex::new(None)).collect();

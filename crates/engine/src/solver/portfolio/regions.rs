@@ -36,8 +36,10 @@
 //! Where a piece still cannot be completed, or the mode asks for a second solution and no
 //! piece has one, the regions give up and the part is solved whole, as before: the
 //! regions' time is lost, never the answer. The cut does not depend on the thread count,
-//! nor does the solution found, except where a speculative or early repair (one solution
-//! asked for, more than one thread) completes the whole first.
+//! nor does the solution found on one thread; on more, a speculative or early repair, or
+//! the SAT engine raced beside a region, may give another. Whether a second solution is
+//! found never depends on the threads: where the pieces show none, the part is solved
+//! whole.
 
 use super::graph::{Graph, MIN_REGIONS};
 use super::parts;
@@ -268,12 +270,9 @@ mod tests {
                 for threads in [2, 4] {
                     let other = cut_answer(&model, target, threads, 60);
                     let case = format!("{case}, {threads} threads");
+                    // Other solutions may come from a speculative or early repair, or from
+                    // the SAT engine beside a region; as many of them.
                     assert_answers(&model, target, other.as_ref(), &case);
-                    // Two solutions are never speculated: the rounds run as on one thread.
-                    // One may come from a speculative repair round, another solution.
-                    if target == 2 {
-                        assert_eq!(answer(&one), answer(&other), "{case}");
-                    }
                 }
             }
         }

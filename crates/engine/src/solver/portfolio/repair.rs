@@ -5,7 +5,7 @@
 //! A round lasts as long as its slowest piece, and a piece whose boundary leaves it no
 //! completion can take longer to refute than the next, wider round takes to solve it: on
 //! a 300x300 grid one piece of 266 variables took 140 ms to refute, alone on its thread,
-//! and the round after it 9 ms. So when one solution is asked for, a thread that finds
+//! and the round after it 9 ms. So on more than one thread, a thread that finds
 //! no piece left in a round does not wait for the others: it *speculates*, running the
 //! next round at once as if every piece still running had no completion.
 //! - When the speculative round completes every piece first, its values are taken and the
@@ -20,9 +20,10 @@
 //!   ran, where the round after it took 10.
 //!
 //! Every piece's values are a completion of the fixed values around it, so the whole is a
-//! solution either way. Which one it is may then depend on the thread count, as `first`
-//! allows; with two solutions asked for, nothing is speculated and the rounds run as on
-//! one thread.
+//! solution either way, and a second solution that a piece shows is checked in the whole
+//! put together. Which solutions they are may then depend on the thread count, as `first`
+//! and `unique` allow; whether there are one or two does not, as a whole without a second
+//! one among its pieces is solved whole.
 
 use super::components::{self, Component};
 use super::graph::{Graph, RELEASE_DEPTH};
@@ -164,7 +165,7 @@ impl Repairs<'_> {
         let mut stats = Stats::default();
         let mut attempt = 1;
         while !standing.stuck.is_empty() && attempt <= REPAIRS {
-            let speculates = self.goal.may_vary && self.crew.threads > 1 && attempt < REPAIRS;
+            let speculates = self.crew.threads > 1 && attempt < REPAIRS;
             let abandon = Abandon::within(self.goal.termination.abandon);
             match self.round(attempt, &standing, &abandon, speculates, &mut stats) {
                 RoundEnd::Done { standing: next, rounds } => {

@@ -162,7 +162,7 @@ pub(super) fn run(
     });
     let repairs = Repairs { model, domains, graph: cut.graph, crew, goal: goals[1], scope };
     let piece_vars: Vec<&[VarId]> = groups.iter().map(|g| g.vars.as_slice()).collect();
-    let early = Early::new(repairs, &piece_vars, second.may_vary && crew.threads > 1);
+    let early = Early::new(repairs, &piece_vars, crew.threads > 1);
     let end = |task: Ended| {
         if !abandon.raise() {
             *ended.lock().unwrap_or_else(PoisonError::into_inner) = Some(task);
