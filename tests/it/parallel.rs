@@ -287,36 +287,40 @@ fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_it
     // pipeline takes up the pipeline's own helpers, which the cores have not started yet.
     // A helper that then waited for the pipeline's unfinished tasks would wait for the one
     // beneath it on its own stack, for ever: the ladder's 300x300 did on 8 and 16 threads
-    // of 2 cores, every time.
+    // of 2 cores, every time. `unique` runs the same early repairs and speculative rounds.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("large.txt");
     let puzzle = crate::common::random_filling(&file, 300, 1);
-    for threads in ["8", "16"] {
-        // Files, not pipes: a grid this large fills a pipe nobody reads before the end.
-        let (out_path, err_path) = (dir.path().join("out.txt"), dir.path().join("err.txt"));
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
-            .args(["solve", "--threads", threads, "--grade", "off"])
-            .arg(&file)
-            .env("RAYON_NUM_THREADS", threads)
-            .stdout(std::fs::File::create(&out_path).unwrap())
-            .stderr(std::fs::File::create(&err_path).unwrap())
-            .spawn()
-            .unwrap();
-        // About a second here when it works; a minute is a thread waiting on itself.
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        while child.try_wait().unwrap().is_none() {
-            if std::time::Instant::now() > deadline {
-                child.kill().unwrap();
-                panic!("the 300x300 on {threads} threads was not answered within a minute");
+    for (mode, verdict) in [("first", "solved"), ("unique", "solved multiple")] {
+        for threads in ["8", "16"] {
+            let case = format!("{mode} on {threads} threads");
+            // Files, not pipes: a grid this large fills a pipe nobody reads before the end.
+            let (out_path, err_path) = (dir.path().join("out.txt"), dir.path().join("err.txt"));
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
+                .args(["solve", "--mode", mode, "--threads", threads, "--grade", "off"])
+                .arg(&file)
+                .env("RAYON_NUM_THREADS", threads)
+                .stdout(std::fs::File::create(&out_path).unwrap())
+                .stderr(std::fs::File::create(&err_path).unwrap())
+                .spawn()
+                .unwrap();
+            // About a second here when it works; a minute is a thread waiting on itself.
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            while child.try_wait().unwrap().is_none() {
+                if std::time::Instant::now() > deadline {
+                    child.kill().unwrap();
+                    panic!("the 300x300, {case}, was not answered within a minute");
+                }
+                std::thread::sleep(Duration::from_millis(20));
             }
-            std::thread::sleep(Duration::from_millis(20));
+            let status = child.wait().unwrap();
+            let stderr = std::fs::read_to_string(&err_path).unwrap();
+            assert_eq!(status.code(), Some(0), "{case}: {stderr}");
+            assert!(stderr.contains(&format!(": {verdict} ")), "{case}: {stderr}");
+            assert!(stderr.contains(&format!("threads={threads} ")), "{case}: {stderr}");
+            let answer = std::fs::read_to_string(&out_path).unwrap();
+            crate::common::assert_solves(&puzzle, &answer, &case);
         }
-        let status = child.wait().unwrap();
-        let stderr = std::fs::read_to_string(&err_path).unwrap();
-        assert_eq!(status.code(), Some(0), "{stderr}");
-        assert!(stderr.contains(&format!("threads={threads} ")), "{stderr}");
-        let answer = std::fs::read_to_string(&out_path).unwrap();
-        crate::common::assert_solves(&puzzle, &answer, &format!("{threads} threads"));
     }
 }
 
