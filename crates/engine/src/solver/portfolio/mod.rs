@@ -276,11 +276,11 @@ fn searched_first(scope: Scope, engines: Engines, root: &Subproblem, goal: Goal<
 
 /// The depth-first search alone on a part or region, within [`FIRST_SEARCH_NODES`]: one
 /// thread of randomized restarts when one solution is wanted, the plain search (which can
-/// prove a second solution absent) within [`SECOND_SEARCH_NODES`] otherwise. Most regions of a large grid are easy, and
-/// the search answers them ten to thirty times sooner than the SAT engine encodes and
-/// loads their formula; on one thread, and seeded alike, so that the answer does not
-/// depend on the thread count. `Some` when that settled the question; its statistics
-/// either way.
+/// prove a second solution absent) within [`SECOND_SEARCH_NODES`] otherwise. Most regions
+/// of a large grid are easy, and the search answers them ten to thirty times sooner than
+/// the SAT engine encodes and loads their formula; on one thread, and seeded alike, so
+/// that its answer does not depend on the thread count. `Some` when that settled the
+/// question; its statistics either way.
 fn search_first(
     model: &Model,
     search: &mut Search<'_>,
