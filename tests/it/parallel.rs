@@ -60,6 +60,11 @@ fn count_mode_gives_the_same_exact_count_at_1_2_and_4_threads() {
         let k = generated(6, 6, 40.0, seed);
         let one = solve_checked(&k, &options(Mode::Count, 1));
         assert!(one.complete && one.count > 1, "seed {seed}: {one:?}");
+        // The plain search enumerates the whole, where the solver multiplies the counts of
+        // its independent parts.
+        let compiled = Puzzle::Kakuro(k.clone()).compile();
+        let whole = solver::search::solve(&compiled.model, &options(Mode::Count, 1), None);
+        assert_eq!(answer(&whole), answer(&one), "seed {seed}");
         for threads in [2, 4] {
             let many = solve_checked(&k, &options(Mode::Count, threads));
             assert_eq!(answer(&many), answer(&one), "seed {seed}, {threads} threads");
@@ -74,6 +79,20 @@ fn count_mode_gives_the_same_exact_count_at_1_2_and_4_threads() {
         }
     }
     assert!(split_somewhere, "the sample is too easy to exercise the split");
+}
+
+#[test]
+fn a_count_on_a_large_grid_reaches_its_limit_through_its_parts_at_1_2_and_4_threads() {
+    // 100x100: one large open part and 53 small ones. Counting the whole by the
+    // search alone did not end within 20 s; each part asked for two solutions reaches 1,000.
+    let large = generated(100, 100, 35.0, 1);
+    for threads in [1, 2, 4] {
+        let opts = SolveOptions { count_limit: Some(1_000), ..options(Mode::Count, threads) };
+        let counted = solve_checked(&large, &opts);
+        assert_eq!((counted.count, counted.complete), (1_000, true), "{threads} threads");
+        assert_eq!(counted.solutions.len(), 2, "{threads} threads");
+        assert_ne!(counted.solutions[0], counted.solutions[1]);
+    }
 }
 
 #[test]
@@ -150,13 +169,15 @@ fn with_work_waiting_a_search_borrows_no_threads_and_gives_the_same_answer() {
     let k = generated(6, 6, 40.0, 2);
     let compiled = Puzzle::Kakuro(k.clone()).compile();
     let free = solve_checked(&k, &options(Mode::Count, 4));
-    assert!(free.stats.subproblems > 2, "an idle pool splits the count");
+    let alone = solve_checked(&k, &options(Mode::Count, 1));
+    assert!(free.stats.subproblems > alone.stats.subproblems, "an idle pool splits the count");
     // One file waits for a worker: the count splits nothing off, and still counts all.
     let waiting = std::sync::Arc::new(AtomicUsize::new(1));
     let control = solver::Control { waiting: Some(&waiting), ..solver::Control::default() };
     let busy = solver::solve_with(&compiled.model, &options(Mode::Count, 4), control);
     assert_eq!(answer(&busy), answer(&free));
-    assert_eq!(busy.stats.subproblems, 2, "the probe and one unsplit search");
+    // The probe and one unsplit search of each independent part, as on one thread.
+    assert_eq!(busy.stats.subproblems, alone.stats.subproblems);
     // A find-first grid past the probe is answered on the caller's thread: its parts by
     // the search alone, or by the SAT engine alone, never by a race.
     let heavy = Puzzle::Kakuro(generated(30, 30, 35.0, 3)).compile();

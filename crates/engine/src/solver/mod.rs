@@ -146,10 +146,10 @@ pub struct Outcome {
 
 /// Solves `model` as `options` say, stopping early when `cancel` becomes true.
 ///
-/// Uses the portfolio when `options.threads` is not 1, in `first` and `unique` modes
-/// (where the SAT engine joins a search that outlives the probe, and `first`'s
-/// decomposition and randomized restarts pay on one thread too) and for the SAT engine
-/// alone; the plain sequential search otherwise.
+/// Uses the portfolio when `options.threads` is not 1, in `first` and `count` modes (where
+/// the decomposition into independent parts, and `first`'s randomized restarts, pay on one
+/// thread too), where the SAT engine joins the search (`unique` under `mac`) and for the
+/// SAT engine alone; the plain sequential search otherwise.
 pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&Arc<AtomicBool>>) -> Outcome {
     solve_with(model, options, Control::from(cancel))
 }
@@ -158,7 +158,7 @@ pub fn solve(model: &Model, options: &SolveOptions, cancel: Option<&Arc<AtomicBo
 pub fn solve_with(model: &Model, options: &SolveOptions, control: Control<'_>) -> Outcome {
     let threads = effective_threads(options.threads);
     let learning = options.algorithm.engines(options.mode) != Engines::Search;
-    if threads > 1 || options.mode == Mode::First || learning {
+    if threads > 1 || options.mode != Mode::Unique || learning {
         portfolio::solve(model, options, threads, control)
     } else {
         search::solve_with(model, options, control)

@@ -48,6 +48,12 @@ impl Progress {
         self.solutions.fetch_sub(solutions, Ordering::Relaxed);
     }
 
+    /// Sets the solutions to `solutions`, the whole's count, where the search counted
+    /// independent parts of it (whose counts multiply) and is done.
+    pub fn settle_solutions(&self, solutions: u64) {
+        self.solutions.store(solutions, Ordering::Relaxed);
+    }
+
     /// The counters now.
     pub fn counts(&self) -> Counts {
         Counts {

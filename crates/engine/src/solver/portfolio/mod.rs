@@ -7,10 +7,11 @@
 //! 1. root propagation, then a short sequential *probe* (a few thousand nodes): most
 //!    puzzles are solved there, and are never split, so they cost no more than on one
 //!    thread;
-//! 2. otherwise, except in `count` mode, the propagated problem is cut into independent
-//!    parts (`components`: the connected components of the open variables through the
-//!    constraints), solved side by side, a thread each, largest first (one after the
-//!    other, each with all threads, under a node limit), and put together (`parts`); a
+//! 2. otherwise the propagated problem is cut into independent parts (`components`: the
+//!    connected components of the open variables through the constraints), solved side by
+//!    side, a thread each, largest first (one after the other, each with all threads,
+//!    under a node limit), and put together (`parts`; in `count` mode their counts
+//!    multiply, and each is asked for only as many solutions as the limit needs: `count`); a
 //!    part (or a whole) too large for one solver to be quick on is cut into `regions`,
 //!    bands solved in two rounds side by side, for `first` and `unique`, and the pieces
 //!    left without a completion opened wider in `repair` rounds;
@@ -32,11 +33,12 @@
 //! All depth-first workers share one solution counter (`shared`): `first` stops everything
 //! at the first solution, `unique` at the second, `count` at the count limit, exactly; the
 //! caller's cancel flag, deadline and node limit are checked against the shared counters.
-//! The verdict does not depend on the thread count; which solutions `first` and `unique`
-//! report may.
+//! The verdict and the count do not depend on the thread count; which solutions are
+//! reported may.
 
 mod beside;
 pub(crate) mod components;
+mod count;
 mod early;
 mod graph;
 mod parts;
@@ -221,19 +223,17 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
         progress.retract_solutions(stats.solutions);
     }
     let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
-    let mut found = if options.mode != Mode::Count {
-        let split = Instant::now();
-        let parts = components::split(model, &root.domains);
-        tracing::debug!(parts = parts.len(), ms = span::ms(split.elapsed()), "independent parts");
-        if parts.len() > 1 {
-            parts::solve(model, crew, goal, &root.domains, &parts, Scope::Part)
-        } else if engines != Engines::Search
-            && let Some(found) = regions::solve(model, &root.domains, crew, goal)
-        {
-            found
-        } else {
-            race::run(model, crew, goal, root)
-        }
+    let split = Instant::now();
+    let parts = components::split(model, &root.domains);
+    tracing::debug!(parts = parts.len(), ms = span::ms(split.elapsed()), "independent parts");
+    let mut found = if options.mode == Mode::Count && !parts.is_empty() {
+        count::solve(crew, goal, &root.domains, &parts)
+    } else if parts.len() > 1 {
+        parts::solve(model, crew, goal, &root.domains, &parts, Scope::Part)
+    } else if engines != Engines::Search
+        && let Some(found) = regions::solve(model, &root.domains, crew, goal)
+    {
+        found
     } else {
         race::run(model, crew, goal, root)
     };

@@ -35,53 +35,93 @@ pub(super) fn solve(
     parts: &[components::Component],
     scope: super::Scope,
 ) -> Found {
-    let side_by_side = scope == super::Scope::SubRegion
-        || (crew.threads > 1 && parts.len() > 1 && goal.termination.node_limit.is_none());
-    let answers = if side_by_side {
-        self::side_by_side(crew, goal, parts, scope)
-    } else {
-        one_after_another(crew, goal, parts)
-    };
-    let mut stats = Stats::default();
-    let mut engine = Engine::Search;
-    for found in &answers.found {
-        stats += found.stats;
-        if found.engine == Engine::Sat {
-            engine = Engine::Sat;
-        }
-    }
-    if let Some(slack) = answers.slack {
-        stats.parallel_slack = slack;
-    }
+    let answers = solve_each(crew, goal, parts, scope, Targets::ForTheWhole);
+    let (stats, engine) = answers.summed();
     if let Some(failed) = answers.failed {
         let stopped = answers.found[failed].stopped;
         return Found { solutions: Vec::new(), count: 0, stopped, stats, engine, yielded: false };
     }
+    let solutions = together(domains, parts.iter().zip(&answers.found));
+    debug_assert!(solutions.iter().all(|s| model.is_satisfied_by(s)));
+    Found { count: solutions.len() as u64, solutions, stopped: None, stats, engine, yielded: false }
+}
+
+/// The whole's first solution, every part's first in place over the fixed `domains`, and,
+/// when a part showed two, a second: the first such part's second in place. Every part
+/// must have a solution.
+pub(super) fn together<'p>(
+    domains: &[Domain],
+    answers: impl Iterator<Item = (&'p components::Component, &'p Found)> + Clone,
+) -> Vec<Vec<u32>> {
     let mut base: Vec<u32> = domains.iter().map(|d| d.value().unwrap_or(0)).collect();
-    for (part, found) in parts.iter().zip(&answers.found) {
+    for (part, found) in answers.clone() {
         components::place(part, &found.solutions[0], &mut base);
     }
-    // Another solution of the whole: the first part that showed two, its second in place.
-    let second = parts.iter().zip(&answers.found).find(|(_, found)| found.count > 1);
+    let second = answers.into_iter().find(|(_, found)| found.count > 1);
     let mut solutions = vec![base.clone()];
     if let Some((part, found)) = second {
         let mut other = base;
         components::place(part, &found.solutions[1], &mut other);
         solutions.push(other);
     }
-    debug_assert!(solutions.iter().all(|s| model.is_satisfied_by(s)));
-    Found { count: solutions.len() as u64, solutions, stopped: None, stats, engine, yielded: false }
+    solutions
+}
+
+/// How many solutions each part is asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Targets {
+    /// The target, except that once a part has shown two solutions, the parts after it
+    /// are asked for one: the whole has two then, whichever part shows them.
+    ForTheWhole,
+    /// The target, each part: a count needs every part's own.
+    Each,
+}
+
+/// Solves each part, as [`solve`] says, stopping at the first that fails.
+pub(super) fn solve_each(
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+    parts: &[components::Component],
+    scope: super::Scope,
+    targets: Targets,
+) -> Answers {
+    let side_by_side = scope == super::Scope::SubRegion
+        || (crew.threads > 1 && parts.len() > 1 && goal.termination.node_limit.is_none());
+    if side_by_side {
+        self::side_by_side(crew, goal, parts, scope, targets)
+    } else {
+        one_after_another(crew, goal, parts, targets)
+    }
 }
 
 /// What the parts gave: their answers, in the order of the parts (only as many as were
 /// solved when one failed, or when the level around them was abandoned), and the one that
 /// failed (no solution, or stopped), if any.
-struct Answers {
-    found: Vec<Found>,
-    failed: Option<usize>,
+pub(super) struct Answers {
+    pub found: Vec<Found>,
+    pub failed: Option<usize>,
     /// Their wall time beyond the slowest part (see [`span`]), where they are independent:
     /// not under a node limit, which counts their nodes in order.
-    slack: Option<Duration>,
+    pub slack: Option<Duration>,
+}
+
+impl Answers {
+    /// The parts' statistics summed, with the slack of their running side by side, and the
+    /// engine that answered (the SAT engine, if it answered any part).
+    pub(super) fn summed(&self) -> (Stats, Engine) {
+        let mut stats = Stats::default();
+        let mut engine = Engine::Search;
+        for found in &self.found {
+            stats += found.stats;
+            if found.engine == Engine::Sat {
+                engine = Engine::Sat;
+            }
+        }
+        if let Some(slack) = self.slack {
+            stats.parallel_slack = slack;
+        }
+        (stats, engine)
+    }
 }
 
 /// The caller's reason to stop before a part is begun: its deadline passed or its cancel
@@ -102,16 +142,22 @@ fn fails(found: &Found) -> bool {
 /// The parts one after the other, each with every thread; stops at the first that fails.
 /// Without a node limit, more threads would solve them side by side: their span is the
 /// slowest part's.
-fn one_after_another(crew: Crew<'_>, goal: Goal<'_>, parts: &[components::Component]) -> Answers {
+fn one_after_another(
+    crew: Crew<'_>,
+    goal: Goal<'_>,
+    parts: &[components::Component],
+    targets: Targets,
+) -> Answers {
     let (begun, mut slowest) = (Instant::now(), Duration::ZERO);
     let slack =
         |slowest| goal.termination.node_limit.is_none().then(|| span::slack(begun, slowest));
     let mut found = Vec::with_capacity(parts.len());
     let mut nodes = 0;
-    // Once a part has shown two solutions, one of each other part is enough.
+    // Once a part has shown two solutions, one of each other part is enough for the whole.
     let mut second_known = false;
     for part in parts {
-        let target = if second_known { 1 } else { goal.target };
+        let one = second_known && targets == Targets::ForTheWhole;
+        let target = if one { 1 } else { goal.target };
         let part_goal = Goal { target, termination: goal.termination.after(nodes), ..goal };
         let started = Instant::now();
         let answer = super::solve_model(&part.model, crew, part_goal, super::Scope::Part);
@@ -136,6 +182,7 @@ fn side_by_side(
     goal: Goal<'_>,
     parts: &[components::Component],
     scope: super::Scope,
+    targets: Targets,
 ) -> Answers {
     let next = AtomicUsize::new(0);
     let abandon = Abandon::within(goal.termination.abandon);
@@ -172,8 +219,8 @@ fn side_by_side(
             // by the plain search when asked for two, so a target that depended on which
             // regions had finished would make the answer depend on the thread count.
             let regional = matches!(scope, super::Scope::Region | super::Scope::SubRegion);
-            let target =
-                if !regional && index > first_two.load(Ordering::SeqCst) { 1 } else { goal.target };
+            let after_two = !regional && index > first_two.load(Ordering::SeqCst);
+            let target = if after_two && targets == Targets::ForTheWhole { 1 } else { goal.target };
             let part_goal = Goal { target, termination, ..goal };
             // A part large enough to be cut into regions takes every thread: its regions
             // go to the pool, where the threads that run out of parts take them up. So
