@@ -308,17 +308,24 @@ fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_it
     // pipeline takes up the pipeline's own helpers, which the cores have not started yet.
     // A helper that then waited for the pipeline's unfinished tasks would wait for the one
     // beneath it on its own stack, for ever: the ladder's 300x300 did on 8 and 16 threads
-    // of 2 cores, every time. `unique` runs the same early repairs and speculative rounds.
+    // of 2 cores, every time. `unique` runs the same early repairs and speculative rounds,
+    // and `count` asks the grid's parts for their first two solutions the same way.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("large.txt");
     let puzzle = crate::common::random_filling(&file, 300, 1);
-    for (mode, verdict) in [("first", "solved"), ("unique", "solved multiple")] {
+    let count = ["count", "--count-limit", "1000"];
+    for (mode, verdict, solutions) in [
+        (&["first"][..], "solved not_checked", 1),
+        (&["unique"][..], "solved multiple", 2),
+        (&count[..], "solved multiple", 1000),
+    ] {
         for threads in ["8", "16"] {
-            let case = format!("{mode} on {threads} threads");
+            let case = format!("{mode:?} on {threads} threads");
             // Files, not pipes: a grid this large fills a pipe nobody reads before the end.
             let (out_path, err_path) = (dir.path().join("out.txt"), dir.path().join("err.txt"));
             let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kakurod"))
-                .args(["solve", "--mode", mode, "--threads", threads, "--grade", "off"])
+                .args(["solve", "--threads", threads, "--grade", "off", "--mode"])
+                .args(mode)
                 .arg(&file)
                 .env("RAYON_NUM_THREADS", threads)
                 .stdout(std::fs::File::create(&out_path).unwrap())
@@ -339,6 +346,7 @@ fn a_large_grid_on_more_threads_than_cores_is_answered_and_no_thread_waits_on_it
             assert_eq!(status.code(), Some(0), "{case}: {stderr}");
             assert!(stderr.contains(&format!(": {verdict} ")), "{case}: {stderr}");
             assert!(stderr.contains(&format!("threads={threads} ")), "{case}: {stderr}");
+            assert!(stderr.contains(&format!(" solutions={solutions} ")), "{case}: {stderr}");
             let answer = std::fs::read_to_string(&out_path).unwrap();
             crate::common::assert_solves(&puzzle, &answer, &case);
         }
