@@ -20,7 +20,9 @@
 //! thread, the most that threads enough could divide the search by.
 //!
 //! Arguments after `--`:
-//! - `--modes first,unique` modes to time (default both);
+//! - `--modes first,unique` modes to time (default both; `count` too, best with a limit);
+//! - `--count-limit N` the limit of `count` (default none; without one the 60x60 rung is
+//!   counted for minutes);
 //! - `--threads N[,N...]` threads per puzzle (default 1; 0 = all cores);
 //! - `--plot FILE.svg` the speed-up curves, one per rung and mode, beside the ideal one;
 //! - `--runs N` runs per cell, the median is reported (default 3);
@@ -64,6 +66,7 @@ struct Config {
     runs: usize,
     only: Option<String>,
     grade: Option<String>,
+    count_limit: Option<String>,
 }
 
 /// What one `kakurod solve` process gave.
@@ -94,6 +97,7 @@ fn main() {
         runs: 3,
         only: None,
         grade: None,
+        count_limit: None,
     };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -108,6 +112,7 @@ fn main() {
             "--runs" => config.runs = value().parse().expect("--runs N"),
             "--only" => config.only = Some(value()),
             "--grade" => config.grade = Some(value()),
+            "--count-limit" => config.count_limit = Some(value()),
             "--kakurod" => config.kakurod = value().into(),
             other => panic!("unknown argument {other}"),
         }
@@ -288,6 +293,9 @@ fn solve(config: &Config, path: &Path, puzzle: &Puzzle, mode: &str, threads: usi
     command.args(["solve", "--mode", mode, "--threads", &threads.to_string()]);
     if let Some(grade) = &config.grade {
         command.args(["--grade", grade]);
+    }
+    if let Some(limit) = config.count_limit.as_ref().filter(|_| mode == "count") {
+        command.args(["--count-limit", limit]);
     }
     let started = Instant::now();
     let mut child = command
