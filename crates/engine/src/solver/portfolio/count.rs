@@ -2,13 +2,15 @@
 //! product of its parts' counts, so the search meets the sum of their counts where a
 //! search of the whole meets the product. And a count with a limit rarely needs any
 //! part's count in full:
-//! 1. every part is first asked for two solutions (one, for a limit of one) side by side,
-//!    by the engines of `unique` and `first` (under `mac`, the SAT engine and the regions,
-//!    which find a large part's solutions where the counting search cannot); a part that
-//!    shows fewer is counted exactly;
-//! 2. when the parts that showed two are enough to reach the limit (2 times 2 and so on),
-//!    the whole reaches it; otherwise they are counted by the search, smallest first,
-//!    each only up to what the limit still needs of it, given the others.
+//! 1. every part but the largest is first asked for two solutions (one, for a limit of
+//!    one) side by side, by the engines of `unique` and `first` (under `mac`, the SAT
+//!    engine and the regions, which find a large part's solutions where the counting
+//!    search cannot); a part that shows fewer is counted exactly;
+//! 2. then the largest, for one solution when the others already reach the limit (2 times
+//!    2 and so on), for two otherwise;
+//! 3. when the parts that showed two are not enough to reach the limit, they are counted
+//!    by the search, smallest first, each only up to what the limit still needs of it,
+//!    given the others.
 //!
 //! A count without a limit is capped at the largest count the statistics hold (2^64 - 1),
 //! as if that were its limit. The count is exact and the same at every thread count; which
