@@ -17,12 +17,12 @@
 //! solutions are shown may depend on the threads, as in `first` and `unique`.
 
 use super::components::Component;
-use super::parts::{self, Targets};
+use super::parts::{self, Targets, add};
 use super::{Crew, Scope};
 use crate::model::Domain;
 use crate::solver::goal::{Found, Goal};
 use crate::solver::technique::Engines;
-use crate::solver::{Engine, Mode, SolveOptions, Stats};
+use crate::solver::{Mode, SolveOptions};
 
 /// Counts the whole made of `parts` (none empty) over the fixed values of `domains`, up to
 /// `goal.target`, as the module docs say.
@@ -120,15 +120,6 @@ fn fewer(options: &SolveOptions, target: u64) -> SolveOptions {
         _ => Mode::Unique,
     };
     SolveOptions { mode, ..options.clone() }
-}
-
-/// Adds `found`'s statistics to `stats`, and its engine to `engine` where it is the SAT
-/// engine's answer.
-fn add(stats: &mut Stats, engine: &mut Engine, found: &Found) {
-    *stats += found.stats;
-    if found.engine == Engine::Sat {
-        *engine = Engine::Sat;
-    }
 }
 
 /// The product of `counts`, saturating.

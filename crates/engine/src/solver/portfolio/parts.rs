@@ -109,18 +109,23 @@ impl Answers {
     /// The parts' statistics summed, with the slack of their running side by side, and the
     /// engine that answered (the SAT engine, if it answered any part).
     pub(super) fn summed(&self) -> (Stats, Engine) {
-        let mut stats = Stats::default();
-        let mut engine = Engine::Search;
+        let (mut stats, mut engine) = (Stats::default(), Engine::Search);
         for found in &self.found {
-            stats += found.stats;
-            if found.engine == Engine::Sat {
-                engine = Engine::Sat;
-            }
+            add(&mut stats, &mut engine, found);
         }
         if let Some(slack) = self.slack {
             stats.parallel_slack = slack;
         }
         (stats, engine)
+    }
+}
+
+/// Adds `found`'s statistics to `stats`, and its engine to `engine` where it is the SAT
+/// engine's answer: the engine that answered a whole put together from parts.
+pub(super) fn add(stats: &mut Stats, engine: &mut Engine, found: &Found) {
+    *stats += found.stats;
+    if found.engine == Engine::Sat {
+        *engine = Engine::Sat;
     }
 }
 
