@@ -96,6 +96,26 @@ fn a_count_on_a_large_grid_reaches_its_limit_through_its_parts_at_1_2_and_4_thre
 }
 
 #[test]
+fn a_count_the_search_alone_does_not_finish_is_answered_with_the_sat_engine() {
+    // A 40x31 filling whose largest part (811 open cells) hides its solutions from the
+    // search: after two found by the engines of `unique`, counting it on to the third the
+    // search alone did not end within 30 s at 1, 2 or 4 threads. The time limit only keeps
+    // a failure from hanging the suite; the answer takes a tenth of a second.
+    let grid = generated(40, 31, 30.0, 28);
+    for threads in [1, 2, 4] {
+        let opts = SolveOptions {
+            count_limit: Some(30),
+            timeout: Some(Duration::from_secs(60)),
+            ..options(Mode::Count, threads)
+        };
+        let counted = solve_checked(&grid, &opts);
+        let answer = (counted.count, counted.complete, counted.stopped);
+        assert_eq!(answer, (30, true, None), "{threads} threads");
+        assert_eq!(counted.solutions.len(), 2, "{threads} threads");
+    }
+}
+
+#[test]
 fn unique_and_first_verdicts_agree_at_1_2_and_4_threads() {
     let several = generated(12, 12, 30.0, 5);
     let none = pigeonhole();

@@ -10,7 +10,8 @@
 //!    2 and so on), for two otherwise;
 //! 3. when the parts that showed two are not enough to reach the limit, they are counted
 //!    by the search, smallest first, each only up to what the limit still needs of it,
-//!    given the others.
+//!    given the others; under `mac` the SAT engine joins a search that is slow to count a
+//!    part to a few solutions (see [`count_part`]).
 //!
 //! A count without a limit is capped at the largest count the statistics hold (2^64 - 1),
 //! as if that were its limit. The count is exact and the same at every thread count; which
@@ -18,11 +19,25 @@
 
 use super::components::Component;
 use super::parts::{self, Targets, add};
-use super::{Crew, Scope};
+use super::{Crew, Scope, race};
 use crate::model::Domain;
 use crate::solver::goal::{Found, Goal};
+use crate::solver::search::Search;
 use crate::solver::technique::Engines;
 use crate::solver::{Mode, SolveOptions};
+
+/// The plain search's budget on a part counted to a few solutions before the SAT engine
+/// may join it.
+const COUNT_PROBE_NODES: u64 = 10_000;
+
+/// The most solutions of one part the SAT engine is asked to count: each one found is
+/// blocked by a clause over the part's variables, and each takes a solve of its own.
+const SAT_COUNT_MOST: u64 = 1_000;
+
+/// The search's nodes per solution, at most, where it goes on counting alone after its
+/// budget: it meets solutions more often than the SAT engine would find them one solve
+/// after another.
+const SEARCH_NODES_PER_SOLUTION: u64 = 100;
 
 /// Counts the whole made of `parts` (none empty) over the fixed values of `domains`, up to
 /// `goal.target`, as the module docs say.
@@ -93,7 +108,7 @@ fn by_parts(crew: Crew<'_>, goal: Goal<'_>, domains: &[Domain], parts: &[Compone
         let part = smaller.get(index).unwrap_or(largest);
         let termination = goal.termination.after(stats.nodes);
         let part_goal = Goal { target: need, termination, ..goal };
-        let found = super::solve_model(&part.model, crew, part_goal, Scope::Part);
+        let found = count_part(part, crew, part_goal);
         tracing::debug!(open = part.open, need, count = found.count, "a part counted");
         add(&mut stats, &mut engine, &found);
         counts[index] = found.count.max(2);
@@ -110,12 +125,50 @@ fn by_parts(crew: Crew<'_>, goal: Goal<'_>, domains: &[Domain], parts: &[Compone
     }
 }
 
+/// Counts `part` up to `goal.target`. Under `mac`, a count to at most [`SAT_COUNT_MOST`]
+/// is first tried by the plain search within [`COUNT_PROBE_NODES`]; where that does not
+/// settle it and found few solutions on its way, the SAT engine, which blocks each solution
+/// it finds and proves the rest absent from what it learnt, races the search: the search
+/// alone can spend minutes on a part whose few solutions lie deep in its tree. Otherwise,
+/// and under the other algorithms, the search counts alone.
+fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
+    if !learning(crew.options) || goal.target > SAT_COUNT_MOST {
+        return super::solve_model(&part.model, crew, goal, Scope::Part);
+    }
+    let mut search = Search::new(&part.model, crew.options);
+    let Some(root) = search.root() else {
+        return Found { stats: super::counted(search.stats()), ..Found::default() };
+    };
+    let (settled, mut stats) = super::probe(&mut search, root.clone(), goal, COUNT_PROBE_NODES);
+    if let Some(found) = settled {
+        return found;
+    }
+    // The engines below count again from the start.
+    if let Some(progress) = goal.termination.progress {
+        progress.retract_solutions(stats.solutions);
+    }
+    let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
+    tracing::debug!(open = part.open, found = stats.solutions, "a part probed for its count");
+    let mut found = if stats.solutions >= COUNT_PROBE_NODES / SEARCH_NODES_PER_SOLUTION {
+        race::run(&part.model, crew, goal, root)
+    } else {
+        race::both(&part.model, crew, goal, root)
+    };
+    stats += found.stats;
+    found.stats = stats;
+    found
+}
+
+/// Whether `options` run the learning engine beside the search (`mac`).
+fn learning(options: &SolveOptions) -> bool {
+    options.algorithm.engines(Mode::First) == Engines::SearchAndSat
+}
+
 /// The options that ask a part for `target` (one or two) solutions: the engines of `first`
 /// or `unique` under `mac`, the counting search under the other algorithms.
 fn fewer(options: &SolveOptions, target: u64) -> SolveOptions {
-    let learning = options.algorithm.engines(Mode::First) == Engines::SearchAndSat;
     let mode = match target {
-        _ if !learning => Mode::Count,
+        _ if !learning(options) => Mode::Count,
         1 => Mode::First,
         _ => Mode::Unique,
     };

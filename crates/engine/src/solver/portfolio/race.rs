@@ -32,6 +32,13 @@ pub(super) fn run(model: &Model, crew: Crew<'_>, goal: Goal<'_>, root: Subproble
     if options.algorithm.engines(options.mode) == Engines::Search {
         return depth_first(model, crew, goal, root);
     }
+    both(model, crew, goal, root)
+}
+
+/// The SAT engine on half the crew's threads (all of one) racing the depth-first workers on
+/// the rest, whatever the mode: also for a count, where the SAT engine blocks each solution
+/// it finds and proves the rest absent with what it learnt.
+pub(super) fn both(model: &Model, crew: Crew<'_>, goal: Goal<'_>, root: Subproblem) -> Found {
     let sat_threads = crew.threads.div_ceil(2);
     let search_threads = crew.threads - sat_threads;
     let sat = Crew { threads: sat_threads, ..crew };
