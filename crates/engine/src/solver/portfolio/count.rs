@@ -30,9 +30,10 @@ use crate::solver::{Mode, SolveOptions};
 /// may join it.
 const COUNT_PROBE_NODES: u64 = 10_000;
 
-/// The most solutions of one part the SAT engine is asked to count: each one found is
-/// blocked by a clause over the part's variables, and each takes a solve of its own.
-const SAT_COUNT_MOST: u64 = 1_000;
+/// The most literals of the clauses that block the solutions the SAT engine counts of one
+/// part (40 MB): each solution found is blocked by a clause over the part's open
+/// variables, so a part of 800 open cells may be counted to 12,500, one of 10,000 to 1,000.
+const SAT_COUNT_LITERALS: u64 = 10_000_000;
 
 /// The search's nodes per solution, at most, where it goes on counting alone after its
 /// budget: it meets solutions more often than the SAT engine would find them one solve
@@ -125,14 +126,16 @@ fn by_parts(crew: Crew<'_>, goal: Goal<'_>, domains: &[Domain], parts: &[Compone
     }
 }
 
-/// Counts `part` up to `goal.target`. Under `mac`, a count to at most [`SAT_COUNT_MOST`]
-/// is first tried by the plain search within [`COUNT_PROBE_NODES`]; where that does not
-/// settle it and found few solutions on its way, the SAT engine, which blocks each solution
-/// it finds and proves the rest absent from what it learnt, races the search: the search
-/// alone can spend minutes on a part whose few solutions lie deep in its tree. Otherwise,
-/// and under the other algorithms, the search counts alone.
+/// Counts `part` up to `goal.target`. Under `mac`, a count whose blocked solutions would
+/// hold at most [`SAT_COUNT_LITERALS`] literals is first tried by the plain search within
+/// [`COUNT_PROBE_NODES`]; where that does not settle it and found few solutions on its
+/// way, the SAT engine, which blocks each solution it finds and proves the rest absent
+/// from what it learnt, races the search: the search alone can spend minutes on a part
+/// whose few solutions lie deep in its tree. Otherwise, and under the other algorithms,
+/// the search counts alone.
 fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
-    if !learning(crew.options) || goal.target > SAT_COUNT_MOST {
+    let literals = goal.target.saturating_mul(part.open as u64);
+    if !learning(crew.options) || literals > SAT_COUNT_LITERALS {
         return super::solve_model(&part.model, crew, goal, Scope::Part);
     }
     let mut search = Search::new(&part.model, crew.options);
