@@ -95,13 +95,18 @@ where
 {
     let cnf = sat::encode(model, domains);
     let stop = Arc::new(AtomicBool::new(false));
-    // Every side's result, in the order they finished.
-    let results: Mutex<Vec<Found>> = Mutex::new(Vec::new());
+    // Every side's result, in the order they finished, and the winner's place among them:
+    // the side that finished its job and raised `stop` first. A search stopped by `stop`
+    // ends without a reason of its own, as if it had finished, and the SAT engine raises
+    // `stop` on the caller's cancel flag and deadline too, so only the winner's answer is
+    // one.
+    let results: Mutex<(Vec<Found>, Option<usize>)> = Mutex::new((Vec::new(), None));
     let finish = |found: Found| {
-        if found.stopped.is_none() {
-            stop.store(true, Ordering::SeqCst);
+        let mut results = results.lock().unwrap_or_else(PoisonError::into_inner);
+        if found.stopped.is_none() && !stop.swap(true, Ordering::SeqCst) {
+            results.1 = Some(results.0.len());
         }
-        results.lock().unwrap_or_else(PoisonError::into_inner).push(found);
+        results.0.push(found);
     };
     // A helper: stopped by the rival flag and by waiting work.
     let helper = Goal {
@@ -126,19 +131,49 @@ where
         let first = Termination { waiting: None, ..helper.termination };
         finish(sat::solve(&cnf, Goal { termination: first, ..goal }, 0));
     });
-    let results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let (results, winner) = results.into_inner().unwrap_or_else(PoisonError::into_inner);
     let mut stats = Stats::default();
     for found in &results {
         stats += found.stats;
     }
-    // The first to finish its job, else the first to stop for a reason of the caller's
-    // (a helper that gave its thread back says nothing about the puzzle).
-    let pick = results
-        .iter()
-        .position(|f| f.stopped.is_none())
-        .or_else(|| results.iter().position(|f| !f.yielded))
-        .unwrap_or(0);
+    let pick = taken(&results, winner);
     let mut found = results.into_iter().nth(pick).unwrap_or_default();
     found.stats = stats;
     found
+}
+
+/// Which of the race's `results` is its answer: the `winner`'s, else the first that
+/// stopped for a reason of the caller's (a helper that gave its thread back says nothing
+/// about the puzzle, nor does a side that `stop` ended without a reason).
+fn taken(results: &[Found], winner: Option<usize>) -> usize {
+    let stopped = |f: &Found| f.stopped.is_some();
+    winner
+        .or_else(|| results.iter().position(|f| stopped(f) && !f.yielded))
+        .or_else(|| results.iter().position(stopped))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::StopReason;
+
+    fn ended(stopped: Option<StopReason>, yielded: bool) -> Found {
+        Found { stopped, yielded, ..Found::default() }
+    }
+
+    #[test]
+    fn the_winner_is_taken_and_never_a_side_the_flag_ended_without_a_reason() {
+        // The SAT engine raised the flag on the caller's cancel flag: the search it ended
+        // reports no reason, and finished before the engine's own answer.
+        let flagged = || ended(None, false);
+        let cancelled = || ended(Some(StopReason::Cancelled), false);
+        let gave_back = || ended(Some(StopReason::Cancelled), true);
+        assert_eq!(taken(&[flagged(), cancelled()], None), 1);
+        assert_eq!(taken(&[gave_back(), flagged(), cancelled()], None), 2);
+        assert_eq!(taken(&[flagged(), gave_back()], None), 1);
+        // The side that finished its job first and raised the flag, wherever it finished.
+        assert_eq!(taken(&[flagged(), ended(None, false)], Some(1)), 1);
+        assert_eq!(taken(&[cancelled(), ended(None, false)], Some(1)), 1);
+    }
 }
