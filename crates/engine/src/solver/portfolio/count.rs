@@ -146,10 +146,6 @@ fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
     if let Some(found) = settled {
         return found;
     }
-    // The engines below count again from the start.
-    if let Some(progress) = goal.termination.progress {
-        progress.retract_solutions(stats.solutions);
-    }
     let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
     tracing::debug!(open = part.open, found = stats.solutions, "a part probed for its count");
     let mut found = if stats.solutions >= COUNT_PROBE_NODES / SEARCH_NODES_PER_SOLUTION {

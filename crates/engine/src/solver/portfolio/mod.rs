@@ -218,10 +218,6 @@ fn solve_model(model: &Model, crew: Crew<'_>, goal: Goal<'_>, scope: Scope) -> F
     if let Some(found) = probe {
         return found;
     }
-    // The search below starts again from the root and meets the probe's solutions again.
-    if let Some(progress) = goal.termination.progress {
-        progress.retract_solutions(stats.solutions);
-    }
     let goal = Goal { termination: goal.termination.after(stats.nodes), ..goal };
     let split = Instant::now();
     let parts = components::split(model, &root.domains);
@@ -301,18 +297,13 @@ fn search_first(
         let over = found.count == 0 && found.stopped == Some(StopReason::NodeLimit);
         return ((!over).then_some(found), stats);
     }
-    let (settled, stats) = probe(search, root.clone(), goal, limit);
-    if settled.is_none()
-        && let Some(progress) = goal.termination.progress
-    {
-        // The engines below start again and meet these solutions again.
-        progress.retract_solutions(stats.solutions);
-    }
-    (settled, stats)
+    probe(search, root.clone(), goal, limit)
 }
 
 /// The probe: the plain sequential search for `nodes` nodes. `Some` when that settled the
-/// question (or a limit stopped it); the probe's statistics either way.
+/// question (or a limit stopped it); the probe's statistics either way. Unsettled, its
+/// solutions are taken back from the live count: what runs next starts again from the
+/// root and meets them again.
 fn probe(
     search: &mut Search<'_>,
     root: Subproblem,
@@ -324,6 +315,9 @@ fn probe(
     search.run(root, &mut driver);
     let over = driver.over;
     let stats = counted(search.stats());
+    if over && let Some(progress) = goal.termination.progress {
+        progress.retract_solutions(stats.solutions);
+    }
     let mut found = shared.into_found();
     found.stats = stats;
     ((!over).then_some(found), stats)
