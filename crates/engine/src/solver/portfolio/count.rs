@@ -19,12 +19,13 @@
 
 use super::components::Component;
 use super::parts::{self, Targets, add};
-use super::{Crew, Scope, race};
+use super::{Crew, Scope, race, turns};
 use crate::model::Domain;
 use crate::solver::goal::{Found, Goal};
 use crate::solver::search::Search;
 use crate::solver::technique::Engines;
 use crate::solver::{Mode, SolveOptions};
+use std::time::Instant;
 
 /// The plain search's budget on a part counted to a few solutions before the SAT engine
 /// may join it.
@@ -130,9 +131,9 @@ fn by_parts(crew: Crew<'_>, goal: Goal<'_>, domains: &[Domain], parts: &[Compone
 /// hold at most [`SAT_COUNT_LITERALS`] literals is first tried by the plain search within
 /// [`COUNT_PROBE_NODES`]; where that does not settle it and found few solutions on its
 /// way, the SAT engine, which blocks each solution it finds and proves the rest absent
-/// from what it learnt, races the search: the search alone can spend minutes on a part
-/// whose few solutions lie deep in its tree. Otherwise, and under the other algorithms,
-/// the search counts alone.
+/// from what it learnt, races the search (on one thread, takes turns with it: [`turns`]):
+/// the search alone can spend minutes on a part whose few solutions lie deep in its tree.
+/// Otherwise, and under the other algorithms, the search counts alone.
 fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
     let literals = goal.target.saturating_mul(part.open as u64);
     if !learning(crew.options) || literals > SAT_COUNT_LITERALS {
@@ -142,7 +143,9 @@ fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
     let Some(root) = search.root() else {
         return Found { stats: super::counted(search.stats()), ..Found::default() };
     };
+    let begun = Instant::now();
     let (settled, mut stats) = super::probe(&mut search, root.clone(), goal, COUNT_PROBE_NODES);
+    let probed = begun.elapsed();
     if let Some(found) = settled {
         return found;
     }
@@ -150,6 +153,8 @@ fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
     tracing::debug!(open = part.open, found = stats.solutions, "a part probed for its count");
     let mut found = if stats.solutions >= COUNT_PROBE_NODES / SEARCH_NODES_PER_SOLUTION {
         race::run(&part.model, crew, goal, root)
+    } else if crew.threads == 1 {
+        turns::count(&part.model, crew.options, goal, root, probed)
     } else {
         race::both(&part.model, crew, goal, root)
     };

@@ -52,6 +52,7 @@ mod span;
 mod split;
 #[cfg(test)]
 mod tests;
+mod turns;
 
 use super::goal::{Found, Goal, solution_target};
 use super::search::{Driver, Search, Subproblem};

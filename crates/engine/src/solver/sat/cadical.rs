@@ -70,31 +70,60 @@ impl Terminator for StopCheck {
 /// member of a portfolio).
 pub(crate) fn solve(cnf: &Cnf, goal: Goal<'_>, seed: u32) -> Found {
     let stop = goal.termination.rival.cloned().unwrap_or_default();
-    let conflicts = goal.termination.node_limit;
-    let mut session = Session::new(cnf, goal, &stop, seed);
-    let mut found = Found::default();
-    let reason = loop {
-        match session.solve(&[], conflicts) {
-            Ok(Some(values)) => {
-                session.forbid(&values);
-                found.count += 1;
-                if found.solutions.len() < 2 {
-                    found.solutions.push(values);
+    let mut solutions = Solutions::new(cnf, goal, &stop, seed);
+    solutions.next_until(goal.termination.node_limit)
+}
+
+/// The solutions of one solver, found one after another, in turns: each turn goes on from
+/// where the last one stopped, with what the solver learnt kept, so that a caller on one
+/// thread can give the solver and the depth-first search turns of growing length.
+pub(crate) struct Solutions<'c> {
+    session: Session<'c>,
+    found: Found,
+    target: u64,
+}
+
+impl<'c> Solutions<'c> {
+    /// A solver for `cnf` toward `goal.target` solutions, stopped as [`solve`] says (but
+    /// for the node limit, which each turn gives).
+    pub fn new(cnf: &'c Cnf, goal: Goal<'_>, stop: &Arc<AtomicBool>, seed: u32) -> Self {
+        let session = Session::new(cnf, goal, stop, seed);
+        Solutions { session, found: Found::default(), target: goal.target }
+    }
+
+    /// Finds solutions until the target is met, none is left, or something stops the
+    /// solver: `conflicts` (in all, over every turn; then `stopped` is the node limit), or
+    /// a reason of the caller's.
+    pub fn next_until(&mut self, conflicts: Option<u64>) -> Found {
+        let reason = loop {
+            match self.session.solve(&[], conflicts) {
+                Ok(Some(values)) => {
+                    self.session.forbid(&values);
+                    self.found.count += 1;
+                    if self.found.solutions.len() < 2 {
+                        self.found.solutions.push(values);
+                    }
+                    if self.found.count >= self.target {
+                        break None;
+                    }
                 }
-                if found.count >= goal.target {
-                    break None;
-                }
+                Ok(None) => break None,
+                Err(reason) => break Some(reason),
             }
-            Ok(None) => break None,
-            Err(reason) => break Some(reason),
-        }
-    };
-    found.stopped = reason;
-    found.yielded = session.yielded();
-    found.engine = Engine::Sat;
-    found.stats = session.stats();
-    found.stats.solutions = found.count;
-    found
+        };
+        let mut found = self.found.clone();
+        found.stopped = reason;
+        found.yielded = self.session.yielded();
+        found.engine = Engine::Sat;
+        found.stats = self.session.stats();
+        found.stats.solutions = found.count;
+        found
+    }
+
+    /// The solver's figures so far.
+    pub fn stats(&self) -> Stats {
+        self.session.stats()
+    }
 }
 
 /// One CaDiCaL solver loaded with an encoded model.

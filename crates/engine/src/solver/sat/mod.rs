@@ -14,5 +14,5 @@ pub(crate) mod encode;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use cadical::solve;
+pub(crate) use cadical::{Solutions, solve};
 pub(crate) use encode::encode;
