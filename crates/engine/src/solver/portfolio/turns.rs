@@ -154,8 +154,9 @@ enum Side {
     Sat,
 }
 
-/// The turn passed between the two sides: whose it is and how long it may last (the last
-/// turn of the other side), or that the count is over.
+/// The turn passed between the two sides: whose it is, with a time (for the search, how
+/// long its turn may last; for the SAT engine, how long the search's turn took, from which
+/// it gives itself its own), or that the count is over.
 #[derive(Default)]
 struct Baton {
     state: Mutex<Option<(Side, Duration)>>,
@@ -164,7 +165,7 @@ struct Baton {
 }
 
 impl Baton {
-    /// Gives the turn to `side`, for about `turn`.
+    /// Gives the turn to `side`, with the time it reads.
     fn pass(&self, side: Side, turn: Duration) {
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Some((side, turn));
         self.changed.notify_all();
@@ -177,8 +178,8 @@ impl Baton {
         self.changed.notify_all();
     }
 
-    /// Waits for `side`'s turn, and returns how long it may last; `None` once the turns
-    /// are over.
+    /// Waits for `side`'s turn, and returns the time passed with it; `None` once the
+    /// turns are over.
     fn wait(&self, side: Side) -> Option<Duration> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
