@@ -116,20 +116,49 @@ fn a_count_the_search_alone_does_not_finish_is_answered_with_the_sat_engine() {
 }
 
 #[test]
-fn on_one_thread_a_count_the_search_meets_often_is_not_left_to_the_sat_engine() {
+fn a_count_too_large_to_block_solution_by_solution_is_counted_in_cubes() {
+    // A 60x31 filling whose part of 1,220 open cells showed no solution in the probe's
+    // 10,000 nodes; a count to 100,000 needs 8,334 of its solutions. Blocking each with a
+    // clause over every open cell would take 10 million literals, and the search alone did
+    // not end within minutes at 1 or 2 threads. Counted in cubes it takes a quarter of a
+    // second. The time limit only keeps a failure from hanging the suite.
+    let grid = generated(60, 31, 30.0, 108);
+    for threads in [1, 2, 4] {
+        let opts = SolveOptions {
+            count_limit: Some(100_000),
+            timeout: Some(Duration::from_secs(60)),
+            ..options(Mode::Count, threads)
+        };
+        let counted = solve_checked(&grid, &opts);
+        let answer = (counted.count, counted.complete, counted.stopped);
+        assert_eq!(answer, (100_000, true, None), "{threads} threads");
+        assert_eq!(counted.solutions.len(), 2, "{threads} threads");
+        assert_ne!(counted.solutions[0], counted.solutions[1], "{threads} threads");
+    }
+}
+
+#[test]
+fn a_part_the_probe_met_no_solution_of_is_counted_by_the_search_in_cubes_the_sat_engine_finds() {
     // An 8x8 filling whose largest part (46 open cells) showed no solution in the probe's
     // 10,000 nodes, yet the search meets one every 22 nodes after: the SAT engine alone,
-    // which pays a solve for each, took 9.5 s to count it to 10,000 where the search takes
-    // 0.7 s. On one thread the two take turns, and the search's count answers.
+    // which pays a solve for each, took 9.5 s and 74,568 conflicts to count it to 10,000.
+    // In cubes the SAT engine finds a few cubes and the search counts their solutions.
     let grid = generated(8, 8, 30.0, 1);
-    let opts = SolveOptions {
-        count_limit: Some(10_000),
-        timeout: Some(Duration::from_secs(120)),
-        ..options(Mode::Count, 1)
-    };
-    let counted = solve_checked(&grid, &opts);
-    assert_eq!((counted.count, counted.complete, counted.stopped), (10_000, true, None));
-    assert!(counted.stats.nodes > 100_000, "the search counted: {:?}", counted.stats);
+    for threads in [1, 2] {
+        let opts = SolveOptions {
+            count_limit: Some(10_000),
+            timeout: Some(Duration::from_secs(120)),
+            ..options(Mode::Count, threads)
+        };
+        let counted = solve_checked(&grid, &opts);
+        let answer = (counted.count, counted.complete, counted.stopped);
+        assert_eq!(answer, (10_000, true, None), "{threads} threads");
+        let stats = counted.stats;
+        assert!(
+            stats.nodes > 10_000 && stats.sat_conflicts < 10_000,
+            "{threads} threads: {stats:?}"
+        );
+    }
 }
 
 #[test]

@@ -10,8 +10,8 @@
 //!    2 and so on), for two otherwise;
 //! 3. when the parts that showed two are not enough to reach the limit, they are counted
 //!    by the search, smallest first, each only up to what the limit still needs of it,
-//!    given the others; under `mac` the SAT engine joins a search that is slow to count a
-//!    part to a few solutions (see [`count_part`]).
+//!    given the others; under `mac` a part the search is slow to count is counted in cubes
+//!    that the SAT engine finds (see [`count_part`]).
 //!
 //! A count without a limit is capped at the largest count the statistics hold (2^64 - 1),
 //! as if that were its limit. The count is exact and the same at every thread count; which
@@ -19,26 +19,24 @@
 
 use super::components::Component;
 use super::parts::{self, Targets, add};
-use super::{Crew, Scope, race, turns};
+use super::{Crew, Scope, cubes, race};
 use crate::model::Domain;
 use crate::solver::goal::{Found, Goal};
 use crate::solver::search::Search;
 use crate::solver::technique::Engines;
 use crate::solver::{Mode, SolveOptions};
-use std::time::Instant;
 
 /// The plain search's budget on a part counted to a few solutions before the SAT engine
 /// may join it.
 const COUNT_PROBE_NODES: u64 = 10_000;
 
-/// The most literals of the clauses that block the solutions the SAT engine counts of one
-/// part (40 MB): each solution found is blocked by a clause over the part's open
-/// variables, so a part of 800 open cells may be counted to 12,500, one of 10,000 to 1,000.
+/// Under a node limit, the most literals of the clauses that block the solutions the SAT
+/// engine counts of one part (40 MB), each over the part's open variables: past that the
+/// search counts alone.
 const SAT_COUNT_LITERALS: u64 = 10_000_000;
 
 /// The search's nodes per solution, at most, where it goes on counting alone after its
-/// budget: it meets solutions more often than the SAT engine would find them one solve
-/// after another.
+/// budget.
 const SEARCH_NODES_PER_SOLUTION: u64 = 100;
 
 /// Counts the whole made of `parts` (none empty) over the fixed values of `domains`, up to
@@ -127,25 +125,24 @@ fn by_parts(crew: Crew<'_>, goal: Goal<'_>, domains: &[Domain], parts: &[Compone
     }
 }
 
-/// Counts `part` up to `goal.target`. Under `mac`, a count whose blocked solutions would
-/// hold at most [`SAT_COUNT_LITERALS`] literals is first tried by the plain search within
-/// [`COUNT_PROBE_NODES`]; where that does not settle it and found few solutions on its
-/// way, the SAT engine, which blocks each solution it finds and proves the rest absent
-/// from what it learnt, races the search (on one thread, takes turns with it: [`turns`]):
-/// the search alone can spend minutes on a part whose few solutions lie deep in its tree.
-/// Otherwise, and under the other algorithms, the search counts alone.
+/// Counts `part` up to `goal.target`. Under `mac`, a count is first tried by the plain
+/// search within [`COUNT_PROBE_NODES`]; where that does not settle it and found few
+/// solutions on its way, the part is counted in [`cubes`]: the search alone can spend
+/// minutes on a part whose solutions lie deep in its tree, and the SAT engine alone pays a
+/// solve for each solution. Under a node limit, which the cubes do not keep, the SAT
+/// engine races the search instead, within [`SAT_COUNT_LITERALS`]. Otherwise, and under
+/// the other algorithms, the search counts alone.
 fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
+    let limited = goal.termination.node_limit.is_some();
     let literals = goal.target.saturating_mul(part.open as u64);
-    if !learning(crew.options) || literals > SAT_COUNT_LITERALS {
+    if !learning(crew.options) || (limited && literals > SAT_COUNT_LITERALS) {
         return super::solve_model(&part.model, crew, goal, Scope::Part);
     }
     let mut search = Search::new(&part.model, crew.options);
     let Some(root) = search.root() else {
         return Found { stats: super::counted(search.stats()), ..Found::default() };
     };
-    let begun = Instant::now();
     let (settled, mut stats) = super::probe(&mut search, root.clone(), goal, COUNT_PROBE_NODES);
-    let probed = begun.elapsed();
     if let Some(found) = settled {
         return found;
     }
@@ -153,10 +150,10 @@ fn count_part(part: &Component, crew: Crew<'_>, goal: Goal<'_>) -> Found {
     tracing::debug!(open = part.open, found = stats.solutions, "a part probed for its count");
     let mut found = if stats.solutions >= COUNT_PROBE_NODES / SEARCH_NODES_PER_SOLUTION {
         race::run(&part.model, crew, goal, root)
-    } else if crew.threads == 1 {
-        turns::count(&part.model, crew.options, goal, root, probed)
-    } else {
+    } else if limited {
         race::both(&part.model, crew, goal, root)
+    } else {
+        cubes::count(part, crew, goal, &root)
     };
     stats += found.stats;
     found.stats = stats;

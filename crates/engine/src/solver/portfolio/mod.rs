@@ -39,6 +39,7 @@
 mod beside;
 pub(crate) mod components;
 mod count;
+mod cubes;
 mod early;
 mod graph;
 mod parts;
@@ -52,7 +53,6 @@ mod span;
 mod split;
 #[cfg(test)]
 mod tests;
-mod turns;
 
 use super::goal::{Found, Goal, solution_target};
 use super::search::{Driver, Search, Subproblem};

@@ -85,11 +85,6 @@ impl<'a> Shared<'a> {
         self.found.fetch_add(local, Ordering::SeqCst);
     }
 
-    /// Solutions counted so far.
-    pub fn found(&self) -> u64 {
-        self.found.load(Ordering::Relaxed)
-    }
-
     /// Tells every worker to stop.
     pub fn quit(&self) {
         self.quit.store(true, Ordering::SeqCst);

@@ -74,31 +74,53 @@ pub(crate) fn solve(cnf: &Cnf, goal: Goal<'_>, seed: u32) -> Found {
     solutions.next_until(goal.termination.node_limit)
 }
 
-/// The solutions of one solver, found one after another, in turns: each turn goes on from
-/// where the last one stopped, with what the solver learnt kept, so that a caller on one
-/// thread can give the solver and the depth-first search turns of growing length.
+/// The solutions of one solver, found one after another, each forbidden before the next
+/// solve (all of them toward a target, or one at a time), with what the solver learnt
+/// kept from one solve to the next.
 pub(crate) struct Solutions<'c> {
     session: Session<'c>,
     found: Found,
     target: u64,
+    /// The variables whose values a found solution's clause forbids: all when `None`.
+    projection: Option<Vec<usize>>,
 }
 
 impl<'c> Solutions<'c> {
     /// A solver for `cnf` toward `goal.target` solutions, stopped as [`solve`] says (but
-    /// for the node limit, which each turn gives).
+    /// for the node limit, which each call gives).
     pub fn new(cnf: &'c Cnf, goal: Goal<'_>, stop: &Arc<AtomicBool>, seed: u32) -> Self {
         let session = Session::new(cnf, goal, stop, seed);
-        Solutions { session, found: Found::default(), target: goal.target }
+        Solutions { session, found: Found::default(), target: goal.target, projection: None }
+    }
+
+    /// Forbids, with each solution found, every assignment that gives `vars` the same
+    /// values, so that the solutions found are the distinct values of `vars` that some
+    /// solution takes.
+    pub fn projected(mut self, vars: Vec<usize>) -> Self {
+        self.projection = Some(vars);
+        self
+    }
+
+    /// The next solution, forbidden from now on (with its projection, if any); `None` when
+    /// none is left, or why the solver stopped (as [`Solutions::next_until`] says).
+    pub fn next(&mut self, conflicts: Option<u64>) -> Result<Option<Vec<u32>>, StopReason> {
+        let Some(values) = self.session.solve(&[], conflicts)? else { return Ok(None) };
+        let cnf = self.session.cnf;
+        let clause = match &self.projection {
+            Some(vars) => cnf.forbidding(&values, vars),
+            None => cnf.blocking_clause(&values),
+        };
+        self.session.forbid(&clause);
+        Ok(Some(values))
     }
 
     /// Finds solutions until the target is met, none is left, or something stops the
-    /// solver: `conflicts` (in all, over every turn; then `stopped` is the node limit), or
-    /// a reason of the caller's.
+    /// solver: `conflicts` (in all; then `stopped` is the node limit), or a reason of the
+    /// caller's.
     pub fn next_until(&mut self, conflicts: Option<u64>) -> Found {
         let reason = loop {
-            match self.session.solve(&[], conflicts) {
+            match self.next(conflicts) {
                 Ok(Some(values)) => {
-                    self.session.forbid(&values);
                     self.found.count += 1;
                     if self.found.solutions.len() < 2 {
                         self.found.solutions.push(values);
@@ -205,9 +227,9 @@ impl<'c> Session<'c> {
         }
     }
 
-    /// Forbids the solution `values` from now on.
-    pub fn forbid(&mut self, values: &[u32]) {
-        self.solver.clause6(&self.cnf.blocking_clause(values));
+    /// Adds `clause`, which forbids solutions, from now on.
+    pub fn forbid(&mut self, clause: &[i32]) {
+        self.solver.clause6(clause);
     }
 
     /// Whether the solver stopped to give its thread to waiting work.

@@ -113,6 +113,19 @@ impl Cnf {
             .collect()
     }
 
+    /// The clause that forbids the values `values` gives the variables `vars` (those fixed
+    /// at the root left out).
+    pub fn forbidding(&self, values: &[u32], vars: &[VarId]) -> Vec<i32> {
+        vars.iter()
+            .filter_map(|&var| match (&self.cells[var], values.get(var)) {
+                (Cell::Open(lits), Some(&value)) => {
+                    lits.iter().find(|(v, _)| *v == value).map(|&(_, sat)| -sat)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A fresh SAT variable.
     fn fresh_var(&mut self) -> i32 {
         self.num_vars += 1;
@@ -496,5 +509,17 @@ mod tests {
         let block = cnf.blocking_clause(&[1, 2]);
         cnf.clauses.push(block);
         assert_eq!(models(&cnf), vec![vec![2, 1]]);
+    }
+
+    #[test]
+    fn a_clause_over_some_variables_forbids_every_assignment_with_their_values() {
+        let domains = [Domain::range(1, 2), Domain::range(1, 2), Domain::single(1)];
+        let m = model(&domains, Vec::new());
+        let mut cnf = encode(&m, &domains);
+        // The fixed third variable adds no literal.
+        let block = cnf.forbidding(&[1, 2, 1], &[0, 2]);
+        assert_eq!(block.len(), 1);
+        cnf.clauses.push(block);
+        assert_eq!(models(&cnf), vec![vec![2, 1, 1], vec![2, 2, 1]]);
     }
 }
