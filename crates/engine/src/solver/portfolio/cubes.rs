@@ -36,7 +36,8 @@ const PINNED_SHARE: usize = 3;
 pub(super) fn count(part: &Component, crew: Crew<'_>, goal: Goal<'_>, root: &Subproblem) -> Found {
     let open: Vec<usize> =
         (0..root.domains.len()).filter(|&v| !root.domains[v].is_fixed()).collect();
-    let pinned = open[open.len() - open.len() / PINNED_SHARE..].to_vec();
+    // At least one cell, so that each cube has fewer open cells than the part.
+    let pinned = open[open.len() - open.len().div_ceil(PINNED_SHARE)..].to_vec();
     let cnf = sat::encode(&part.model, &root.domains);
     // The cubes' solver stops on the caller's cancel flag and deadline only.
     let stop = Arc::new(AtomicBool::new(false));
