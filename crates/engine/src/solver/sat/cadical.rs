@@ -107,8 +107,8 @@ impl<'c> Solutions<'c> {
         let Some(values) = self.session.solve(&[], conflicts)? else { return Ok(None) };
         let cnf = self.session.cnf;
         let clause = match &self.projection {
-            Some(vars) => cnf.forbidding(&values, vars),
-            None => cnf.blocking_clause(&values),
+            Some(vars) => cnf.forbidding(&values, vars.iter().copied()),
+            None => cnf.forbidding(&values, 0..values.len()),
         };
         self.session.forbid(&clause);
         Ok(Some(values))

@@ -101,29 +101,13 @@ impl Cnf {
             .collect()
     }
 
-    /// The clause that forbids the assignment `values` (over the open variables).
-    pub fn blocking_clause(&self, values: &[u32]) -> Vec<i32> {
-        self.cells
-            .iter()
-            .zip(values)
-            .filter_map(|(cell, &value)| match cell {
-                Cell::Fixed(_) => None,
-                Cell::Open(lits) => lits.iter().find(|(v, _)| *v == value).map(|&(_, sat)| -sat),
-            })
-            .collect()
-    }
-
-    /// The clause that forbids the values `values` gives the variables `vars` (those fixed
-    /// at the root left out).
-    pub fn forbidding(&self, values: &[u32], vars: &[VarId]) -> Vec<i32> {
-        vars.iter()
-            .filter_map(|&var| match (&self.cells[var], values.get(var)) {
-                (Cell::Open(lits), Some(&value)) => {
-                    lits.iter().find(|(v, _)| *v == value).map(|&(_, sat)| -sat)
-                }
-                _ => None,
-            })
-            .collect()
+    /// The clause forbidding the values `values` gives `vars` (with every variable: `values`).
+    pub fn forbidding(&self, values: &[u32], vars: impl IntoIterator<Item = VarId>) -> Vec<i32> {
+        let literal = |var| match self.lit(var, *values.get(var)?) {
+            Lit::Var(sat) => Some(-sat),
+            Lit::True | Lit::False => None,
+        };
+        vars.into_iter().filter_map(literal).collect()
     }
 
     /// A fresh SAT variable.
@@ -502,24 +486,15 @@ mod tests {
     }
 
     #[test]
-    fn the_blocking_clause_forbids_exactly_one_assignment() {
-        let domains = [Domain::range(1, 2), Domain::range(1, 2)];
-        let m = model(&domains, vec![Constraint::AllDifferent { vars: vec![0, 1] }]);
-        let mut cnf = encode(&m, &domains);
-        let block = cnf.blocking_clause(&[1, 2]);
-        cnf.clauses.push(block);
-        assert_eq!(models(&cnf), vec![vec![2, 1]]);
-    }
-
-    #[test]
-    fn a_clause_over_some_variables_forbids_every_assignment_with_their_values() {
+    fn a_forbidding_clause_forbids_every_assignment_with_the_values_it_names() {
         let domains = [Domain::range(1, 2), Domain::range(1, 2), Domain::single(1)];
-        let m = model(&domains, Vec::new());
-        let mut cnf = encode(&m, &domains);
-        // The fixed third variable adds no literal.
-        let block = cnf.forbidding(&[1, 2, 1], &[0, 2]);
-        assert_eq!(block.len(), 1);
-        cnf.clauses.push(block);
+        let distinct = Constraint::AllDifferent { vars: vec![0, 1] };
+        let mut cnf = encode(&model(&domains, vec![distinct]), &domains);
+        cnf.clauses.push(cnf.forbidding(&[1, 2, 1], 0..3));
+        assert_eq!(models(&cnf), vec![vec![2, 1, 1]]);
+        // Over the first variable and the fixed third, which adds nothing.
+        let mut cnf = encode(&model(&domains, Vec::new()), &domains);
+        cnf.clauses.push(cnf.forbidding(&[1, 2, 1], [0, 2]));
         assert_eq!(models(&cnf), vec![vec![2, 1, 1], vec![2, 2, 1]]);
     }
 }

@@ -71,7 +71,7 @@ fn sat_solutions(model: &Model) -> Vec<Vec<u32>> {
         let one = Goal { target: 1, ..goal };
         let found = solve(&cnf, one, 0);
         let Some(values) = found.solutions.into_iter().next() else { break };
-        cnf.clauses.push(cnf.blocking_clause(&values));
+        cnf.clauses.push(cnf.forbidding(&values, 0..values.len()));
         all.push(values);
     }
     assert_eq!(all.len() as u64, found.count);
