@@ -48,6 +48,8 @@ pub(super) fn count(part: &Component, crew: Crew<'_>, goal: Goal<'_>, root: &Sub
     let mut found = Found { engine: Engine::Sat, ..Found::default() };
     let mut stats = Stats::default();
     let mut opened = 0u64;
+    // The live count is the whole's; a cube's own count would replace it.
+    let termination = Termination { progress: None, ..goal.termination };
     while found.count < goal.target {
         let values = match cubes.next(None) {
             Ok(Some(values)) => values,
@@ -63,8 +65,6 @@ pub(super) fn count(part: &Component, crew: Crew<'_>, goal: Goal<'_>, root: &Sub
         for &var in &pinned {
             model.domains[var] = Domain::single(values[var]);
         }
-        // The live count is the whole's; a cube's own count would replace it.
-        let termination = Termination { progress: None, ..goal.termination };
         let cube_goal = Goal { target: goal.target - found.count, termination, ..goal };
         let cube = super::solve_model(&model, crew, cube_goal, Scope::Whole);
         stats += cube.stats;

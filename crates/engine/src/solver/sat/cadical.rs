@@ -70,27 +70,45 @@ impl Terminator for StopCheck {
 /// member of a portfolio).
 pub(crate) fn solve(cnf: &Cnf, goal: Goal<'_>, seed: u32) -> Found {
     let stop = goal.termination.rival.cloned().unwrap_or_default();
+    let conflicts = goal.termination.node_limit;
     let mut solutions = Solutions::new(cnf, goal, &stop, seed);
-    solutions.next_until(goal.termination.node_limit)
+    let mut found = Found::default();
+    let reason = loop {
+        match solutions.next(conflicts) {
+            Ok(Some(values)) => {
+                found.count += 1;
+                if found.solutions.len() < 2 {
+                    found.solutions.push(values);
+                }
+                if found.count >= goal.target {
+                    break None;
+                }
+            }
+            Ok(None) => break None,
+            Err(reason) => break Some(reason),
+        }
+    };
+    found.stopped = reason;
+    found.yielded = solutions.session.yielded();
+    found.engine = Engine::Sat;
+    found.stats = solutions.stats();
+    found.stats.solutions = found.count;
+    found
 }
 
 /// The solutions of one solver, found one after another, each forbidden before the next
-/// solve (all of them toward a target, or one at a time), with what the solver learnt
-/// kept from one solve to the next.
+/// solve, with what the solver learnt kept from one solve to the next.
 pub(crate) struct Solutions<'c> {
     session: Session<'c>,
-    found: Found,
-    target: u64,
     /// The variables whose values a found solution's clause forbids: all when `None`.
     projection: Option<Vec<usize>>,
 }
 
 impl<'c> Solutions<'c> {
-    /// A solver for `cnf` toward `goal.target` solutions, stopped as [`solve`] says (but
-    /// for the node limit, which each call gives).
+    /// A solver for `cnf`, stopped as [`solve`] says (but for the node limit, which each
+    /// call gives).
     pub fn new(cnf: &'c Cnf, goal: Goal<'_>, stop: &Arc<AtomicBool>, seed: u32) -> Self {
-        let session = Session::new(cnf, goal, stop, seed);
-        Solutions { session, found: Found::default(), target: goal.target, projection: None }
+        Solutions { session: Session::new(cnf, goal, stop, seed), projection: None }
     }
 
     /// Forbids, with each solution found, every assignment that gives `vars` the same
@@ -102,7 +120,8 @@ impl<'c> Solutions<'c> {
     }
 
     /// The next solution, forbidden from now on (with its projection, if any); `None` when
-    /// none is left, or why the solver stopped (as [`Solutions::next_until`] says).
+    /// none is left, or why the solver stopped: `conflicts` (in all; then the node limit),
+    /// or a reason of the caller's.
     pub fn next(&mut self, conflicts: Option<u64>) -> Result<Option<Vec<u32>>, StopReason> {
         let Some(values) = self.session.solve(&[], conflicts)? else { return Ok(None) };
         let cnf = self.session.cnf;
@@ -112,34 +131,6 @@ impl<'c> Solutions<'c> {
         };
         self.session.forbid(&clause);
         Ok(Some(values))
-    }
-
-    /// Finds solutions until the target is met, none is left, or something stops the
-    /// solver: `conflicts` (in all; then `stopped` is the node limit), or a reason of the
-    /// caller's.
-    pub fn next_until(&mut self, conflicts: Option<u64>) -> Found {
-        let reason = loop {
-            match self.next(conflicts) {
-                Ok(Some(values)) => {
-                    self.found.count += 1;
-                    if self.found.solutions.len() < 2 {
-                        self.found.solutions.push(values);
-                    }
-                    if self.found.count >= self.target {
-                        break None;
-                    }
-                }
-                Ok(None) => break None,
-                Err(reason) => break Some(reason),
-            }
-        };
-        let mut found = self.found.clone();
-        found.stopped = reason;
-        found.yielded = self.session.yielded();
-        found.engine = Engine::Sat;
-        found.stats = self.session.stats();
-        found.stats.solutions = found.count;
-        found
     }
 
     /// The solver's figures so far.
