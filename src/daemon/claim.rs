@@ -11,6 +11,7 @@ use crate::util::fs::rename_noreplace;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Hex digits of a claim id.
@@ -20,11 +21,27 @@ const ID_LEN: usize = 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClaimId(u64);
 
+/// The greatest id this process has handed out or found in the claim folder.
+static LAST: AtomicU64 = AtomicU64::new(0);
+
 impl ClaimId {
-    /// A fresh id.
+    /// A fresh id, greater than every id handed out before it in this process. The id alone
+    /// names a claim on the shared queue (its flight, its answer's writing, its cancel), so
+    /// two claims must never share one, whatever their names: with random bits alone, two
+    /// inputs claimed in the same millisecond shared one once in a million pairs, and one of
+    /// their answers was dropped as a second answer to the other.
     pub fn new() -> ClaimId {
         let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-        ClaimId((ms << 20) | (rand::random::<u64>() & 0xf_ffff))
+        let drawn = (ms << 20) | (rand::random::<u64>() & 0xf_ffff);
+        let after = |last: u64| drawn.max(last.saturating_add(1));
+        let last = LAST.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |l| Some(after(l)));
+        ClaimId(after(last.unwrap_or_else(|l| l)))
+    }
+
+    /// Ids handed out from now on are greater than `id`, one an earlier run left in the
+    /// claim folder: a clock set back since cannot draw it again.
+    pub fn keep_above(id: ClaimId) {
+        LAST.fetch_max(id.0, Ordering::SeqCst);
     }
 
     /// The id written as 16 lower-case hex digits.
@@ -178,6 +195,24 @@ mod tests {
         assert!(requests.join("input.txt").exists());
         let names: Vec<String> = claimed(dir.path()).unwrap().into_iter().map(|c| c.name).collect();
         assert_eq!(names, ["left.txt"]);
+    }
+
+    #[test]
+    fn ids_drawn_at_once_on_several_threads_are_all_different_and_rise_on_each() {
+        let drawn: Vec<Vec<ClaimId>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| (0..50_000).map(|_| ClaimId::new()).collect::<Vec<_>>()))
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for ids in &drawn {
+            assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+        }
+        let all: std::collections::HashSet<ClaimId> = drawn.into_iter().flatten().collect();
+        assert_eq!(all.len(), 200_000);
+        let far = ClaimId(u64::MAX / 2);
+        ClaimId::keep_above(far);
+        assert!(ClaimId::new() > far);
     }
 
     #[test]

@@ -266,6 +266,9 @@ fn requeue_claimed(claim_folder: &Path, jobs: &Sender<Job>) -> Result<usize, Dae
         tracing::info!(inputs = adopted, "claims of an earlier version adopted");
     }
     let requeued = claim::claimed(claim_folder).map_err(error)?;
+    if let Some(newest) = requeued.last() {
+        claim::ClaimId::keep_above(newest.id);
+    }
     let count = requeued.len();
     for claimed in requeued {
         let _ = jobs.send(Job::claimed(claimed));

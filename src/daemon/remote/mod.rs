@@ -102,11 +102,29 @@ impl Remote {
         self.fly_in(claimed, sent, None);
     }
 
-    /// Notes that `claimed` is on the queue, in `pack` if it was packed.
+    /// Notes that `claimed` is on the queue, in `pack` if it was packed. Done before its
+    /// job is published: its answer can be written, and its flight end, before the thread
+    /// that published it goes on.
     fn fly_in(&self, claimed: &Claimed, sent: bool, pack: Option<String>) {
         if let Ok(mut flights) = self.flights.lock() {
             let flight = Flight { claimed: claimed.clone(), sent, seen: Instant::now(), pack };
             flights.insert(claimed.id, flight);
+        }
+    }
+
+    /// Notes that the job of claim `id` could not be sent: the reconciler sends it again.
+    fn unsent(&self, id: ClaimId) {
+        if let Ok(mut flights) = self.flights.lock()
+            && let Some(flight) = flights.get_mut(&id)
+        {
+            flight.sent = false;
+        }
+    }
+
+    /// Forgets the flight of claim `id`, whose job was not sent after all.
+    fn ground(&self, id: ClaimId) {
+        if let Ok(mut flights) = self.flights.lock() {
+            flights.remove(&id);
         }
     }
 
@@ -231,13 +249,14 @@ impl SharedQueue for Remote {
         if let Some(parts) =
             batches::plan(&ctx.settings.job.pipeline, bytes, &self.queue.settings, max)
         {
+            self.fly(claimed, true);
             match self.submit_parts(ctx, claimed, bytes, &checksum, parts) {
-                Ok(()) => {
-                    self.fly(claimed, true);
-                    return Ok(());
+                Ok(()) => return Ok(()),
+                Err(error) => {
+                    self.ground(claimed.id);
+                    tracing::warn!(file = %name, %error,
+                        "cannot write the result of a batch in parts; it goes to one worker whole")
                 }
-                Err(error) => tracing::warn!(file = %name, %error,
-                    "cannot write the result of a batch in parts; it goes to one worker whole"),
             }
         }
         let generation = generate_job::recognise(&ctx.settings.job.pipeline, bytes).is_some();
@@ -263,8 +282,8 @@ impl SharedQueue for Remote {
             return Err(Box::new(too_large(name, checksum, message, limit)));
         }
         if !generation && !header.large && bytes.len() <= packer::PACK_INPUT_MOST {
-            let pack = self.packer.add(header, bytes);
-            self.fly_in(claimed, true, Some(pack));
+            let board = |pack: &str| self.fly_in(claimed, true, Some(pack.to_string()));
+            self.packer.add(header, bytes, board);
             return Ok(());
         }
         let max = self.queue.max_payload();
@@ -295,8 +314,10 @@ impl SharedQueue for Remote {
                 }
             };
         }
-        let sent = stored && self.publish(&claimed.id.to_string(), payload);
-        self.fly(claimed, sent);
+        self.fly(claimed, true);
+        if !(stored && self.publish(&claimed.id.to_string(), payload)) {
+            self.unsent(claimed.id);
+        }
         Ok(())
     }
 

@@ -139,9 +139,10 @@ impl Packer {
     }
 
     /// Adds the input of `single` (the header it would be sent alone with) to the pack
-    /// being gathered, and returns that pack's id. A full pack is sent at once; otherwise
-    /// the pack is sent within [`LINGER`] of its first input.
-    pub(super) fn add(&self, single: JobHeader, bytes: &[u8]) -> String {
+    /// being gathered, and tells `board` that pack's id before the pack can be sent. A full
+    /// pack is sent at once; otherwise the pack is sent within [`LINGER`] of its first
+    /// input.
+    pub(super) fn add(&self, single: JobHeader, bytes: &[u8], board: impl FnOnce(&str)) {
         let packed = Packed {
             claim: single.claim.clone(),
             name: single.name.clone(),
@@ -151,10 +152,11 @@ impl Packer {
         let Ok(mut pending) = self.pending.lock() else {
             // A poisoned lock: this input goes alone.
             let id = single.claim.clone();
+            board(&id);
             let payload = wire::Job { header: single, input: bytes.to_vec() }.encode();
             let claims = claims_of(&id);
             self.sender.queue.block_on(self.sender.send(&id, payload, claims));
-            return id;
+            return;
         };
         let first = pending.header.is_none();
         let header = pending.header.get_or_insert_with(|| JobHeader {
@@ -165,7 +167,7 @@ impl Packer {
         });
         header.pack.push(packed);
         header.name = format!("{} inputs in a pack", header.pack.len());
-        let id = header.claim.clone();
+        board(&header.claim);
         let full = header.pack.len() >= PACK_MOST;
         pending.input.extend_from_slice(bytes);
         let full = full || pending.input.len() >= PACK_BYTES;
@@ -184,6 +186,5 @@ impl Packer {
                 }
             });
         }
-        id
     }
 }

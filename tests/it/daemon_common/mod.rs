@@ -157,8 +157,8 @@ pub fn assert_all_answered(d: &Daemon, inputs: &[(String, Fixture)], pictures: b
     assert_eq!(names(&d.path("done")).len(), inputs.len());
 }
 
-/// Polls `done` every 10 ms until it is true; panics with `what` (and the daemon log, when
-/// given) after `limit`.
+/// Polls `done` every 10 ms until it is true; panics with `what` (and, when the daemon is
+/// given, what its inbox and claim folder hold and its log) after `limit`.
 pub fn wait_until(
     what: &str,
     limit: Duration,
@@ -168,8 +168,14 @@ pub fn wait_until(
     let deadline = Instant::now() + limit;
     while !done() {
         if Instant::now() > deadline {
-            let log = log.map(Daemon::log).unwrap_or_default();
-            panic!("timed out waiting for {what}\n--- daemon log ---\n{log}");
+            let Some(d) = log else { panic!("timed out waiting for {what}") };
+            // Where the inputs not answered are: still in the inbox, or claimed.
+            let (inbox, claim) = (names(&d.path("inbox")), names(&d.path("claim")));
+            let log = d.log();
+            panic!(
+                "timed out waiting for {what}\ninbox: {inbox:?}\nclaim: {claim:?}\n\
+                 --- daemon log ---\n{log}"
+            );
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -278,6 +284,7 @@ impl Daemon {
             .arg(self.config())
             .args(flags)
             .env_remove("RUST_LOG")
+            .envs(std::env::var("KAKUROD_TEST_LOG").map(|filter| ("RUST_LOG", filter)))
             .env_remove("NOTIFY_SOCKET")
             .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
             .stdin(Stdio::null())
