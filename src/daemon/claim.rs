@@ -101,7 +101,7 @@ pub fn claim_from(from: &Path, claim_dir: &Path, name: &str) -> io::Result<Claim
         let claimed = Claimed { id: ClaimId::new(), name: name.to_string() };
         match rename_noreplace(from, &claimed.path(claim_dir)) {
             Ok(()) => return Ok(claimed),
-            // Two claims of one name in one millisecond drew the same 20 bits: draw again.
+            // Taken by a file that an earlier run or a hand left: draw the next id.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
