@@ -20,15 +20,19 @@ fn options(mode: Mode, threads: usize) -> SolveOptions {
     SolveOptions { mode, threads, ..SolveOptions::default() }
 }
 
-/// Counts `puzzle` up to `limit` at `threads`, checked as [`solve_checked`] does, within
-/// `seconds`: the time limit only keeps a count that does not end from hanging the suite.
-fn count_within(puzzle: &Kakuro, limit: u64, threads: usize, seconds: u64) -> Outcome {
+/// Counts `puzzle` up to `limit` at `threads`, checked as [`solve_checked`] does, and
+/// checks that the count reached `limit` within `seconds`: the time limit only keeps a
+/// count that does not end from hanging the suite.
+fn count_to_limit(puzzle: &Kakuro, limit: u64, threads: usize, seconds: u64) -> Outcome {
     let opts = SolveOptions {
         count_limit: Some(limit),
         timeout: Some(Duration::from_secs(seconds)),
         ..options(Mode::Count, threads)
     };
-    solve_checked(puzzle, &opts)
+    let counted = solve_checked(puzzle, &opts);
+    let answer = (counted.count, counted.complete, counted.stopped);
+    assert_eq!(answer, (limit, true, None), "{threads} threads");
+    counted
 }
 
 /// Solves at `threads` and checks that every reported solution verifies against the clues.
@@ -114,9 +118,7 @@ fn a_count_the_search_alone_does_not_finish_is_answered_with_the_sat_engine() {
     // a failure from hanging the suite; the answer takes a tenth of a second.
     let grid = generated(40, 31, 30.0, 28);
     for threads in [1, 2, 4] {
-        let counted = count_within(&grid, 30, threads, 60);
-        let answer = (counted.count, counted.complete, counted.stopped);
-        assert_eq!(answer, (30, true, None), "{threads} threads");
+        let counted = count_to_limit(&grid, 30, threads, 60);
         assert_eq!(counted.solutions.len(), 2, "{threads} threads");
     }
 }
@@ -130,9 +132,7 @@ fn a_count_too_large_to_block_solution_by_solution_is_counted_in_cubes() {
     // second. The time limit only keeps a failure from hanging the suite.
     let grid = generated(60, 31, 30.0, 108);
     for threads in [1, 2, 4] {
-        let counted = count_within(&grid, 100_000, threads, 60);
-        let answer = (counted.count, counted.complete, counted.stopped);
-        assert_eq!(answer, (100_000, true, None), "{threads} threads");
+        let counted = count_to_limit(&grid, 100_000, threads, 60);
         assert_eq!(counted.solutions.len(), 2, "{threads} threads");
         assert_ne!(counted.solutions[0], counted.solutions[1], "{threads} threads");
     }
@@ -146,9 +146,7 @@ fn a_part_the_probe_met_no_solution_of_is_counted_by_the_search_in_cubes_the_sat
     // In cubes the SAT engine finds a few cubes and the search counts their solutions.
     let grid = generated(8, 8, 30.0, 1);
     for threads in [1, 2] {
-        let counted = count_within(&grid, 10_000, threads, 120);
-        let answer = (counted.count, counted.complete, counted.stopped);
-        assert_eq!(answer, (10_000, true, None), "{threads} threads");
+        let counted = count_to_limit(&grid, 10_000, threads, 120);
         let stats = counted.stats;
         assert!(
             stats.nodes > 10_000 && stats.sat_conflicts < 10_000,
